@@ -1,0 +1,87 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny")
+]
+
+let package = Package(
+    name: "places",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "places", targets: ["PlacesCLI"]),
+        .executable(name: "places-bench", targets: ["PlacesBench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        .target(
+            name: "GeoIndex",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PlacesCore",
+            dependencies: ["GeoIndex"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PlacesSQLite",
+            dependencies: [
+                "PlacesCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PlacesHTTP",
+            dependencies: [
+                "PlacesCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.embedInCode("openapi.yaml")],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "PlacesCLI",
+            dependencies: [
+                "PlacesCore",
+                "PlacesSQLite",
+                "PlacesHTTP",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "PlacesBench",
+            dependencies: [
+                "GeoIndex",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "GeoIndexTests", dependencies: ["GeoIndex"], swiftSettings: swiftSettings),
+        .testTarget(name: "PlacesCoreTests", dependencies: ["PlacesCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "PlacesSQLiteTests", dependencies: ["PlacesSQLite"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PlacesHTTPTests",
+            dependencies: [
+                "PlacesHTTP",
+                "PlacesSQLite",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "PlacesCLITests", dependencies: ["PlacesCLI"], swiftSettings: swiftSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,3 @@
+import GRDB
+import ArgumentParser
+print("x")

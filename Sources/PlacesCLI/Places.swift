@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// The `places` command: serve the API, load seed files, and ask what is near a point.
+@main
+struct Places: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "places",
+        abstract: "A places service for hidden gems and restaurants.",
+        subcommands: [Serve.self, Seed.self, Nearby.self]
+    )
+}

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import PlacesCore
+import PlacesSQLite
+
+extension Places {
+    /// `places seed PATH...`: load seed files (JSON, CSV, GeoJSON) or folders of them into the database.
+    struct Seed: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Load seed files or folders (.json, .csv, .geojson) into the database.",
+            discussion: """
+                Each file loads in one transaction and is idempotent: places are upserted by id, and a row \
+                without an id gets a stable id from its name and coordinate. By default one invalid row \
+                aborts its file (nothing of it is written) and names the file, line and reason.
+                """
+        )
+
+        @Argument(help: "Seed files or folders.")
+        var paths: [String]
+
+        @Flag(name: .long, help: "Load the valid rows and report each invalid one, instead of aborting the file.")
+        var skipInvalid = false
+
+        @OptionGroup var databaseOptions: DatabaseOptions
+
+        func run() async throws {
+            do {
+                let database = try PlacesDatabase(path: databaseOptions.path)
+                let outcome = try await SeedRun.load(
+                    paths: paths,
+                    into: database,
+                    skipInvalid: skipInvalid,
+                    log: { print($0) },
+                    warn: printError
+                )
+                if outcome.failedFiles > 0 {
+                    throw PlacesError(.invalidInput, "\(outcome.failedFiles) file(s) not loaded")
+                }
+            } catch {
+                throw Failure.exit(error)
+            }
+        }
+    }
+}
+
+/// Loads seed paths file by file, reporting as it goes; shared by `places seed` and the first start of `serve`.
+enum SeedRun {
+    struct Outcome {
+        var loaded = 0
+        var skipped = 0
+        var failedFiles = 0
+    }
+
+    static func load(
+        paths: [String],
+        into database: PlacesDatabase,
+        skipInvalid: Bool,
+        log: @escaping @Sendable (String) -> Void,
+        warn: @escaping @Sendable (String) -> Void
+    ) async throws -> Outcome {
+        let importer = SeedImporter(repository: database.places, now: { Date() })
+        var outcome = Outcome()
+        for file in try SeedFileReader.files(in: paths) {
+            let started = ContinuousClock.now
+            do {
+                let report = try await importer.load(file: file, skipInvalid: skipInvalid) { file, rows in
+                    warn("\(file): \(rows.formatted()) rows read…")
+                }
+                for skipped in report.skipped { warn("skipped \(skipped)") }
+                let seconds = (ContinuousClock.now - started).formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 2)))
+                var line = "loaded \(report.loaded) place\(report.loaded == 1 ? "" : "s") from \(file) in \(seconds)"
+                if !report.skipped.isEmpty { line += " (skipped \(report.skipped.count) invalid)" }
+                log(line)
+                outcome.loaded += report.loaded
+                outcome.skipped += report.skipped.count
+            } catch let error as PlacesError {
+                warn("\(error.message); nothing of \(file) was written")
+                outcome.failedFiles += 1
+            }
+        }
+        return outcome
+    }
+}

@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import PlacesCore
+import PlacesHTTP
+import PlacesSQLite
+
+extension Places {
+    /// `places serve`: the HTTP API. Creates and seeds the database on first start.
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Serve the HTTP API.",
+            discussion: "On a missing or empty database it creates the file and loads the seed folder first."
+        )
+
+        @Option(name: .long, help: "Address to bind (env PLACES_HOST; default 127.0.0.1).")
+        var host: String?
+
+        @Option(name: .long, help: "Port to listen on (env PLACES_PORT; default 8080).")
+        var port: Int?
+
+        @Option(name: .long, help: "Seed folder loaded into an empty database (env PLACES_SEEDS; default ./Seeds).")
+        var seeds: String?
+
+        @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical (env PLACES_LOG_LEVEL).")
+        var logLevel: String?
+
+        @OptionGroup var databaseOptions: DatabaseOptions
+
+        func run() async throws {
+            do {
+                try await serve()
+            } catch {
+                throw Failure.exit(error)
+            }
+        }
+
+        private func serve() async throws {
+            let levelText = Setting.value(logLevel, environment: "PLACES_LOG_LEVEL", default: "info")
+            guard let level = Logger.Level(rawValue: levelText.lowercased()) else {
+                throw PlacesError.invalid("log-level", "unknown log level '\(levelText)'")
+            }
+            let portText = Setting.value(port.map(String.init), environment: "PLACES_PORT", default: "8080")
+            guard let portNumber = Int(portText), (0...65_535).contains(portNumber) else {
+                throw PlacesError.invalid("port", "port must be a number from 0 to 65535, got '\(portText)'")
+            }
+            let settings = ServerSettings(
+                host: Setting.value(host, environment: "PLACES_HOST", default: "127.0.0.1"),
+                port: portNumber
+            )
+            let logger = Logger(label: "places") { label in
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = level
+                return handler
+            }
+
+            let path = databaseOptions.path
+            let database = try PlacesDatabase(path: path)
+            if try await database.places.isEmpty() {
+                try await seedFirstStart(database, logger: logger)
+            }
+            let index = PlaceIndex()
+            let places = PlaceService(repository: database.places, index: index)
+            let started = ContinuousClock.now
+            try await places.loadIndex()
+            logger.info("index loaded", metadata: ["places": "\(places.indexedCount)", "took": "\(ContinuousClock.now - started)"])
+
+            let app = buildApplication(
+                settings: settings,
+                services: PlacesServices(places: places),
+                background: [IndexSyncService(service: places, logger: logger)],
+                logger: logger,
+                onServerRunning: { port in
+                    logger.notice("serving \(places.indexedCount) places on http://\(settings.host):\(port) from \(path)")
+                }
+            )
+            try await app.runService()
+        }
+
+        private func seedFirstStart(_ database: PlacesDatabase, logger: Logger) async throws {
+            let folder = Setting.value(seeds, environment: "PLACES_SEEDS", default: "./Seeds")
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+                logger.warning("the database is empty and there is no seed folder at \(folder); starting empty")
+                return
+            }
+            logger.info("empty database: loading seeds", metadata: ["folder": "\(folder)"])
+            let outcome = try await SeedRun.load(
+                paths: [folder],
+                into: database,
+                skipInvalid: false,
+                log: { logger.info("\($0)") },
+                warn: { logger.warning("\($0)") }
+            )
+            logger.info("seeded", metadata: ["places": "\(outcome.loaded)", "failedFiles": "\(outcome.failedFiles)"])
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import GeoIndex
+
+/// A place people can find: a hidden gem or a restaurant, with where it is and what it offers.
+public struct Place: Sendable, Hashable, Identifiable {
+    /// Stable id: from the seed file, derived from name and coordinate, or generated.
+    public var id: String
+    /// Gem or restaurant.
+    public var kind: PlaceKind
+    /// Display name (NFC, 1–200 characters).
+    public var name: String
+    /// Free text (NFC, up to 5,000 characters).
+    public var description: String
+    /// Where it is (WGS-84 degrees).
+    public var coordinate: Coordinate
+    /// Street address, if known.
+    public var address: String?
+    /// City, if known.
+    public var city: String?
+    /// Short labels (at most 20, each up to 40 characters).
+    public var tags: [String]
+    /// Restaurant only: the cuisine.
+    public var cuisine: String?
+    /// Restaurant only: 1 (cheap) to 4 (expensive).
+    public var priceLevel: Int?
+    /// Restaurant only: phone number as written.
+    public var phone: String?
+    /// Restaurant only: http(s) website.
+    public var website: String?
+    /// Restaurant only: the weekly schedule.
+    public var openingHours: OpeningHours?
+    /// The place's IANA time zone, which its opening hours are in.
+    public var timeZone: String?
+    /// The person who added it; nil for seeded places.
+    public var ownerID: String?
+    /// The seed file that owns it (its file name); nil for places added through the API.
+    public var seedSource: String?
+    /// When it was first stored.
+    public var createdAt: Date
+    /// When it last changed.
+    public var updatedAt: Date
+    /// When it was soft-deleted; deleted places leave every query.
+    public var deletedAt: Date?
+
+    /// Makes a place; use `PlaceDraft.validated` to make one from user input.
+    public init(
+        id: String,
+        kind: PlaceKind,
+        name: String,
+        description: String = "",
+        coordinate: Coordinate,
+        address: String? = nil,
+        city: String? = nil,
+        tags: [String] = [],
+        cuisine: String? = nil,
+        priceLevel: Int? = nil,
+        phone: String? = nil,
+        website: String? = nil,
+        openingHours: OpeningHours? = nil,
+        timeZone: String? = nil,
+        ownerID: String? = nil,
+        seedSource: String? = nil,
+        createdAt: Date,
+        updatedAt: Date,
+        deletedAt: Date? = nil
+    ) {
+        self.id = id
+        self.kind = kind
+        self.name = name
+        self.description = description
+        self.coordinate = coordinate
+        self.address = address
+        self.city = city
+        self.tags = tags
+        self.cuisine = cuisine
+        self.priceLevel = priceLevel
+        self.phone = phone
+        self.website = website
+        self.openingHours = openingHours
+        self.timeZone = timeZone
+        self.ownerID = ownerID
+        self.seedSource = seedSource
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.deletedAt = deletedAt
+    }
+
+    /// What the in-memory index keeps of this place to answer nearby queries without the database.
+    public var summary: PlaceSummary {
+        PlaceSummary(id: id, kind: kind, name: name, coordinate: coordinate, city: city)
+    }
+}
+
+/// The few fields a nearby answer shows, kept in memory beside the grid index.
+public struct PlaceSummary: Sendable, Hashable {
+    /// The place's id.
+    public var id: String
+    /// Gem or restaurant.
+    public var kind: PlaceKind
+    /// Display name.
+    public var name: String
+    /// Where it is.
+    public var coordinate: Coordinate
+    /// City, if known.
+    public var city: String?
+
+    /// Makes a summary.
+    public init(id: String, kind: PlaceKind, name: String, coordinate: Coordinate, city: String? = nil) {
+        self.id = id
+        self.kind = kind
+        self.name = name
+        self.coordinate = coordinate
+        self.city = city
+    }
+}

@@ -1,0 +1,58 @@
+/// Stores places; the SQLite target implements it, and a later PostgreSQL target will too.
+public protocol PlaceRepository: Sendable {
+    /// The place with this id, deleted or not; nil when there is none.
+    func place(id: String) async throws -> Place?
+
+    /// Every live (not deleted) place's summary, and the change counter they are current at.
+    func liveSummaries() async throws -> PlaceSnapshot
+
+    /// What changed after `revision`, in commit order, and the counter it is current at.
+    func changes(since revision: Int64) async throws -> PlaceChanges
+
+    /// Runs `body` inside one write transaction: everything it upserts is committed together, or nothing if it throws.
+    func withSeedTransaction<T: Sendable>(_ body: @Sendable (inout any SeedWriter) throws -> T) async throws -> T
+
+    /// How many live places are stored.
+    func liveCount() async throws -> Int
+
+    /// True when no place was ever stored (a new database that first start should seed).
+    func isEmpty() async throws -> Bool
+}
+
+/// Writes seeded places inside a seed transaction.
+public protocol SeedWriter {
+    /// Inserts the place or brings the stored one back to it; throws `conflict` when the id belongs to a place
+    /// that seeds do not own (one added through the API).
+    mutating func upsert(_ place: Place) throws
+}
+
+/// Every live place's summary at one revision of the change counter.
+public struct PlaceSnapshot: Sendable {
+    /// The summaries.
+    public var summaries: [PlaceSummary]
+    /// The change counter they are current at.
+    public var revision: Int64
+
+    /// Makes a snapshot.
+    public init(summaries: [PlaceSummary], revision: Int64) {
+        self.summaries = summaries
+        self.revision = revision
+    }
+}
+
+/// Places that changed after some revision: the live ones as they are now, and the ids of those deleted.
+public struct PlaceChanges: Sendable {
+    /// Places changed and live, in revision order.
+    public var upserted: [PlaceSummary]
+    /// Ids of places deleted since.
+    public var deleted: [String]
+    /// The change counter this is current at.
+    public var revision: Int64
+
+    /// Makes a change set.
+    public init(upserted: [PlaceSummary], deleted: [String], revision: Int64) {
+        self.upserted = upserted
+        self.deleted = deleted
+        self.revision = revision
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// The places use cases: nearby queries from the index, place details from the repository, and keeping the
+/// index in step with the database.
+public struct PlaceService: Sendable {
+    /// A change set larger than this is loaded as a whole snapshot rather than applied place by place.
+    static let largeChangeSet = 50_000
+
+    private let repository: any PlaceRepository
+    private let index: PlaceIndex
+
+    /// Makes the service over a repository and the index it keeps in step.
+    public init(repository: any PlaceRepository, index: PlaceIndex) {
+        self.repository = repository
+        self.index = index
+    }
+
+    /// The places near a point, nearest first (by distance, then id).
+    public func nearby(_ query: NearbyQuery) -> NearbyAnswer {
+        NearbyAnswer(query: query, places: index.nearby(query))
+    }
+
+    /// The live place with this id, or `not_found`.
+    public func place(id: String) async throws -> Place {
+        try PlaceDraft.checkID(id)
+        guard let place = try await repository.place(id: id), place.deletedAt == nil else {
+            throw PlacesError.notFound("no place with id '\(id)'")
+        }
+        return place
+    }
+
+    /// Loads every live place into the index (start-up).
+    public func loadIndex() async throws {
+        index.replaceAll(try await repository.liveSummaries())
+    }
+
+    /// Applies what other writers committed since the index's revision; returns how many places changed.
+    @discardableResult
+    public func syncIndex() async throws -> Int {
+        let changes = try await repository.changes(since: index.revision)
+        let changed = changes.upserted.count + changes.deleted.count
+        if changed > PlaceService.largeChangeSet || index.wantsCompaction {
+            try await loadIndex()
+        } else if changes.revision > index.revision {
+            index.apply(changes)
+        }
+        return changed
+    }
+
+    /// How many live places the index holds.
+    public var indexedCount: Int { index.count }
+}

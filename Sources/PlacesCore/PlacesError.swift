@@ -1,0 +1,56 @@
+/// The one error type that reaches users: a stable machine code, a message for people, and the input field at fault.
+public struct PlacesError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A stable, machine-readable error code; clients may switch on it.
+    public struct Code: RawRepresentable, Sendable, Hashable, Codable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// The request or file is malformed or a value is out of range.
+        public static let invalidInput = Code(rawValue: "invalid_input")
+        /// The thing asked for does not exist.
+        public static let notFound = Code(rawValue: "not_found")
+        /// The caller is not signed in.
+        public static let unauthorized = Code(rawValue: "unauthorized")
+        /// The caller is signed in but may not do this.
+        public static let forbidden = Code(rawValue: "forbidden")
+        /// The request contradicts what is stored (a duplicate, a place seeds do not own).
+        public static let conflict = Code(rawValue: "conflict")
+        /// Too many attempts; try again later.
+        public static let tooManyAttempts = Code(rawValue: "too_many_attempts")
+        /// The request body is larger than the server accepts.
+        public static let payloadTooLarge = Code(rawValue: "payload_too_large")
+        /// A part the answer needs is missing or not ready (for example an unreadable file).
+        public static let unavailable = Code(rawValue: "unavailable")
+        /// Something failed inside the service; the message says what, without internals.
+        public static let internalError = Code(rawValue: "internal_error")
+    }
+
+    /// The stable machine code.
+    public var code: Code
+    /// A sentence for the person reading it.
+    public var message: String
+    /// The input field at fault, when exactly one is.
+    public var field: String?
+
+    /// Makes an error with its code, message and (optional) field.
+    public init(_ code: Code, _ message: String, field: String? = nil) {
+        self.code = code
+        self.message = message
+        self.field = field
+    }
+
+    /// Bad input in one field.
+    public static func invalid(_ field: String, _ message: String) -> PlacesError {
+        PlacesError(.invalidInput, message, field: field)
+    }
+
+    /// An unknown id.
+    public static func notFound(_ message: String) -> PlacesError {
+        PlacesError(.notFound, message)
+    }
+
+    public var description: String {
+        if let field { return "\(code.rawValue) (\(field)): \(message)" }
+        return "\(code.rawValue): \(message)"
+    }
+}

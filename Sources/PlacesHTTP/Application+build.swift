@@ -1,0 +1,64 @@
+import Hummingbird
+import Logging
+import PlacesCore
+import ServiceLifecycle
+
+/// Where the server listens.
+public struct ServerSettings: Sendable {
+    /// Host name or address to bind.
+    public var host: String
+    /// TCP port (0 picks a free one).
+    public var port: Int
+
+    /// Makes settings.
+    public init(host: String = "127.0.0.1", port: Int = 8080) {
+        self.host = host
+        self.port = port
+    }
+}
+
+/// The services a server answers from.
+public struct PlacesServices: Sendable {
+    /// Places and nearby queries.
+    public var places: PlaceService
+
+    /// Makes the set.
+    public init(places: PlaceService) {
+        self.places = places
+    }
+}
+
+/// Builds the HTTP application: the router over the services, plus the background services (index sync).
+public func buildApplication(
+    settings: ServerSettings,
+    services: PlacesServices,
+    background: [any Service] = [],
+    logger: Logger,
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) -> some ApplicationProtocol {
+    Application(
+        router: buildRouter(services: services),
+        configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "places"),
+        services: background,
+        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? settings.port) },
+        logger: logger
+    )
+}
+
+/// The routes of the API, behind the error middleware.
+public func buildRouter(services: PlacesServices) -> Router<PlacesRequestContext> {
+    let router = Router(context: PlacesRequestContext.self)
+    router.add(middleware: ErrorMiddleware())
+    router.get("health") { _, _ in
+        try JSONResponse.make(Health(status: "ok", places: services.places.indexedCount))
+    }
+    router.get("openapi.yaml", use: OpenAPIDocument.serve)
+    PlaceController(service: services.places).addRoutes(to: router.group("v1/places"))
+    return router
+}
+
+/// `GET /health`'s answer.
+struct Health: Encodable {
+    var status: String
+    var places: Int
+}

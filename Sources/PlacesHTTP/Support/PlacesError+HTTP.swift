@@ -1,0 +1,34 @@
+import Hummingbird
+import PlacesCore
+
+extension PlacesError: HTTPResponseError {
+    /// The HTTP status a code maps to.
+    public var status: HTTPResponse.Status {
+        switch code {
+        case .invalidInput: .badRequest
+        case .notFound: .notFound
+        case .unauthorized: .unauthorized
+        case .forbidden: .forbidden
+        case .conflict: .conflict
+        case .tooManyAttempts: .tooManyRequests
+        case .payloadTooLarge: .contentTooLarge
+        case .unavailable: .serviceUnavailable
+        default: .internalServerError
+        }
+    }
+
+    /// The body every error has: `{"error": {"code": …, "message": …, "field": …}}`.
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        try JSONResponse.make(ErrorBody(error: .init(code: code.rawValue, message: message, field: field)), status: status)
+    }
+}
+
+/// The JSON shape of an error answer.
+struct ErrorBody: Encodable {
+    struct Detail: Encodable {
+        var code: String
+        var message: String
+        var field: String?
+    }
+    var error: Detail
+}

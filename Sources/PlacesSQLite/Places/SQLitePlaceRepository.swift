@@ -1,0 +1,112 @@
+import Foundation
+import GRDB
+import PlacesCore
+
+/// Places in SQLite. Every write bumps the change counter in its own transaction and stamps the rows it
+/// touches with the new value, so readers of `changes(since:)` see changes in commit order.
+public struct SQLitePlaceRepository: PlaceRepository {
+    let database: PlacesDatabase
+
+    public func place(id: String) async throws -> Place? {
+        try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM place WHERE id = ?", arguments: [id]).map(PlaceRow.place)
+        }
+    }
+
+    public func liveSummaries() async throws -> PlaceSnapshot {
+        try await database.read { db in
+            let revision = try SQLitePlaceRepository.revision(db)
+            var summaries: [PlaceSummary] = []
+            let cursor = try Row.fetchCursor(db, sql: "SELECT \(PlaceRow.summaryColumns) FROM place WHERE deleted_at IS NULL")
+            while let row = try cursor.next() {
+                if let summary = PlaceRow.summary(row) { summaries.append(summary) }
+            }
+            return PlaceSnapshot(summaries: summaries, revision: revision)
+        }
+    }
+
+    public func changes(since revision: Int64) async throws -> PlaceChanges {
+        try await database.read { db in
+            let current = try SQLitePlaceRepository.revision(db)
+            var changes = PlaceChanges(upserted: [], deleted: [], revision: current)
+            guard current > revision else { return changes }
+            let cursor = try Row.fetchCursor(
+                db,
+                sql: "SELECT \(PlaceRow.summaryColumns), deleted_at IS NOT NULL FROM place WHERE revision > ? ORDER BY revision",
+                arguments: [revision]
+            )
+            while let row = try cursor.next() {
+                if row[6] as Bool {
+                    changes.deleted.append(row[0])
+                } else if let summary = PlaceRow.summary(row) {
+                    changes.upserted.append(summary)
+                }
+            }
+            return changes
+        }
+    }
+
+    public func withSeedTransaction<T: Sendable>(_ body: @Sendable (inout any SeedWriter) throws -> T) async throws -> T {
+        try await database.write { db in
+            let revision = try SQLitePlaceRepository.bumpRevision(db)
+            var writer: any SeedWriter = try SQLiteSeedWriter(db: db, revision: revision)
+            return try body(&writer)
+        }
+    }
+
+    public func liveCount() async throws -> Int {
+        try await database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM place WHERE deleted_at IS NULL") ?? 0
+        }
+    }
+
+    public func isEmpty() async throws -> Bool {
+        try await database.read { db in
+            try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM place)") ?? false)
+        }
+    }
+
+    /// The change counter's current value.
+    static func revision(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT value FROM change_counter WHERE id = 1") ?? 0
+    }
+
+    /// Increments the change counter inside the current write transaction and returns the new value.
+    static func bumpRevision(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "UPDATE change_counter SET value = value + 1 WHERE id = 1 RETURNING value") ?? 0
+    }
+}
+
+/// Upserts seeded places inside a seed transaction with one prepared statement.
+struct SQLiteSeedWriter: SeedWriter {
+    let db: Database
+    let revision: Int64
+    let statement: Statement
+
+    init(db: Database, revision: Int64) throws {
+        self.db = db
+        self.revision = revision
+        let columns = PlaceRow.columns
+        let updates = columns.filter { $0 != "id" && $0 != "created_at" && $0 != "owner_id" }
+            .map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        statement = try db.makeStatement(
+            sql: """
+                INSERT INTO place (\(columns.joined(separator: ", ")))
+                VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
+                ON CONFLICT (id) DO UPDATE SET \(updates)
+                WHERE place.seed_source IS NOT NULL
+                """
+        )
+    }
+
+    mutating func upsert(_ place: Place) throws {
+        try statement.execute(arguments: PlaceRow.insertArguments(place, revision: revision))
+        if db.changesCount == 0 {
+            throw PlacesError(
+                .conflict,
+                "id '\(place.id)' belongs to a place added through the API; seeds do not overwrite it",
+                field: "id"
+            )
+        }
+    }
+}

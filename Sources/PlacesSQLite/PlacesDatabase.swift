@@ -1,0 +1,75 @@
+import Foundation
+import GRDB
+import PlacesCore
+
+/// The SQLite database behind Places: a WAL `DatabasePool` for a file, a `DatabaseQueue` in memory for tests,
+/// migrated to the current schema when opened.
+public struct PlacesDatabase: Sendable {
+    let writer: any DatabaseWriter
+
+    /// Opens (creating if missing) the database file at `path` and migrates it.
+    public init(path: String) throws {
+        do {
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(10)
+            configuration.prepareDatabase { db in
+                // A 2xx answer means the write survives a power loss.
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+            }
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            try self.init(writer: pool)
+        } catch let error as PlacesError {
+            throw error
+        } catch {
+            throw PlacesError(.unavailable, "cannot open database '\(path)': \(PlacesDatabase.reason(error))")
+        }
+    }
+
+    /// An empty in-memory database, for tests.
+    public static func inMemory() throws -> PlacesDatabase {
+        try PlacesDatabase(writer: DatabaseQueue())
+    }
+
+    private init(writer: any DatabaseWriter) throws {
+        self.writer = writer
+        do {
+            try PlacesDatabase.migrator.migrate(writer)
+        } catch {
+            throw PlacesError(.unavailable, "cannot migrate database: \(PlacesDatabase.reason(error))")
+        }
+    }
+
+    /// The place repository over this database.
+    public var places: SQLitePlaceRepository { SQLitePlaceRepository(database: self) }
+
+    /// Runs a read, turning database errors into `PlacesError`; the body's own errors pass unchanged.
+    func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await writer.read(body)
+        } catch let error as DatabaseError {
+            throw PlacesDatabase.mapped(error)
+        }
+    }
+
+    /// Runs one write transaction, turning database errors into `PlacesError`; the body's own errors pass unchanged.
+    func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await writer.write(body)
+        } catch let error as DatabaseError {
+            throw PlacesDatabase.mapped(error)
+        }
+    }
+
+    static func mapped(_ error: DatabaseError) -> PlacesError {
+        switch error.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED: PlacesError(.unavailable, "the database is busy; try again")
+        case .SQLITE_CONSTRAINT: PlacesError(.conflict, "the change conflicts with what is stored")
+        default: PlacesError(.internalError, "database failure: \(reason(error))")
+        }
+    }
+
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
+        return "\(error)"
+    }
+}

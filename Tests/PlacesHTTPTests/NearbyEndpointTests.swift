@@ -1,0 +1,119 @@
+import Foundation
+import GeoIndex
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import PlacesHTTP
+
+@Suite("GET /v1/places/nearby")
+struct NearbyEndpointTests {
+    static let places = [
+        TestApp.place("gem-a", 37.7750, -122.4190),
+        TestApp.place("rest-b", 37.7760, -122.4200, kind: .restaurant),
+        TestApp.place("gem-far", 37.90, -122.40),
+        TestApp.place("fiji-east", -16.80, 179.999),
+        TestApp.place("fiji-west", -16.80, -179.999),
+    ]
+
+    @Test func answersNearestFirstWithAllDistanceUnits() async throws {
+        let app = try await TestApp.make(Self.places)
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/places/nearby?lat=37.7749&lon=-122.4194&radius=1", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "application/json")
+                let body = try TestApp.object(response.body)
+                #expect(body["radiusMiles"] as? Double == 1)
+                #expect(body["capped"] as? Bool == false)
+                #expect(body["count"] as? Int == 2)
+                let places = try #require(body["places"] as? [[String: Any]])
+                #expect(places.map { $0["id"] as? String } == ["gem-a", "rest-b"])
+                let first = places[0]
+                for key in ["id", "name", "kind", "lat", "lon", "distanceMeters", "distanceMiles", "distanceKm"] {
+                    #expect(first[key] != nil, "missing \(key)")
+                }
+                let meters = try #require(first["distanceMeters"] as? Double)
+                let expected = Geodesy.distanceMeters(
+                    Coordinate(latitude: 37.7749, longitude: -122.4194),
+                    Coordinate(latitude: 37.7750, longitude: -122.4190)
+                )
+                #expect(abs(meters - expected) < 1e-6)
+            }
+        }
+    }
+
+    @Test func aRadiusAboveTwentyMilesIsCappedAndSaysSo() async throws {
+        let app = try await TestApp.make(Self.places)
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/places/nearby?lat=37.7749&lon=-122.4194&radius=100", method: .get) { response in
+                let body = try TestApp.object(response.body)
+                #expect(body["radiusMiles"] as? Double == 20)
+                #expect(body["capped"] as? Bool == true)
+                #expect(body["count"] as? Int == 3)
+            }
+        }
+    }
+
+    @Test func circlesAcrossTheAntimeridianFindBothSides() async throws {
+        let app = try await TestApp.make(Self.places)
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/places/nearby?lat=-16.8&lon=180&radius=1", method: .get) { response in
+                let places = try #require(try TestApp.object(response.body)["places"] as? [[String: Any]])
+                #expect(Set(places.compactMap { $0["id"] as? String }) == ["fiji-east", "fiji-west"])
+            }
+        }
+    }
+
+    @Test func kindAndLimitFilter() async throws {
+        let app = try await TestApp.make(Self.places)
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/places/nearby?lat=37.7749&lon=-122.4194&kind=restaurant", method: .get) { response in
+                let places = try #require(try TestApp.object(response.body)["places"] as? [[String: Any]])
+                #expect(places.map { $0["id"] as? String } == ["rest-b"])
+            }
+            try await client.execute(uri: "/v1/places/nearby?lat=37.7749&lon=-122.4194&limit=1&radius=20", method: .get) { response in
+                let body = try TestApp.object(response.body)
+                #expect(body["count"] as? Int == 1)
+            }
+        }
+    }
+
+    @Test func geoJSONByAcceptHeaderOrFormat() async throws {
+        let app = try await TestApp.make(Self.places)
+        try await app.test(.router) { client in
+            for (uri, headers) in [
+                ("/v1/places/nearby?lat=37.7749&lon=-122.4194&radius=1", [.accept: "application/geo+json"]),
+                ("/v1/places/nearby?lat=37.7749&lon=-122.4194&radius=1&format=geojson", [:]),
+            ] as [(String, HTTPFields)] {
+                try await client.execute(uri: uri, method: .get, headers: headers) { response in
+                    #expect(response.headers[.contentType] == "application/geo+json")
+                    let body = try TestApp.object(response.body)
+                    #expect(body["type"] as? String == "FeatureCollection")
+                    let features = try #require(body["features"] as? [[String: Any]])
+                    #expect(features.count == 2)
+                    let geometry = try #require(features.first?["geometry"] as? [String: Any])
+                    #expect(geometry["type"] as? String == "Point")
+                    #expect(geometry["coordinates"] as? [Double] == [-122.4190, 37.7750])
+                }
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("lon=1", "lat"), ("lat=abc&lon=1", "lat"), ("lat=NaN&lon=1", "lat"), ("lat=95&lon=1", "lat"),
+        ("lat=1&lon=-200", "lon"), ("lat=1", "lon"), ("lat=1&lon=1&radius=-1", "radius"), ("lat=1&lon=1&radius=0", "radius"),
+        ("lat=1&lon=1&limit=0", "limit"), ("lat=1&lon=1&limit=501", "limit"), ("lat=1&lon=1&kind=bar", "kind"),
+        ("lat=1&lon=1&format=xml", "format"),
+    ])
+    func badInputIs400WithTheFieldNamed(query: String, field: String) async throws {
+        let app = try await TestApp.make([])
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/places/nearby?" + query, method: .get) { response in
+                #expect(response.status == .badRequest)
+                let error = try TestApp.error(response.body)
+                #expect(error.code == "invalid_input")
+                #expect(error.field == field)
+            }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import GeoIndex
+import PlacesCore
+
+/// Small helpers shared by the storage tests.
+enum Fixtures {
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static func place(_ id: String, _ lat: Double, _ lon: Double, name: String? = nil, kind: PlaceKind = .gem, source: String? = "test.json") -> Place
+    {
+        Place(
+            id: id,
+            kind: kind,
+            name: name ?? "Place \(id)",
+            coordinate: Coordinate(latitude: lat, longitude: lon),
+            tags: ["a\"quote", "b"],
+            seedSource: source,
+            createdAt: now,
+            updatedAt: now
+        )
+    }
+
+    /// A fresh temporary folder, removed by the caller.
+    static func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("places-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Writes `text` to `name` inside `folder` and returns its path.
+    static func write(_ text: String, to name: String, in folder: URL) throws -> String {
+        let url = folder.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+}

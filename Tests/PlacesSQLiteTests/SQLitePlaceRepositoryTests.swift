@@ -1,0 +1,116 @@
+import Foundation
+import GRDB
+import GeoIndex
+import PlacesCore
+import Testing
+
+@testable import PlacesSQLite
+
+@Suite("SQLite place repository")
+struct SQLitePlaceRepositoryTests {
+    @Test func aNewDatabaseIsEmptyAtRevisionZero() async throws {
+        let database = try PlacesDatabase.inMemory()
+        #expect(try await database.places.liveCount() == 0)
+        let snapshot = try await database.places.liveSummaries()
+        #expect(snapshot.summaries.isEmpty && snapshot.revision == 0)
+    }
+
+    @Test func seededPlacesRoundTripWithEveryField() async throws {
+        let database = try PlacesDatabase.inMemory()
+        var restaurant = Fixtures.place("r1", 37.5, -122.25, kind: .restaurant)
+        restaurant.description = "Tacos"
+        restaurant.address = "1 Main St"
+        restaurant.city = "San Francisco"
+        restaurant.cuisine = "mexican"
+        restaurant.priceLevel = 2
+        restaurant.phone = "+1 415 555 0100"
+        restaurant.website = "https://example.com"
+        restaurant.openingHours = try OpeningHours.parse(["fri": ["18:00-02:00"]])
+        restaurant.timeZone = "America/Los_Angeles"
+        let stored = restaurant
+        try await database.places.withSeedTransaction { writer in try writer.upsert(stored) }
+        let read = try #require(try await database.places.place(id: "r1"))
+        #expect(read == stored)
+    }
+
+    @Test func everySeedTransactionBumpsTheRevisionAndChangesFollowIt() async throws {
+        let database = try PlacesDatabase.inMemory()
+        let repository = database.places
+        try await repository.withSeedTransaction { writer in
+            try writer.upsert(Fixtures.place("a", 1, 1))
+            try writer.upsert(Fixtures.place("b", 2, 2))
+        }
+        #expect(try await repository.liveSummaries().revision == 1)
+        try await repository.withSeedTransaction { writer in try writer.upsert(Fixtures.place("b", 3, 3, name: "B2")) }
+        let changes = try await repository.changes(since: 1)
+        #expect(changes.revision == 2)
+        #expect(changes.upserted.map(\.id) == ["b"])
+        #expect(changes.upserted.first?.name == "B2")
+        #expect(try await repository.changes(since: 2).upserted.isEmpty)
+    }
+
+    @Test func aThrowingSeedTransactionWritesNothing() async throws {
+        let database = try PlacesDatabase.inMemory()
+        struct Abort: Error {}
+        await #expect(throws: Abort.self) {
+            try await database.places.withSeedTransaction { writer in
+                try writer.upsert(Fixtures.place("a", 1, 1))
+                throw Abort()
+            }
+        }
+        #expect(try await database.places.liveCount() == 0)
+        #expect(try await database.places.liveSummaries().revision == 0)
+    }
+
+    @Test func seedsDoNotOverwriteAPlaceAddedThroughTheAPI() async throws {
+        let database = try PlacesDatabase.inMemory()
+        let owned = Fixtures.place("mine", 1, 1, name: "Mine", source: nil)
+        try await database.writer.write { db in
+            try db.execute(
+                sql:
+                    "INSERT INTO place (\(PlaceRow.columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: PlaceRow.columns.count).joined(separator: ", ")))",
+                arguments: PlaceRow.insertArguments(owned, revision: 0)
+            )
+        }
+        await #expect(
+            performing: {
+                try await database.places.withSeedTransaction { writer in try writer.upsert(Fixtures.place("mine", 5, 5)) }
+            },
+            throws: { ($0 as? PlacesError)?.code == .conflict }
+        )
+        #expect(try await database.places.place(id: "mine")?.name == "Mine")
+    }
+
+    @Test func reseedingBringsADeletedSeedPlaceBackAndDeletionsShowAsChanges() async throws {
+        let database = try PlacesDatabase.inMemory()
+        try await database.places.withSeedTransaction { writer in try writer.upsert(Fixtures.place("a", 1, 1)) }
+        try await database.writer.write { db in
+            let revision = try SQLitePlaceRepository.bumpRevision(db)
+            try db.execute(sql: "UPDATE place SET deleted_at = '2026-01-01T00:00:00.000Z', revision = ? WHERE id = 'a'", arguments: [revision])
+        }
+        let deleted = try await database.places.changes(since: 1)
+        #expect(deleted.deleted == ["a"] && deleted.upserted.isEmpty)
+        #expect(try await database.places.liveCount() == 0)
+        try await database.places.withSeedTransaction { writer in try writer.upsert(Fixtures.place("a", 1, 1)) }
+        #expect(try await database.places.liveCount() == 1)
+    }
+
+    @Test func aServerOnTheSameFilePicksUpWhatAnotherConnectionCommitted() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("places.sqlite").path
+        let server = try PlacesDatabase(path: path)
+        let service = PlaceService(repository: server.places, index: PlaceIndex())
+        try await service.loadIndex()
+        #expect(service.indexedCount == 0)
+
+        let cli = try PlacesDatabase(path: path)
+        try await cli.places.withSeedTransaction { writer in
+            try writer.upsert(Fixtures.place("x", 10, 10))
+            try writer.upsert(Fixtures.place("y", 10, 10.001))
+        }
+        #expect(try await service.syncIndex() == 2)
+        let answer = service.nearby(try NearbyQuery(center: Coordinate(latitude: 10, longitude: 10), radiusMiles: 1))
+        #expect(answer.places.map(\.id) == ["x", "y"])
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import GeoIndex
+import PlacesCore
+import Testing
+
+@testable import PlacesSQLite
+
+@Suite("Seeding into SQLite")
+struct SeedImporterTests {
+    let importer: SeedImporter
+    let database: PlacesDatabase
+
+    init() throws {
+        database = try PlacesDatabase.inMemory()
+        importer = SeedImporter(repository: database.places, now: { Fixtures.now })
+    }
+
+    static let csv = #"""
+        id,name,kind,lat,lon,city,tags,price_level,unknown
+        sf-1,"Vulcan Steps, the stairway",gem,37.7612,-122.4401,San Francisco,stairs;views,,ignored
+        sf-2,"La ""Palma""",restaurant,37.7528,-122.4112,San Francisco,tacos,1,
+        ,No Id Cafe,restaurant,37.75,-122.41,San Francisco,,2,
+
+        """#
+
+    @Test func aCSVLoadsAndLoadingItAgainLeavesOneCopy() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try Fixtures.write(SeedImporterTests.csv, to: "sf.csv", in: folder)
+        let first = try await importer.load(file: path)
+        #expect(first.loaded == 3)
+        let second = try await importer.load(file: path)
+        #expect(second.loaded == 3)
+        #expect(try await database.places.liveCount() == 3)
+        let palma = try #require(try await database.places.place(id: "sf-2"))
+        #expect(palma.name == #"La "Palma""#)
+        #expect(palma.priceLevel == 1)
+        #expect(palma.seedSource == "sf.csv")
+        let steps = try #require(try await database.places.place(id: "sf-1"))
+        #expect(steps.tags == ["stairs", "views"])
+        let derived = PlaceDraft.derivedID(name: "No Id Cafe", coordinate: Coordinate(latitude: 37.75, longitude: -122.41))
+        #expect(try await database.places.place(id: derived) != nil)
+    }
+
+    @Test func oneBadRowAbortsTheWholeFileNamingFileAndLine() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = SeedImporterTests.csv + "sf-4,Bad,gem,97.5,-122.4,San Francisco,,,\n"
+        let path = try Fixtures.write(text, to: "bad.csv", in: folder)
+        await #expect(
+            performing: { _ = try await importer.load(file: path) },
+            throws: { error in
+                guard let error = error as? PlacesError else { return false }
+                return error.code == .invalidInput && error.message.contains("bad.csv:5:") && error.message.contains("latitude")
+            }
+        )
+        #expect(try await database.places.liveCount() == 0)
+    }
+
+    @Test func skipInvalidLoadsTheValidRowsAndReportsEachSkippedOne() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = SeedImporterTests.csv + "sf-4,,gem,37.5,-122.4,,,,\nsf-1,Twice,gem,37.5,-122.4,,,,\n"
+        let path = try Fixtures.write(text, to: "mixed.csv", in: folder)
+        let report = try await importer.load(file: path, skipInvalid: true)
+        #expect(report.loaded == 3)
+        #expect(report.skipped.map(\.line) == [5, 6])
+        #expect(report.skipped.first?.field == "name")
+        #expect(report.skipped.last?.reason.contains("duplicate id") == true)
+        #expect(try await database.places.liveCount() == 3)
+    }
+
+    @Test func ourJSONFormatLoadsWithRestaurantDetails() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let json = """
+            {
+              "places": [
+                {"id": "fj-1", "kind": "restaurant", "name": "Kava Bar", "lat": -16.8, "lon": 179.99,
+                 "cuisine": "fijian", "priceLevel": 2, "timeZone": "Pacific/Fiji",
+                 "openingHours": {"fri": ["18:00-02:00"]}, "tags": ["kava"]},
+                {"id": "fj-2", "kind": "gem", "name": "Dateline Marker", "lat": -16.81, "lon": -179.99}
+              ]
+            }
+            """
+        let path = try Fixtures.write(json, to: "fiji.json", in: folder)
+        #expect(try await importer.load(file: path).loaded == 2)
+        let bar = try #require(try await database.places.place(id: "fj-1"))
+        #expect(bar.openingHours?.textDays == ["fri": ["18:00-02:00"]])
+        #expect(bar.timeZone == "Pacific/Fiji")
+    }
+}
