@@ -1,3 +1,0 @@
-import GRDB
-import ArgumentParser
-print("x")
