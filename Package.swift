@@ -34,6 +34,7 @@ let package = Package(
             dependencies: [
                 "PlacesCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),

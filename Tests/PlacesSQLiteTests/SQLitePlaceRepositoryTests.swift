@@ -66,11 +66,8 @@ struct SQLitePlaceRepositoryTests {
         let database = try PlacesDatabase.inMemory()
         let owned = Fixtures.place("mine", 1, 1, name: "Mine", source: nil)
         try await database.writer.write { db in
-            try db.execute(
-                sql:
-                    "INSERT INTO place (\(PlaceRow.columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: PlaceRow.columns.count).joined(separator: ", ")))",
-                arguments: PlaceRow.insertArguments(owned, revision: 0)
-            )
+            var binding = try PlaceBinding(db: db, sql: PlaceRow.insertSQL)
+            _ = try binding.execute(owned, revision: 0, in: db)
         }
         await #expect(
             performing: {

@@ -22,7 +22,8 @@ public protocol PlaceRepository: Sendable {
 /// Writes seeded places inside a seed transaction.
 public protocol SeedWriter {
     /// Inserts the place or brings the stored one back to it; throws `conflict` when the id belongs to a place
-    /// that seeds do not own (one added through the API).
+    /// that seeds do not own (one added through the API), and `invalid_input` when this transaction already wrote
+    /// the id (a file naming it twice).
     mutating func upsert(_ place: Place) throws
 }
 

@@ -26,30 +26,29 @@ public struct SeedImporter: Sendable {
         let source = (path as NSString).lastPathComponent
         let stamp = now()
         return try await repository.withSeedTransaction { writer in
+            let rows = SeedRowStream(path: path, stamp: stamp, source: source, progress: progress)
+            defer { rows.finish() }
             var report = SeedFileReport(file: path)
-            var firstLineByID: [String: Int] = [:]
-            var rows = 0
-            try SeedFileReader.read(path: path) { result in
-                rows += 1
-                if rows % SeedImporter.progressInterval == 0 { progress?(path, rows) }
-                do {
-                    let record = try result.get()
+            while let batch = try rows.next() {
+                for row in batch {
                     do {
-                        let place = try record.draft.validated(now: stamp, seedSource: source)
-                        if let first = firstLineByID[place.id] {
-                            throw PlacesError.invalid("id", "duplicate id '\(place.id)', first on line \(first)")
+                        switch row {
+                        case .place(let place, let line):
+                            do {
+                                try writer.upsert(place)
+                            } catch let error as PlacesError {
+                                throw SeedRowError(file: path, line: line, reason: error.message, field: error.field)
+                            }
+                            report.loaded += 1
+                        case .invalid(let rowError):
+                            throw rowError
                         }
-                        firstLineByID[place.id] = record.line
-                        try writer.upsert(place)
-                        report.loaded += 1
-                    } catch let error as PlacesError {
-                        throw SeedRowError(file: path, line: record.line, reason: error.message, field: error.field)
+                    } catch let rowError as SeedRowError {
+                        guard skipInvalid else {
+                            throw PlacesError(.invalidInput, rowError.description, field: rowError.field)
+                        }
+                        report.skipped.append(rowError)
                     }
-                } catch let rowError as SeedRowError {
-                    guard skipInvalid else {
-                        throw PlacesError(.invalidInput, rowError.description, field: rowError.field)
-                    }
-                    report.skipped.append(rowError)
                 }
             }
             return report

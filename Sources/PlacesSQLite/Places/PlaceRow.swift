@@ -5,7 +5,7 @@ import PlacesCore
 
 /// How a place is laid out in the `place` table; internal to the storage target.
 enum PlaceRow {
-    /// The columns, in the order `insertArguments` gives them.
+    /// The columns, in the order `PlaceBinding` binds them.
     static let columns = [
         "id", "kind", "name", "description", "latitude", "longitude", "address", "city", "tags", "cuisine", "price_level",
         "phone", "website", "opening_hours", "time_zone", "owner_id", "seed_source", "created_at", "updated_at", "deleted_at",
@@ -15,15 +15,9 @@ enum PlaceRow {
     /// The columns a summary needs.
     static let summaryColumns = "id, kind, name, latitude, longitude, city"
 
-    /// The statement arguments that store `place` at `revision`.
-    static func insertArguments(_ place: Place, revision: Int64) -> StatementArguments {
-        [
-            place.id, place.kind.rawValue, place.name, place.description, place.coordinate.latitude,
-            place.coordinate.longitude, place.address, place.city, encodeTags(place.tags), place.cuisine, place.priceLevel,
-            place.phone, place.website, place.openingHours.map(encodeHours), place.timeZone, place.ownerID, place.seedSource,
-            Timestamp.text(place.createdAt), Timestamp.text(place.updatedAt), place.deletedAt.map(Timestamp.text), revision,
-        ]
-    }
+    /// `INSERT INTO place (columns) VALUES (?, …)`, for `PlaceBinding`.
+    static let insertSQL =
+        "INSERT INTO place (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
 
     /// Decodes a whole place from a `SELECT *` row.
     static func place(_ row: Row) throws -> Place {
@@ -74,6 +68,12 @@ enum PlaceRow {
         for (index, tag) in tags.enumerated() {
             if index > 0 { json += "," }
             json += "\""
+            // Most tags are plain ASCII words: no escaping, so append them whole.
+            if tag.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x80 && $0 != 0x22 && $0 != 0x5C }) {
+                json += tag
+                json += "\""
+                continue
+            }
             for scalar in tag.unicodeScalars {
                 switch scalar {
                 case "\"": json += "\\\""

@@ -48,6 +48,10 @@ public struct SQLitePlaceRepository: PlaceRepository {
 
     public func withSeedTransaction<T: Sendable>(_ body: @Sendable (inout any SeedWriter) throws -> T) async throws -> T {
         try await database.write { db in
+            // A large seed touches pages all over the two B-trees; a bigger page cache (for this transaction only)
+            // keeps them in memory instead of re-reading and re-writing them.
+            try db.execute(sql: "PRAGMA cache_size = -262144")
+            defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
             let revision = try SQLitePlaceRepository.bumpRevision(db)
             var writer: any SeedWriter = try SQLiteSeedWriter(db: db, revision: revision)
             return try body(&writer)
@@ -81,32 +85,32 @@ public struct SQLitePlaceRepository: PlaceRepository {
 struct SQLiteSeedWriter: SeedWriter {
     let db: Database
     let revision: Int64
-    let statement: Statement
+    var binding: PlaceBinding
 
     init(db: Database, revision: Int64) throws {
         self.db = db
         self.revision = revision
-        let columns = PlaceRow.columns
-        let updates = columns.filter { $0 != "id" && $0 != "created_at" && $0 != "owner_id" }
+        let updates = PlaceRow.columns.filter { $0 != "id" && $0 != "created_at" && $0 != "owner_id" }
             .map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-        statement = try db.makeStatement(
-            sql: """
-                INSERT INTO place (\(columns.joined(separator: ", ")))
-                VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
-                ON CONFLICT (id) DO UPDATE SET \(updates)
-                WHERE place.seed_source IS NOT NULL
-                """
+        // A row already at this transaction's revision came from the same file: the update is skipped and the
+        // writer reports the duplicate, so no per-file set of ids is needed.
+        binding = try PlaceBinding(
+            db: db,
+            sql: PlaceRow.insertSQL
+                + " ON CONFLICT (id) DO UPDATE SET \(updates) WHERE place.seed_source IS NOT NULL AND place.revision <> excluded.revision"
         )
     }
 
     mutating func upsert(_ place: Place) throws {
-        try statement.execute(arguments: PlaceRow.insertArguments(place, revision: revision))
-        if db.changesCount == 0 {
-            throw PlacesError(
-                .conflict,
-                "id '\(place.id)' belongs to a place added through the API; seeds do not overwrite it",
-                field: "id"
-            )
+        guard try binding.execute(place, revision: revision, in: db) == 0 else { return }
+        let stored = try Row.fetchOne(db, sql: "SELECT seed_source, revision FROM place WHERE id = ?", arguments: [place.id])
+        if let stored, stored["revision"] == revision {
+            throw PlacesError.invalid("id", "duplicate id '\(place.id)': the file names it twice")
         }
+        throw PlacesError(
+            .conflict,
+            "id '\(place.id)' belongs to a place added through the API; seeds do not overwrite it",
+            field: "id"
+        )
     }
 }

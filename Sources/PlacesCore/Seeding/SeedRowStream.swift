@@ -1,0 +1,109 @@
+import Foundation
+
+/// The validated rows of one seed file, read and checked on a thread of their own while the caller writes the rows
+/// before them: on two cores, parsing and validation overlap the database's inserts instead of adding to them.
+///
+/// `@unchecked Sendable` is sound because every mutable property is read and written only while `condition` is
+/// locked, and the producer thread touches nothing else of the stream.
+final class SeedRowStream: @unchecked Sendable {
+    /// One row of the file, in file order.
+    enum Row {
+        /// A valid place and the line it starts on.
+        case place(Place, line: Int)
+        /// A row that is not a valid place.
+        case invalid(SeedRowError)
+    }
+
+    /// Rows handed over at a time: large enough that locking is rare, small enough to start writing at once.
+    static let batchSize = 2_048
+    /// Batches read ahead of the writer at most, so a huge file never sits in memory twice.
+    static let readAhead = 8
+
+    private struct Cancelled: Error {}
+
+    private let condition = NSCondition()
+    private var batches: [[Row]] = []
+    private var finished = false
+    private var failure: (any Error)?
+    private var cancelled = false
+    private var producerDone = false
+
+    /// Starts reading `path` on a new thread, stamping places with `stamp` and `source`.
+    init(path: String, stamp: Date, source: String, progress: (@Sendable (_ file: String, _ rows: Int) -> Void)?) {
+        let thread = Thread { [self] in
+            produce(path: path, stamp: stamp, source: source, progress: progress)
+        }
+        thread.name = "places.seed-reader"
+        thread.start()
+    }
+
+    /// The next batch of rows in file order, nil after the last; rethrows a file-level error of the reader.
+    func next() throws -> [Row]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while batches.isEmpty && !finished { condition.wait() }
+        if !batches.isEmpty {
+            let batch = batches.removeFirst()
+            condition.broadcast()
+            return batch
+        }
+        if let failure { throw failure }
+        return nil
+    }
+
+    /// Stops the reader (if it still runs) and waits until its thread has let go of the file.
+    func finish() {
+        condition.lock()
+        cancelled = true
+        condition.broadcast()
+        while !producerDone { condition.wait() }
+        condition.unlock()
+    }
+
+    private func produce(path: String, stamp: Date, source: String, progress: (@Sendable (String, Int) -> Void)?) {
+        var batch: [Row] = []
+        batch.reserveCapacity(SeedRowStream.batchSize)
+        var rows = 0
+        var outcome: (any Error)?
+        do {
+            try SeedFileReader.read(path: path) { result in
+                rows += 1
+                if rows % SeedImporter.progressInterval == 0 { progress?(path, rows) }
+                switch result {
+                case .success(let record):
+                    do {
+                        batch.append(.place(try record.draft.validated(now: stamp, seedSource: source), line: record.line))
+                    } catch let error as PlacesError {
+                        batch.append(.invalid(SeedRowError(file: path, line: record.line, reason: error.message, field: error.field)))
+                    }
+                case .failure(let rowError):
+                    batch.append(.invalid(rowError))
+                }
+                if batch.count == SeedRowStream.batchSize {
+                    try send(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+            if !batch.isEmpty { try send(batch) }
+        } catch is Cancelled {
+            outcome = nil
+        } catch {
+            outcome = error
+        }
+        condition.lock()
+        finished = true
+        failure = outcome
+        producerDone = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func send(_ batch: [Row]) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        while batches.count >= SeedRowStream.readAhead && !cancelled { condition.wait() }
+        if cancelled { throw Cancelled() }
+        batches.append(batch)
+        condition.broadcast()
+    }
+}
