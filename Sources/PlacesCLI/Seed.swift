@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import PlacesCore
 import PlacesSQLite
 
@@ -79,5 +80,19 @@ enum SeedRun {
             }
         }
         return outcome
+    }
+
+    /// Loads `folder` into a database that never held a place (first start); nil when there was nothing to do.
+    static func seedIfEmpty(_ database: PlacesDatabase, from folder: String, logger: Logger) async throws -> Outcome? {
+        guard try await database.places.isEmpty() else { return nil }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            logger.warning("the database is empty and there is no seed folder at \(folder); starting empty")
+            return nil
+        }
+        logger.info("empty database: loading seeds", metadata: ["folder": "\(folder)"])
+        return try await load(
+            paths: [folder], into: database, skipInvalid: false, log: { logger.info("\($0)") }, warn: { logger.warning("\($0)") }
+        )
     }
 }

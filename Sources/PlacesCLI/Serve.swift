@@ -57,9 +57,7 @@ extension Places {
 
             let path = databaseOptions.path
             let database = try PlacesDatabase(path: path)
-            if try await database.places.isEmpty() {
-                try await seedFirstStart(database, logger: logger)
-            }
+            try await seedFirstStart(database, logger: logger)
             let index = PlaceIndex()
             let places = PlaceService(repository: database.places, index: index)
             let started = ContinuousClock.now
@@ -80,19 +78,7 @@ extension Places {
 
         private func seedFirstStart(_ database: PlacesDatabase, logger: Logger) async throws {
             let folder = Setting.value(seeds, environment: "PLACES_SEEDS", default: "./Seeds")
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-                logger.warning("the database is empty and there is no seed folder at \(folder); starting empty")
-                return
-            }
-            logger.info("empty database: loading seeds", metadata: ["folder": "\(folder)"])
-            let outcome = try await SeedRun.load(
-                paths: [folder],
-                into: database,
-                skipInvalid: false,
-                log: { logger.info("\($0)") },
-                warn: { logger.warning("\($0)") }
-            )
+            guard let outcome = try await SeedRun.seedIfEmpty(database, from: folder, logger: logger) else { return }
             logger.info("seeded", metadata: ["places": "\(outcome.loaded)", "failedFiles": "\(outcome.failedFiles)"])
         }
     }

@@ -90,3 +90,42 @@ struct SeedImporterTests {
         #expect(bar.timeZone == "Pacific/Fiji")
     }
 }
+
+@Suite("Seeding other formats and broken files")
+struct SeedFormatsImportTests {
+    @Test func geoJSONPointsLoadWithTheirFeatureIDs() async throws {
+        let database = try PlacesDatabase.inMemory()
+        let importer = SeedImporter(repository: database.places, now: { Fixtures.now })
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let geojson = """
+            {"type": "FeatureCollection", "features": [
+              {"type": "Feature", "id": "tos-1", "geometry": {"type": "Point", "coordinates": [18.9553, 69.6492]},
+               "properties": {"name": "Arctic Cathedral", "kind": "gem", "tags": ["church"]}},
+              {"type": "Feature", "id": 42, "geometry": {"type": "Point", "coordinates": [-179.99, -16.8, 12]},
+               "properties": {"name": "Dateline", "price_level": null}}
+            ]}
+            """
+        let path = try Fixtures.write(geojson, to: "north.geojson", in: folder)
+        #expect(try await importer.load(file: path).loaded == 2)
+        let cathedral = try #require(try await database.places.place(id: "tos-1"))
+        #expect(cathedral.coordinate == Coordinate(latitude: 69.6492, longitude: 18.9553))
+        #expect(try await database.places.place(id: "42")?.coordinate.longitude == -179.99)
+    }
+
+    @Test(arguments: [
+        ("broken.json", #"{"places": [{"id": "a", "name": "A", "lat": 1, "lon": 2}, {"id": "b", "#),
+        ("broken.geojson", #"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "LineString", "coordinates": []}}]}"#),
+        ("broken.csv", "name,lat,lon\nA,1,2\n\"B,3,4\n"),
+        ("noheader.csv", "name,latitude\nA,1\n"),
+    ])
+    func aBrokenFileWritesNothing(name: String, text: String) async throws {
+        let database = try PlacesDatabase.inMemory()
+        let importer = SeedImporter(repository: database.places, now: { Fixtures.now })
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try Fixtures.write(text, to: name, in: folder)
+        await #expect(throws: PlacesError.self) { _ = try await importer.load(file: path) }
+        #expect(try await database.places.isEmpty())
+    }
+}
