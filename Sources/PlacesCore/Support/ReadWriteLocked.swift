@@ -16,7 +16,16 @@ final class ReadWriteLocked<Value>: @unchecked Sendable {
         self.value = value
         lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
         lock.initialize(to: pthread_rwlock_t())
+        #if canImport(Glibc)
+        // glibc prefers readers by default, so a steady stream of nearby queries could starve the index sync.
+        var attributes = pthread_rwlockattr_t()
+        pthread_rwlockattr_init(&attributes)
+        pthread_rwlockattr_setkind_np(&attributes, Int32(PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP))
+        pthread_rwlock_init(lock, &attributes)
+        pthread_rwlockattr_destroy(&attributes)
+        #else
         pthread_rwlock_init(lock, nil)
+        #endif
     }
 
     deinit {
