@@ -13,9 +13,9 @@ let package = Package(
         .executable(name: "places-bench", targets: ["PlacesBench"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
-        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
-        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", .upToNextMinor(from: "2.28.1")),
+        .package(url: "https://github.com/groue/GRDB.swift.git", .upToNextMinor(from: "7.10.0")),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", .upToNextMinor(from: "1.8.2")),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
@@ -32,6 +32,7 @@ let package = Package(
         .target(
             name: "PlacesSQLite",
             dependencies: [
+                "GeoIndex",
                 "PlacesCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -41,6 +42,7 @@ let package = Package(
         .target(
             name: "PlacesHTTP",
             dependencies: [
+                "GeoIndex",
                 "PlacesCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -52,11 +54,11 @@ let package = Package(
         .executableTarget(
             name: "PlacesCLI",
             dependencies: [
+                "GeoIndex",
                 "PlacesCore",
                 "PlacesSQLite",
                 "PlacesHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -71,18 +73,29 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "GeoIndexTests", dependencies: ["GeoIndex"], swiftSettings: swiftSettings),
-        .testTarget(name: "PlacesCoreTests", dependencies: ["PlacesCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "PlacesSQLiteTests", dependencies: ["PlacesSQLite"], swiftSettings: swiftSettings),
+        .testTarget(name: "PlacesCoreTests", dependencies: ["GeoIndex", "PlacesCore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PlacesSQLiteTests",
+            dependencies: ["GeoIndex", "PlacesCore", "PlacesSQLite", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "PlacesHTTPTests",
             dependencies: [
+                "GeoIndex",
+                "PlacesCore",
                 "PlacesHTTP",
                 "PlacesSQLite",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "PlacesCLITests", dependencies: ["PlacesCLI"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PlacesCLITests",
+            dependencies: ["GeoIndex", "PlacesCLI", "PlacesCore", "PlacesSQLite", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -38,7 +38,7 @@ extension Places {
                 guard FileManager.default.fileExists(atPath: path) else {
                     throw PlacesError(.notFound, "no database at \(path); run `places seed` or `places serve` first")
                 }
-                let database = try PlacesDatabase(path: path)
+                let database = try PlacesDatabase(path: path, readOnly: true)
                 let service = PlaceService(repository: database.places, index: PlaceIndex())
                 try await service.loadIndex()
                 let answer = service.nearby(query)

@@ -5,9 +5,7 @@ import PlacesCore
 enum NearbyOutput {
     /// The answer as the HTTP API's JSON body, one line.
     static func json(_ answer: NearbyAnswer) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(answer), as: UTF8.self) + "\n"
+        String(decoding: try PlacesJSON.makeEncoder().encode(answer), as: UTF8.self) + "\n"
     }
 
     /// The answer as an aligned table, nearest first.

@@ -92,7 +92,11 @@ enum SeedRun {
         }
         logger.info("empty database: loading seeds", metadata: ["folder": "\(folder)"])
         return try await load(
-            paths: [folder], into: database, skipInvalid: false, log: { logger.info("\($0)") }, warn: { logger.warning("\($0)") }
+            paths: [folder],
+            into: database,
+            skipInvalid: false,
+            log: { logger.info("\($0)") },
+            warn: { logger.warning("\($0)") }
         )
     }
 }

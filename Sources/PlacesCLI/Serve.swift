@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Hummingbird
 import Logging
 import PlacesCore
 import PlacesHTTP
@@ -64,7 +63,7 @@ extension Places {
             try await places.loadIndex()
             logger.info("index loaded", metadata: ["places": "\(places.indexedCount)", "took": "\(ContinuousClock.now - started)"])
 
-            let app = buildApplication(
+            try await runServer(
                 settings: settings,
                 services: PlacesServices(places: places),
                 background: [IndexSyncService(service: places, logger: logger)],
@@ -73,7 +72,6 @@ extension Places {
                     logger.notice("serving \(places.indexedCount) places on http://\(settings.host):\(port) from \(path)")
                 }
             )
-            try await app.runService()
         }
 
         private func seedFirstStart(_ database: PlacesDatabase, logger: Logger) async throws {

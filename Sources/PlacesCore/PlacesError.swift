@@ -15,6 +15,8 @@ public struct PlacesError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let forbidden = Code(rawValue: "forbidden")
         /// The request contradicts what is stored (a duplicate, a place seeds do not own).
         public static let conflict = Code(rawValue: "conflict")
+        /// The route exists but not for this HTTP method.
+        public static let methodNotAllowed = Code(rawValue: "method_not_allowed")
         /// Too many attempts; try again later.
         public static let tooManyAttempts = Code(rawValue: "too_many_attempts")
         /// The request body is larger than the server accepts.
@@ -47,6 +49,13 @@ public struct PlacesError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An unknown id.
     public static func notFound(_ message: String) -> PlacesError {
         PlacesError(.notFound, message)
+    }
+
+    /// Input quoted for a message, cut to a readable length: an error never echoes a huge value back.
+    public static func quoted(_ text: some StringProtocol) -> String {
+        let limit = 40
+        if text.count <= limit { return "'\(text)'" }
+        return "'\(text.prefix(limit))…' (\(text.count) characters)"
     }
 
     public var description: String {

@@ -49,12 +49,32 @@ public func buildApplication(
 public func buildRouter(services: PlacesServices) -> Router<PlacesRequestContext> {
     let router = Router(context: PlacesRequestContext.self)
     router.add(middleware: ErrorMiddleware())
-    router.get("health") { _, _ in
+    router.add(middleware: HeadMiddleware())
+    router.readOnly("health") { _, _ in
         try JSONResponse.make(Health(status: "ok", places: services.places.indexedCount))
     }
-    router.get("openapi.yaml", use: OpenAPIDocument.serve)
+    router.readOnly("openapi.yaml", use: OpenAPIDocument.serve)
     PlaceController(service: services.places).addRoutes(to: router.group("v1/places"))
+    router.refuseOtherMethods(on: ["health", "openapi.yaml", "v1/places/nearby", "v1/places/{id}"])
     return router
+}
+
+/// Builds the application and runs it until SIGTERM or SIGINT, then shuts down gracefully.
+public func runServer(
+    settings: ServerSettings,
+    services: PlacesServices,
+    background: [any Service] = [],
+    logger: Logger,
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) async throws {
+    let app = buildApplication(
+        settings: settings,
+        services: services,
+        background: background,
+        logger: logger,
+        onServerRunning: onServerRunning
+    )
+    try await app.runService()
 }
 
 /// `GET /health`'s answer.

@@ -7,17 +7,24 @@ import PlacesCore
 public struct PlacesDatabase: Sendable {
     let writer: any DatabaseWriter
 
-    /// Opens (creating if missing) the database file at `path` and migrates it.
-    public init(path: String) throws {
+    /// Opens (creating if missing) the database file at `path` and migrates it; `readOnly` opens an existing,
+    /// migrated file without ever writing to it (the CLI's queries).
+    public init(path: String, readOnly: Bool = false) throws {
         do {
             var configuration = Configuration()
+            configuration.readonly = readOnly
             configuration.busyMode = .timeout(10)
             configuration.prepareDatabase { db in
                 // A 2xx answer means the write survives a power loss.
                 try db.execute(sql: "PRAGMA synchronous = FULL")
             }
             let pool = try DatabasePool(path: path, configuration: configuration)
-            try self.init(writer: pool)
+            if readOnly {
+                guard try pool.read(PlacesDatabase.migrator.hasCompletedMigrations) else {
+                    throw PlacesError(.unavailable, "database '\(path)' has an older schema; run `places serve` or `places seed` on it once")
+                }
+            }
+            try self.init(writer: pool, migrate: !readOnly)
         } catch let error as PlacesError {
             throw error
         } catch {
@@ -30,8 +37,9 @@ public struct PlacesDatabase: Sendable {
         try PlacesDatabase(writer: DatabaseQueue())
     }
 
-    private init(writer: any DatabaseWriter) throws {
+    private init(writer: any DatabaseWriter, migrate: Bool = true) throws {
         self.writer = writer
+        guard migrate else { return }
         do {
             try PlacesDatabase.migrator.migrate(writer)
         } catch {

@@ -30,7 +30,7 @@ struct NearbyQueryTests {
         arguments: [
             (nil, "1", "lat"), ("", "1", "lat"), ("abc", "1", "lat"), ("NaN", "1", "lat"), ("nan", "1", "lat"),
             ("inf", "1", "lat"), ("91", "1", "lat"), ("-90.0001", "1", "lat"), ("1", nil, "lon"), ("1", "180.5", "lon"),
-            ("1", "-181", "lon"), ("1", "0x10", "lon"),
+            ("1", "-181", "lon"), ("1", "0x10", "lon"), (" 51.5", "1", "lat"), ("51.5\u{200B}", "1", "lat"),
         ] as [(String?, String?, String)]
     )
     func badCoordinatesNameTheirField(lat: String?, lon: String?, field: String) {
@@ -68,7 +68,15 @@ struct NearbyQueryTests {
     }
 
     @Test func kindIsParsedAndUnknownKindsRefused() throws {
-        #expect(try NearbyQuery.parse(lat: "1", lon: "1", kind: "Restaurant").kind == .restaurant)
+        #expect(try NearbyQuery.parse(lat: "1", lon: "1", kind: "restaurant").kind == .restaurant)
+        for kind in ["Restaurant", " gem", ""] {
+            #expect(
+                performing: { _ = try NearbyQuery.parse(lat: "1", lon: "1", kind: kind) },
+                throws: { error in
+                    (error as? PlacesError)?.field == "kind"
+                }
+            )
+        }
         #expect(
             performing: { _ = try NearbyQuery.parse(lat: "1", lon: "1", kind: "bar") },
             throws: { error in
@@ -77,9 +85,20 @@ struct NearbyQueryTests {
         )
     }
 
+    @Test func hugeInputIsNotEchoedBackWhole() {
+        let huge = String(repeating: "x", count: 65_000)
+        #expect(
+            performing: { _ = try NearbyQuery.parse(lat: huge, lon: "1") },
+            throws: { error in
+                guard let error = error as? PlacesError else { return false }
+                return error.message.count < 200 && error.message.contains("65000 characters")
+            }
+        )
+    }
+
     @Test func boundaryCoordinatesAreAccepted() throws {
         _ = try NearbyQuery.parse(lat: "90", lon: "180")
         _ = try NearbyQuery.parse(lat: "-90", lon: "-180")
-        _ = try NearbyQuery.parse(lat: " 1.5e1 ", lon: "+2")
+        _ = try NearbyQuery.parse(lat: "1.5e1", lon: "+2")
     }
 }

@@ -53,7 +53,6 @@ struct PlaceDraftTests {
             (["name": .text("x"), "lat": .number(1), "lon": .number(-180.1)], "lon"),
             (["name": .text("x"), "lat": .number(1), "lon": .number(1), "kind": .text("bar")], "kind"),
             (["name": .text("x"), "lat": .number(1), "lon": .number(1), "id": .text("has space")], "id"),
-            (["name": .text("x"), "lat": .number(1), "lon": .number(1), "cuisine": .text("thai")], "cuisine"),
             (["name": .text("x"), "lat": .number(1), "lon": .number(1), "kind": .text("restaurant"), "priceLevel": .number(5)], "priceLevel"),
             (["name": .text("x"), "lat": .number(1), "lon": .number(1), "kind": .text("restaurant"), "website": .text("ftp://x")], "website"),
             (["name": .text("x"), "lat": .number(1), "lon": .number(1), "timeZone": .text("Mars/Olympus")], "timeZone"),
@@ -65,10 +64,24 @@ struct PlaceDraftTests {
             ),
             (["name": .text(String(repeating: "a", count: 201)), "lat": .number(1), "lon": .number(1)], "name"),
             (["name": .text("x\u{0007}"), "lat": .number(1), "lon": .number(1)], "name"),
+            (["name": .text("two\nlines"), "lat": .number(1), "lon": .number(1)], "name"),
+            (["name": .text("x"), "lat": .number(1), "lon": .number(1), "city": .text("a\tb")], "city"),
+            (["name": .text("x"), "lat": .number(1), "lon": .number(1), "id": .text("nearby")], "id"),
         ] as [([String: FieldValue], String)]
     )
     func invalidFieldsAreNamed(fields: [String: FieldValue], expected: String) {
         #expect(performing: { _ = try draft(fields).validated(now: now) }, throws: { field(of: $0) == expected })
+    }
+
+    @Test func descriptionsMayHoldLineBreaksAndGemsMayHaveAWebsite() throws {
+        let place = try draft([
+            "name": .text("Museum"), "lat": .number(1), "lon": .number(1), "description": .text("Two\nparagraphs"),
+            "website": .text("https://example.org"), "openingHours": .object(["mon": .list([.text("10:00-17:00")])]),
+        ]).validated(now: now)
+        #expect(place.kind == .gem)
+        #expect(place.description == "Two\nparagraphs")
+        #expect(place.website == "https://example.org")
+        #expect(place.openingHours?.textDays == ["mon": ["10:00-17:00"]])
     }
 
     @Test func limitsAreInclusive() throws {

@@ -42,11 +42,27 @@ struct SQLitePlaceRepositoryTests {
         }
         #expect(try await repository.liveSummaries().revision == 1)
         try await repository.withSeedTransaction { writer in try writer.upsert(Fixtures.place("b", 3, 3, name: "B2")) }
-        let changes = try await repository.changes(since: 1)
+        let changes = try #require(try await repository.changes(since: 1, limit: 10))
         #expect(changes.revision == 2)
         #expect(changes.upserted.map(\.id) == ["b"])
         #expect(changes.upserted.first?.name == "B2")
-        #expect(try await repository.changes(since: 2).upserted.isEmpty)
+        #expect(try await repository.changes(since: 2, limit: 10)?.upserted.isEmpty == true)
+        #expect(try await repository.changes(since: 0, limit: 1) == nil, "two places changed, more than the limit")
+    }
+
+    @Test func reseedingAnUnchangedPlaceKeepsItsUpdatedAt() async throws {
+        let database = try PlacesDatabase.inMemory()
+        let first = Fixtures.place("a", 1, 1)
+        try await database.places.withSeedTransaction { writer in try writer.upsert(first) }
+        var again = first
+        again.updatedAt = Fixtures.now.addingTimeInterval(3_600)
+        let same = again
+        try await database.places.withSeedTransaction { writer in try writer.upsert(same) }
+        #expect(try await database.places.place(id: "a")?.updatedAt == Fixtures.now)
+        again.name = "Renamed"
+        let renamed = again
+        try await database.places.withSeedTransaction { writer in try writer.upsert(renamed) }
+        #expect(try await database.places.place(id: "a")?.updatedAt == Fixtures.now.addingTimeInterval(3_600))
     }
 
     @Test func aThrowingSeedTransactionWritesNothing() async throws {
@@ -85,7 +101,7 @@ struct SQLitePlaceRepositoryTests {
             let revision = try SQLitePlaceRepository.bumpRevision(db)
             try db.execute(sql: "UPDATE place SET deleted_at = '2026-01-01T00:00:00.000Z', revision = ? WHERE id = 'a'", arguments: [revision])
         }
-        let deleted = try await database.places.changes(since: 1)
+        let deleted = try #require(try await database.places.changes(since: 1, limit: 10))
         #expect(deleted.deleted == ["a"] && deleted.upserted.isEmpty)
         #expect(try await database.places.liveCount() == 0)
         try await database.places.withSeedTransaction { writer in try writer.upsert(Fixtures.place("a", 1, 1)) }

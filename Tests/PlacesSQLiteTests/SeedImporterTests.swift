@@ -51,7 +51,8 @@ struct SeedImporterTests {
             performing: { _ = try await importer.load(file: path) },
             throws: { error in
                 guard let error = error as? PlacesError else { return false }
-                return error.code == .invalidInput && error.message.contains("bad.csv:5:") && error.message.contains("latitude")
+                return error.code == .invalidInput && error.message.contains("bad.csv:5:")
+                    && error.message.contains("lat must be a number from -90 to 90")
             }
         )
         #expect(try await database.places.liveCount() == 0)
@@ -115,7 +116,10 @@ struct SeedFormatsImportTests {
 
     @Test(arguments: [
         ("broken.json", #"{"places": [{"id": "a", "name": "A", "lat": 1, "lon": 2}, {"id": "b", "#),
-        ("broken.geojson", #"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "LineString", "coordinates": []}}]}"#),
+        (
+            "broken.geojson",
+            #"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "LineString", "coordinates": []}}]}"#
+        ),
         ("broken.csv", "name,lat,lon\nA,1,2\n\"B,3,4\n"),
         ("noheader.csv", "name,latitude\nA,1\n"),
     ])

@@ -32,12 +32,7 @@ public struct NearbyQuery: Sendable, Hashable {
         limit: Int = NearbyQuery.defaultLimit,
         kind: PlaceKind? = nil
     ) throws(PlacesError) {
-        guard center.latitude.isFinite, (-90...90).contains(center.latitude) else {
-            throw .invalid("lat", "lat must be a number from -90 to 90")
-        }
-        guard center.longitude.isFinite, (-180...180).contains(center.longitude) else {
-            throw .invalid("lon", "lon must be a number from -180 to 180")
-        }
+        try center.check()
         guard radiusMiles.isFinite, radiusMiles > 0 else {
             throw .invalid("radius", "radius must be a positive number of miles")
         }
@@ -53,7 +48,9 @@ public struct NearbyQuery: Sendable, Hashable {
 
     /// Parses a query as a URL query string or the command line spells it; nil means "not given".
     ///
-    /// The one parser for HTTP and CLI alike, so both refuse the same input with the same code and field.
+    /// The one parser for HTTP and CLI alike, so both refuse the same input with the same code and field. It is
+    /// strict, as the API document says: plain decimal numbers without surrounding spaces, `kind` exactly
+    /// `gem` or `restaurant`.
     public static func parse(
         lat: String?,
         lon: String?,
@@ -66,14 +63,19 @@ public struct NearbyQuery: Sendable, Hashable {
         let radiusMiles = try radius.map { text throws(PlacesError) in try number(text, field: "radius") } ?? defaultRadiusMiles
         let limitValue: Int
         if let limit {
-            guard let value = Int(limit.trimmingWhitespace()) else {
-                throw .invalid("limit", "limit must be a whole number from 1 to \(maximumLimit), got '\(limit)'")
+            guard let value = Int(limit) else {
+                throw .invalid("limit", "limit must be a whole number from 1 to \(maximumLimit), got \(PlacesError.quoted(limit))")
             }
             limitValue = value
         } else {
             limitValue = defaultLimit
         }
-        let kindValue = try kind.map { text throws(PlacesError) in try PlaceKind.parse(text) }
+        let kindValue = try kind.map { text throws(PlacesError) in
+            guard let kind = PlaceKind(rawValue: text) else {
+                throw .invalid("kind", "kind must be gem or restaurant, got \(PlacesError.quoted(text))")
+            }
+            return kind
+        }
         return try NearbyQuery(
             center: Coordinate(latitude: latitude, longitude: longitude),
             radiusMiles: radiusMiles,
@@ -83,12 +85,14 @@ public struct NearbyQuery: Sendable, Hashable {
     }
 
     private static func requiredNumber(_ text: String?, field: String) throws(PlacesError) -> Double {
-        guard let text, !text.trimmingWhitespace().isEmpty else { throw .invalid(field, "\(field) is required") }
+        guard let text, !text.isEmpty else { throw .invalid(field, "\(field) is required") }
         return try number(text, field: field)
     }
 
     private static func number(_ text: String, field: String) throws(PlacesError) -> Double {
-        guard let value = DecimalText.number(text) else { throw .invalid(field, "\(field) must be a number, got '\(text)'") }
+        guard let value = DecimalText.number(text) else {
+            throw .invalid(field, "\(field) must be a number, got \(PlacesError.quoted(text))")
+        }
         return value
     }
 }

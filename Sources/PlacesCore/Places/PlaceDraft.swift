@@ -66,13 +66,8 @@ public struct PlaceDraft: Sendable, Hashable {
         let name = try requiredText("name", limit: PlaceLimits.nameLength)
         let latitude = try number(["lat", "latitude"], field: "lat")
         let longitude = try number(["lon", "lng", "longitude"], field: "lon")
-        guard latitude.isFinite, (-90...90).contains(latitude) else {
-            throw .invalid("lat", "latitude must be a number from -90 to 90, got \(latitude)")
-        }
-        guard longitude.isFinite, (-180...180).contains(longitude) else {
-            throw .invalid("lon", "longitude must be a number from -180 to 180, got \(longitude)")
-        }
         let coordinate = Coordinate(latitude: latitude, longitude: longitude)
+        try coordinate.check()
         let kind = try optionalText("kind", limit: 20).map { text throws(PlacesError) in try PlaceKind.parse(text) } ?? .gem
         let id = try optionalText("id", limit: PlaceLimits.idLength) ?? PlaceDraft.derivedID(name: name, coordinate: coordinate)
         try PlaceDraft.checkID(id)
@@ -98,15 +93,6 @@ public struct PlaceDraft: Sendable, Hashable {
         let phone = try phone()
         let website = try website()
         let openingHours = try openingHours()
-        if kind == .gem {
-            let restaurantOnly: [(String, Bool)] = [
-                ("cuisine", cuisine != nil), ("priceLevel", priceLevel != nil), ("phone", phone != nil),
-                ("website", website != nil), ("openingHours", openingHours != nil),
-            ]
-            if let (field, _) = restaurantOnly.first(where: { $0.1 }) {
-                throw .invalid(field, "\(field) is for restaurants only; this place is a gem")
-            }
-        }
         place.cuisine = cuisine
         place.priceLevel = priceLevel
         place.phone = phone
@@ -135,7 +121,7 @@ public struct PlaceDraft: Sendable, Hashable {
         }
         let text = raw.trimmingWhitespace().nfc
         if text.isEmpty { return nil }
-        try PlaceDraft.checkPrintable(text, field: field)
+        try PlaceDraft.checkPrintable(text, field: field, allowLineBreaks: field == "description")
         // Counting characters walks the string; a string with no more bytes than the limit cannot exceed it.
         guard text.utf8.count <= limit || text.count <= limit else {
             throw .invalid(field, "\(field) is longer than \(limit) characters")
@@ -153,8 +139,9 @@ public struct PlaceDraft: Sendable, Hashable {
         switch value {
         case .number(let number): return number
         case .text(let text):
-            guard let number = DecimalText.number(text) else {
-                throw .invalid(field, "\(field) must be a number, got '\(text)'")
+            // A cell may carry spaces around its number (" 37.5"); a query string may not.
+            guard let number = DecimalText.number(text.trimmingWhitespace()) else {
+                throw .invalid(field, "\(field) must be a number, got \(PlacesError.quoted(text))")
             }
             return number
         default: throw .invalid(field, "\(field) must be a number")
@@ -178,7 +165,7 @@ public struct PlaceDraft: Sendable, Hashable {
         for tag in raw {
             let text = tag.trimmingWhitespace().nfc.lowercased()
             if text.isEmpty || tags.contains(text) { continue }
-            try PlaceDraft.checkPrintable(text, field: "tags")
+            try PlaceDraft.checkPrintable(text, field: "tags", allowLineBreaks: false)
             guard text.count <= PlaceLimits.tagLength else {
                 throw .invalid("tags", "tag '\(text)' is longer than \(PlaceLimits.tagLength) characters")
             }
@@ -252,8 +239,12 @@ public struct PlaceDraft: Sendable, Hashable {
 
     // MARK: - Ids and text rules
 
-    /// Checks an id: 1–100 letters, digits, `-`, `_`, `.` or `:`, safe in a URL path.
+    /// Ids that name a route under `/v1/places/` and so can never name a place.
+    public static let reservedIDs: Set<String> = ["nearby", "search"]
+
+    /// Checks an id: 1–100 letters, digits, `-`, `_`, `.` or `:`, safe in a URL path, and not a route's name.
     public static func checkID(_ id: String, field: String = "id") throws(PlacesError) {
+        if reservedIDs.contains(id) { throw .invalid(field, "'\(id)' names a route and cannot be a place id") }
         guard !id.isEmpty, id.utf8.count <= PlaceLimits.idLength,
             id.utf8.allSatisfy({ byte in
                 (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
@@ -277,11 +268,11 @@ public struct PlaceDraft: Sendable, Hashable {
         return "p-" + String(repeating: "0", count: 16 - hex.count) + hex
     }
 
-    private static func checkPrintable(_ text: String, field: String) throws(PlacesError) {
-        // Control characters other than line breaks and tabs are never meant and break terminals and logs.
-        // In UTF-8 they are single bytes below 0x20 (or 0x7F), never part of a longer sequence.
+    private static func checkPrintable(_ text: String, field: String, allowLineBreaks: Bool) throws(PlacesError) {
+        // Control characters are never meant and break terminals, tables and logs; only a description may hold
+        // line breaks and tabs. In UTF-8 they are single bytes below 0x20 (or 0x7F), never part of a longer sequence.
         for byte in text.utf8 where byte < 0x20 || byte == 0x7F {
-            if byte == 0x0A || byte == 0x09 || byte == 0x0D { continue }
+            if allowLineBreaks && (byte == 0x0A || byte == 0x09 || byte == 0x0D) { continue }
             throw .invalid(field, "\(field) contains a control character")
         }
     }

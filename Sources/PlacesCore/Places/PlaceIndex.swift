@@ -7,6 +7,7 @@ import GeoIndex
 /// load, so a slot a reader holds always names the same place.
 public final class PlaceIndex: Sendable {
     private struct Table {
+        var grid = GridIndex()
         var slotsByID: [String: UInt32] = [:]
         var summaries: [PlaceSummary?] = []
         var kinds: [PlaceKind?] = []
@@ -14,7 +15,6 @@ public final class PlaceIndex: Sendable {
         var live = 0
     }
 
-    private let grid = GridIndex()
     private let table = ReadWriteLocked(Table())
 
     /// Makes an empty index at revision 0.
@@ -32,7 +32,7 @@ public final class PlaceIndex: Sendable {
     }
 
     /// Bytes the grid uses for positions and keys.
-    public var gridMemoryBytes: Int { grid.memoryBytes }
+    public var gridMemoryBytes: Int { table.read { $0.grid.memoryBytes } }
 
     /// Replaces everything with a snapshot (start-up, or after a change set too large to apply one by one).
     public func replaceAll(_ snapshot: PlaceSnapshot) {
@@ -51,10 +51,10 @@ public final class PlaceIndex: Sendable {
         }
         fresh.revision = snapshot.revision
         fresh.live = snapshot.summaries.count
-        table.write { current in
-            grid.build(entries)
-            current = fresh
-        }
+        // Everything is built before the lock is taken: queries keep being answered from the old table meanwhile.
+        fresh.grid.build(entries)
+        // Swapped, not assigned: the old table is freed after the lock is released, not while queries wait.
+        table.write { current in swap(&current, &fresh) }
     }
 
     /// Applies a change set in order; changes at or before the current revision are ignored.
@@ -85,7 +85,7 @@ public final class PlaceIndex: Sendable {
                     gridChanges.append(.insert(key: slot, at: summary.coordinate))
                 }
             }
-            grid.apply(gridChanges)
+            table.grid.apply(gridChanges)
             table.revision = changes.revision
         }
     }
@@ -96,7 +96,7 @@ public final class PlaceIndex: Sendable {
             let kinds = table.kinds
             let summaries = table.summaries
             let filter: ((UInt32) -> Bool)? = query.kind.map { kind in { slot in kinds[Int(slot)] == kind } }
-            let hits = grid.within(
+            let hits = table.grid.within(
                 query.center,
                 radiusMeters: query.radiusMeters,
                 limit: query.limit,

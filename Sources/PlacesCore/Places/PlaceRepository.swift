@@ -6,8 +6,9 @@ public protocol PlaceRepository: Sendable {
     /// Every live (not deleted) place's summary, and the change counter they are current at.
     func liveSummaries() async throws -> PlaceSnapshot
 
-    /// What changed after `revision`, in commit order, and the counter it is current at.
-    func changes(since revision: Int64) async throws -> PlaceChanges
+    /// What changed after `revision`, in commit order, and the counter it is current at; nil when more than `limit`
+    /// places changed (the caller then loads a whole snapshot instead of reading the changes twice).
+    func changes(since revision: Int64, limit: Int) async throws -> PlaceChanges?
 
     /// Runs `body` inside one write transaction: everything it upserts is committed together, or nothing if it throws.
     func withSeedTransaction<T: Sendable>(_ body: @Sendable (inout any SeedWriter) throws -> T) async throws -> T

@@ -37,14 +37,17 @@ public struct PlaceService: Sendable {
     /// Applies what other writers committed since the index's revision; returns how many places changed.
     @discardableResult
     public func syncIndex() async throws -> Int {
-        let changes = try await repository.changes(since: index.revision)
-        let changed = changes.upserted.count + changes.deleted.count
-        if changed > PlaceService.largeChangeSet || index.wantsCompaction {
+        guard let changes = try await repository.changes(since: index.revision, limit: PlaceService.largeChangeSet) else {
+            let before = index.revision
+            try await loadIndex()
+            return index.revision > before ? index.count : 0
+        }
+        if index.wantsCompaction {
             try await loadIndex()
         } else if changes.revision > index.revision {
             index.apply(changes)
         }
-        return changed
+        return changes.upserted.count + changes.deleted.count
     }
 
     /// How many live places the index holds.

@@ -13,7 +13,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as PlacesError {
             return try error.response(from: request, context: context)
         } catch let error as any HTTPResponseError {
-            return try ErrorMiddleware.translate(error).response(from: request, context: context)
+            let (translated, status) = ErrorMiddleware.translate(error)
+            return try translated.response(status: status)
         } catch {
             context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))"])
             let failure = PlacesError(.internalError, "the server failed to answer; the failure was logged")
@@ -21,21 +22,21 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    static func translate(_ error: any HTTPResponseError) -> PlacesError {
+    /// Hummingbird's own errors as a `PlacesError` and the status to answer with (a 4xx keeps its own status).
+    static func translate(_ error: any HTTPResponseError) -> (PlacesError, HTTPResponse.Status) {
         let message = (error as? HTTPError)?.body
-        switch error.status {
-        case .notFound: return PlacesError(.notFound, message ?? "no such route")
-        case .methodNotAllowed: return PlacesError(PlacesError.Code(rawValue: "method_not_allowed"), message ?? "method not allowed here")
-        case .contentTooLarge: return PlacesError(.payloadTooLarge, "the request body is larger than 1 MiB")
-        case .unauthorized: return PlacesError(.unauthorized, message ?? "sign in first")
-        case .forbidden: return PlacesError(.forbidden, message ?? "not allowed")
-        case .badRequest, .unsupportedMediaType, .unprocessableContent:
-            return PlacesError(.invalidInput, message ?? "the request is malformed")
+        let status = error.status
+        switch status {
+        case .notFound: return (PlacesError(.notFound, message ?? "no such route"), status)
+        case .methodNotAllowed: return (PlacesError(.methodNotAllowed, message ?? "method not allowed here"), status)
+        case .contentTooLarge: return (PlacesError(.payloadTooLarge, "the request body is larger than 1 MiB"), status)
+        case .unauthorized: return (PlacesError(.unauthorized, message ?? "sign in first"), status)
+        case .forbidden: return (PlacesError(.forbidden, message ?? "not allowed"), status)
         default:
-            if (400..<500).contains(error.status.code) {
-                return PlacesError(.invalidInput, message ?? error.status.reasonPhrase)
+            if (400..<500).contains(status.code) {
+                return (PlacesError(.invalidInput, message ?? status.reasonPhrase), status)
             }
-            return PlacesError(.internalError, "the server failed to answer")
+            return (PlacesError(.internalError, "the server failed to answer"), .internalServerError)
         }
     }
 }

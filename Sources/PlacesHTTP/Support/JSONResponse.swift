@@ -1,14 +1,10 @@
 import Foundation
 import Hummingbird
+import PlacesCore
 
 /// Encodes answers as the API promises: camelCase keys, ISO-8601 UTC dates, stable key order.
 enum JSONResponse {
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
+    static let encoder = PlacesJSON.makeEncoder()
 
     /// A response with `value` as its JSON body.
     static func make(

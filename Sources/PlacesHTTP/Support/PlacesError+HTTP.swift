@@ -10,6 +10,7 @@ extension PlacesError: HTTPResponseError {
         case .unauthorized: .unauthorized
         case .forbidden: .forbidden
         case .conflict: .conflict
+        case .methodNotAllowed: .methodNotAllowed
         case .tooManyAttempts: .tooManyRequests
         case .payloadTooLarge: .contentTooLarge
         case .unavailable: .serviceUnavailable
@@ -19,6 +20,11 @@ extension PlacesError: HTTPResponseError {
 
     /// The body every error has: `{"error": {"code": …, "message": …, "field": …}}`.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
+        try response(status: status)
+    }
+
+    /// The error body with an explicit status (a framework error keeps its own 4xx status).
+    func response(status: HTTPResponse.Status) throws -> Response {
         try JSONResponse.make(ErrorBody(error: .init(code: code.rawValue, message: message, field: field)), status: status)
     }
 }

@@ -25,11 +25,13 @@ public struct SQLitePlaceRepository: PlaceRepository {
         }
     }
 
-    public func changes(since revision: Int64) async throws -> PlaceChanges {
+    public func changes(since revision: Int64, limit: Int) async throws -> PlaceChanges? {
         try await database.read { db in
             let current = try SQLitePlaceRepository.revision(db)
             var changes = PlaceChanges(upserted: [], deleted: [], revision: current)
             guard current > revision else { return changes }
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM place WHERE revision > ?", arguments: [revision]) ?? 0
+            guard count <= limit else { return nil }
             let cursor = try Row.fetchCursor(
                 db,
                 sql: "SELECT \(PlaceRow.summaryColumns), deleted_at IS NOT NULL FROM place WHERE revision > ? ORDER BY revision",
@@ -90,8 +92,13 @@ struct SQLiteSeedWriter: SeedWriter {
     init(db: Database, revision: Int64) throws {
         self.db = db
         self.revision = revision
-        let updates = PlaceRow.columns.filter { $0 != "id" && $0 != "created_at" && $0 != "owner_id" }
-            .map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        // Re-seeding an unchanged row keeps its updated_at: only content that differs counts as an update. The
+        // revision is always stamped, since it is how a file naming an id twice is noticed.
+        let content = PlaceRow.columns.filter { !["id", "created_at", "updated_at", "owner_id", "revision"].contains($0) }
+        let unchanged = content.map { "place.\($0) IS excluded.\($0)" }.joined(separator: " AND ")
+        let updates =
+            (content + ["revision"]).map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+            + ", updated_at = CASE WHEN \(unchanged) THEN place.updated_at ELSE excluded.updated_at END"
         // A row already at this transaction's revision came from the same file: the update is skipped and the
         // writer reports the duplicate, so no per-file set of ids is needed.
         binding = try PlaceBinding(

@@ -1,0 +1,80 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import PlacesHTTP
+
+@Suite("HTTP methods, encodings and negotiation")
+struct HTTPBehaviourTests {
+    static let places = [TestApp.place("a:b", 10, 10), TestApp.place("gem-1", 10, 10.001)]
+
+    @Test func headAnswersLikeGetWithoutABody() async throws {
+        let app = try await TestApp.make(Self.places)
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/places/gem-1", method: .head) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "application/json")
+                #expect(response.body.readableBytes == 0)
+            }
+        }
+    }
+
+    @Test(arguments: [HTTPRequest.Method.post, .put, .patch, .delete, .options])
+    func otherMethodsAre405WithAllow(method: HTTPRequest.Method) async throws {
+        let app = try await TestApp.make([])
+        try await app.test(.router) { client in
+            for uri in ["/health", "/openapi.yaml", "/v1/places/nearby", "/v1/places/x"] {
+                try await client.execute(uri: uri, method: method) { response in
+                    #expect(response.status == .methodNotAllowed, "\(method) \(uri)")
+                    #expect(response.headers[.allow] == "GET, HEAD")
+                    let error = try TestApp.error(response.body)
+                    #expect(error.code == "method_not_allowed")
+                }
+            }
+        }
+    }
+
+    @Test func percentEncodedIDsAndParameterNamesAreDecoded() async throws {
+        let app = try await TestApp.make(Self.places)
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/places/a%3Ab", method: .get) { response in
+                #expect(response.status == .ok)
+                let body = try TestApp.object(response.body)
+                #expect(body["id"] as? String == "a:b")
+            }
+            try await client.execute(uri: "/v1/places/nearby?l%61t=10&lon=10&radius=1", method: .get) { response in
+                #expect(response.status == .ok)
+                let body = try TestApp.object(response.body)
+                #expect(body["count"] as? Int == 2)
+            }
+        }
+    }
+
+    @Test func aParameterGivenTwiceIsRefused() async throws {
+        let app = try await TestApp.make([])
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/places/nearby?lat=1&lat=2&lon=1", method: .get) { response in
+                #expect(response.status == .badRequest)
+                let error = try TestApp.error(response.body)
+                #expect(error.field == "lat")
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("application/geo+json", "application/geo+json"),
+        ("application/geo+json;q=0", "application/json"),
+        ("application/json, application/geo+json;q=0.1", "application/json"),
+        ("application/geo+json, application/json", "application/geo+json"),
+        ("text/html", "application/json"),
+    ])
+    func acceptIsNegotiatedByQuality(accept: String, contentType: String) async throws {
+        let app = try await TestApp.make(Self.places)
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/places/nearby?lat=10&lon=10", method: .get, headers: [.accept: accept]) { response in
+                #expect(response.headers[.contentType] == contentType)
+            }
+        }
+    }
+}
