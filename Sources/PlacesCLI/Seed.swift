@@ -34,8 +34,8 @@ extension Places {
                     log: { print($0) },
                     warn: printError
                 )
-                if outcome.failedFiles > 0 {
-                    throw PlacesError(.invalidInput, "\(outcome.failedFiles) file(s) not loaded")
+                if let failure = outcome.failure {
+                    throw PlacesError(failure, "\(outcome.failedFiles) file(s) not loaded")
                 }
             } catch {
                 throw Failure.exit(error)
@@ -50,6 +50,9 @@ enum SeedRun {
         var loaded = 0
         var skipped = 0
         var failedFiles = 0
+        /// The code the run fails with: `invalid_input` when only files were bad, another code (exit 1) when the
+        /// store itself failed.
+        var failure: PlacesError.Code?
     }
 
     static func load(
@@ -77,6 +80,7 @@ enum SeedRun {
             } catch let error as PlacesError {
                 warn("\(error.message); nothing of \(file) was written")
                 outcome.failedFiles += 1
+                if outcome.failure == nil || outcome.failure == .invalidInput { outcome.failure = error.code }
             }
         }
         return outcome
@@ -91,12 +95,20 @@ enum SeedRun {
             return nil
         }
         logger.info("empty database: loading seeds", metadata: ["folder": "\(folder)"])
-        return try await load(
+        let outcome = try await load(
             paths: [folder],
             into: database,
             skipInvalid: false,
             log: { logger.info("\($0)") },
-            warn: { logger.warning("\($0)") }
+            warn: { logger.error("\($0)") }
         )
+        // Starting half-seeded would never be mended: the next start sees a database that is no longer empty.
+        if let failure = outcome.failure {
+            throw PlacesError(
+                failure,
+                "\(outcome.failedFiles) seed file(s) in \(folder) did not load (see above); fix them and run `places seed \(folder)`"
+            )
+        }
+        return outcome
     }
 }

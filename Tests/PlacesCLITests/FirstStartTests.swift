@@ -31,3 +31,22 @@ struct FirstStartTests {
         #expect(try await database.places.isEmpty())
     }
 }
+
+@Suite("First start with a broken seed file")
+struct FirstStartFailureTests {
+    @Test func aSeedFileThatFailsStopsTheStartWithAClearError() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("places-seeds-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(#"{"places": [{"id": "a", "name": "A", "lat": 1, "lon": 2}]}"#.utf8).write(to: folder.appendingPathComponent("a.json"))
+        try Data("name,lat,lon\nBad,95,1\n".utf8).write(to: folder.appendingPathComponent("b.csv"))
+        let database = try PlacesDatabase.inMemory()
+        await #expect(
+            performing: { _ = try await SeedRun.seedIfEmpty(database, from: folder.path, logger: Logger(label: "test")) },
+            throws: { error in
+                guard let error = error as? PlacesError else { return false }
+                return error.code == .invalidInput && error.message.contains("places seed")
+            }
+        )
+    }
+}
