@@ -50,12 +50,12 @@ public func buildRouter(services: PlacesServices) -> Router<PlacesRequestContext
     let router = Router(context: PlacesRequestContext.self)
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: HeadMiddleware())
+    router.add(middleware: ReadOnlyRoutesMiddleware(paths: ["health", "openapi.yaml", "v1/places/nearby", "v1/places/{id}"]))
     router.readOnly("health") { _, _ in
         try JSONResponse.make(Health(status: "ok", places: services.places.indexedCount))
     }
     router.readOnly("openapi.yaml", use: OpenAPIDocument.serve)
     PlaceController(service: services.places).addRoutes(to: router.group("v1/places"))
-    router.refuseOtherMethods(on: ["health", "openapi.yaml", "v1/places/nearby", "v1/places/{id}"])
     return router
 }
 

@@ -20,7 +20,7 @@ struct HTTPBehaviourTests {
         }
     }
 
-    @Test(arguments: [HTTPRequest.Method.post, .put, .patch, .delete, .options])
+    @Test(arguments: [HTTPRequest.Method.post, .put, .patch, .delete, .options, .trace, HTTPRequest.Method("QUERY")].compactMap { $0 })
     func otherMethodsAre405WithAllow(method: HTTPRequest.Method) async throws {
         let app = try await TestApp.make([])
         try await app.test(.router) { client in
@@ -31,6 +31,9 @@ struct HTTPBehaviourTests {
                     let error = try TestApp.error(response.body)
                     #expect(error.code == "method_not_allowed")
                 }
+            }
+            try await client.execute(uri: "/no/such/route", method: method) { response in
+                #expect(response.status == .notFound)
             }
         }
     }
