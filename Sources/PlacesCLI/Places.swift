@@ -6,6 +6,6 @@ struct Places: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "places",
         abstract: "A places service for hidden gems and restaurants.",
-        subcommands: [Serve.self, Seed.self, Nearby.self]
+        subcommands: [Serve.self, Seed.self, Nearby.self, Search.self, PlaceCommand.self, UserCommand.self, SettingsCommand.self]
     )
 }

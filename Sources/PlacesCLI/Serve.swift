@@ -25,7 +25,14 @@ extension Places {
         @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical (env PLACES_LOG_LEVEL).")
         var logLevel: String?
 
+        @Option(
+            name: .customLong("trusted-proxy"),
+            help: "Address of a reverse proxy whose X-Forwarded-For names the client; repeatable (env PLACES_TRUSTED_PROXIES, comma-separated)."
+        )
+        var trustedProxies: [String] = []
+
         @OptionGroup var databaseOptions: DatabaseOptions
+        @OptionGroup var accountOptions: AccountOptions
 
         func run() async throws {
             do {
@@ -44,9 +51,15 @@ extension Places {
             guard let portNumber = Int(portText), (0...65_535).contains(portNumber) else {
                 throw PlacesError.invalid("port", "port must be a number from 0 to 65535, got '\(portText)'")
             }
+            let proxies = trustedProxies.isEmpty
+                ? Setting.value(nil, environment: "PLACES_TRUSTED_PROXIES", default: "").split(separator: ",").map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }
+                : trustedProxies
             let settings = ServerSettings(
                 host: Setting.value(host, environment: "PLACES_HOST", default: "127.0.0.1"),
-                port: portNumber
+                port: portNumber,
+                trustedProxies: Set(proxies.filter { !$0.isEmpty })
             )
             let logger = Logger(label: "places") { label in
                 var handler = StreamLogHandler.standardError(label: label)
@@ -65,7 +78,7 @@ extension Places {
 
             try await runServer(
                 settings: settings,
-                services: PlacesServices(places: places),
+                services: PlacesServices(places: places, accounts: try accountOptions.service(database)),
                 background: [IndexSyncService(service: places, logger: logger)],
                 logger: logger,
                 onServerRunning: { port in

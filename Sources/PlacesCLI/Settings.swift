@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PlacesCore
+import PlacesSQLite
 
 /// Reads a setting the way DESIGN.md orders them: flag, then environment, then default.
 enum Setting {
@@ -18,6 +19,24 @@ struct DatabaseOptions: ParsableArguments {
 
     /// The database path after flag, environment and default.
     var path: String { Setting.value(database, environment: "PLACES_DATABASE", default: "./places.sqlite") }
+}
+
+/// The options of commands that hash passwords.
+struct AccountOptions: ParsableArguments {
+    @Option(name: .long, help: "bcrypt cost, 4...31 (env PLACES_BCRYPT_COST; default 12). Lower only for tests.")
+    var bcryptCost: String?
+
+    /// The account service over `database`, hashing at the configured cost.
+    func service(_ database: PlacesDatabase) throws -> AccountService {
+        let text = Setting.value(bcryptCost, environment: "PLACES_BCRYPT_COST", default: "12")
+        guard let cost = UInt8(text) else { throw PlacesError.invalid("bcrypt-cost", "bcrypt cost must be from 4 to 31") }
+        return AccountService(repository: database.accounts, hasher: try BcryptPasswordHasher(cost: cost))
+    }
+}
+
+/// Writes `value` as the API's JSON on standard output, one line.
+func printJSON(_ value: some Encodable) throws {
+    print(String(decoding: try PlacesJSON.makeEncoder().encode(value), as: UTF8.self))
 }
 
 /// How a failure leaves the process: the message on stderr, exit 64 for bad input and 1 for anything else.

@@ -15,6 +15,8 @@ public struct PlacesError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let forbidden = Code(rawValue: "forbidden")
         /// The request contradicts what is stored (a duplicate, a place seeds do not own).
         public static let conflict = Code(rawValue: "conflict")
+        /// A place with the same name already exists within 50 m; `existingID` names it.
+        public static let duplicatePlace = Code(rawValue: "duplicate_place")
         /// The route exists but not for this HTTP method.
         public static let methodNotAllowed = Code(rawValue: "method_not_allowed")
         /// Too many attempts; try again later.
@@ -33,6 +35,10 @@ public struct PlacesError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
     /// The input field at fault, when exactly one is.
     public var field: String?
+    /// For `too_many_attempts`: how many seconds to wait (HTTP's `Retry-After`).
+    public var retryAfterSeconds: Int?
+    /// For a conflict with a stored thing: that thing's id (a `duplicate_place`'s existing place).
+    public var existingID: String?
 
     /// Makes an error with its code, message and (optional) field.
     public init(_ code: Code, _ message: String, field: String? = nil) {
@@ -44,6 +50,16 @@ public struct PlacesError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Bad input in one field.
     public static func invalid(_ field: String, _ message: String) -> PlacesError {
         PlacesError(.invalidInput, message, field: field)
+    }
+
+    /// The caller is not signed in, or the token is unknown or expired.
+    public static func unauthorized(_ message: String = "sign in first: send Authorization: Bearer <token>") -> PlacesError {
+        PlacesError(.unauthorized, message)
+    }
+
+    /// The caller may not do this.
+    public static func forbidden(_ message: String) -> PlacesError {
+        PlacesError(.forbidden, message)
     }
 
     /// An unknown id.

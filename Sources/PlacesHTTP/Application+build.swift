@@ -9,22 +9,28 @@ public struct ServerSettings: Sendable {
     public var host: String
     /// TCP port (0 picks a free one).
     public var port: Int
+    /// Addresses of reverse proxies trusted to say who the client is in `X-Forwarded-For` (none by default).
+    public var trustedProxies: Set<String>
 
     /// Makes settings.
-    public init(host: String = "127.0.0.1", port: Int = 8080) {
+    public init(host: String = "127.0.0.1", port: Int = 8080, trustedProxies: Set<String> = []) {
         self.host = host
         self.port = port
+        self.trustedProxies = trustedProxies
     }
 }
 
 /// The services a server answers from.
 public struct PlacesServices: Sendable {
-    /// Places and nearby queries.
+    /// Places, nearby queries, search, favourites and ratings.
     public var places: PlaceService
+    /// Accounts, sessions and settings.
+    public var accounts: AccountService
 
     /// Makes the set.
-    public init(places: PlaceService) {
+    public init(places: PlaceService, accounts: AccountService) {
         self.places = places
+        self.accounts = accounts
     }
 }
 
@@ -37,7 +43,7 @@ public func buildApplication(
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     Application(
-        router: buildRouter(services: services),
+        router: buildRouter(services: services, trustedProxies: settings.trustedProxies),
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "places"),
         services: background,
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? settings.port) },
@@ -45,17 +51,42 @@ public func buildApplication(
     )
 }
 
-/// The routes of the API, behind the error middleware.
-public func buildRouter(services: PlacesServices) -> Router<PlacesRequestContext> {
+/// Every route and the methods it answers; a request with another method gets 405 and `Allow`.
+let routeMethods: [(path: String, methods: [HTTPRequest.Method])] = [
+    ("health", [.get, .head]),
+    ("openapi.yaml", [.get, .head]),
+    ("v1/auth/register", [.post]),
+    ("v1/auth/login", [.post]),
+    ("v1/auth/logout", [.post]),
+    ("v1/me", [.get, .head, .patch, .delete]),
+    ("v1/me/password", [.post]),
+    ("v1/me/export", [.get, .head]),
+    ("v1/me/settings", [.get, .head, .put, .patch]),
+    ("v1/me/favorites", [.get, .head]),
+    ("v1/users/search", [.get, .head]),
+    ("v1/places", [.post]),
+    ("v1/places/nearby", [.get, .head]),
+    ("v1/places/search", [.get, .head]),
+    ("v1/places/{id}", [.get, .head, .patch, .delete]),
+    ("v1/places/{id}/restore", [.post]),
+    ("v1/places/{id}/favorite", [.put, .delete]),
+    ("v1/places/{id}/rating", [.put, .delete]),
+]
+
+/// The routes of the API, behind the error, method and authentication middleware.
+public func buildRouter(services: PlacesServices, trustedProxies: Set<String> = []) -> Router<PlacesRequestContext> {
     let router = Router(context: PlacesRequestContext.self)
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: HeadMiddleware())
-    router.add(middleware: ReadOnlyRoutesMiddleware(paths: ["health", "openapi.yaml", "v1/places/nearby", "v1/places/{id}"]))
+    router.add(middleware: MethodsMiddleware(routes: routeMethods))
+    router.add(middleware: AuthMiddleware(accounts: services.accounts, trustedProxies: trustedProxies))
     router.readOnly("health") { _, _ in
         try JSONResponse.make(Health(status: "ok", places: services.places.indexedCount))
     }
     router.readOnly("openapi.yaml", use: OpenAPIDocument.serve)
-    PlaceController(service: services.places).addRoutes(to: router.group("v1/places"))
+    let v1 = router.group("v1")
+    AccountController(accounts: services.accounts, places: services.places).addRoutes(to: v1)
+    PlaceController(service: services.places, accounts: services.accounts).addRoutes(to: v1.group("places"))
     return router
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GeoIndex
 import PlacesCore
 
 /// The SQLite database behind Places: a WAL `DatabasePool` for a file, a `DatabaseQueue` in memory for tests,
@@ -17,6 +18,7 @@ public struct PlacesDatabase: Sendable {
             configuration.prepareDatabase { db in
                 // A 2xx answer means the write survives a power loss.
                 try db.execute(sql: "PRAGMA synchronous = FULL")
+                PlacesDatabase.addFunctions(db)
             }
             let pool = try DatabasePool(path: path, configuration: configuration)
             if readOnly {
@@ -34,7 +36,21 @@ public struct PlacesDatabase: Sendable {
 
     /// An empty in-memory database, for tests.
     public static func inMemory() throws -> PlacesDatabase {
-        try PlacesDatabase(writer: DatabaseQueue())
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in PlacesDatabase.addFunctions(db) }
+        return try PlacesDatabase(writer: DatabaseQueue(configuration: configuration))
+    }
+
+    /// `places_distance(lat1, lon1, lat2, lon2)`: great-circle metres, the one definition of distance (Geodesy).
+    static func addFunctions(_ db: Database) {
+        db.add(
+            function: DatabaseFunction("places_distance", argumentCount: 4, pure: true) { values in
+                guard let lat1 = Double.fromDatabaseValue(values[0]), let lon1 = Double.fromDatabaseValue(values[1]),
+                    let lat2 = Double.fromDatabaseValue(values[2]), let lon2 = Double.fromDatabaseValue(values[3])
+                else { return nil }
+                return Geodesy.distanceMeters(Coordinate(latitude: lat1, longitude: lon1), Coordinate(latitude: lat2, longitude: lon2))
+            }
+        )
     }
 
     private init(writer: any DatabaseWriter, migrate: Bool = true) throws {

@@ -24,10 +24,16 @@ struct HTTPBehaviourTests {
     func otherMethodsAre405WithAllow(method: HTTPRequest.Method) async throws {
         let app = try await TestApp.make([])
         try await app.test(.router) { client in
-            for uri in ["/health", "/openapi.yaml", "/v1/places/nearby", "/v1/places/x"] {
+            let routes = [
+                ("/health", "GET, HEAD"), ("/openapi.yaml", "GET, HEAD"), ("/v1/places/nearby", "GET, HEAD"),
+                ("/v1/places/search", "GET, HEAD"), ("/v1/places/x", "GET, HEAD, PATCH, DELETE"), ("/v1/places", "POST"),
+                ("/v1/me", "GET, HEAD, PATCH, DELETE"), ("/v1/me/settings", "GET, HEAD, PUT, PATCH"),
+                ("/v1/places/x/rating", "PUT, DELETE"), ("/v1/auth/login", "POST"),
+            ]
+            for (uri, allowed) in routes where !allowed.split(separator: ", ").contains(Substring(method.rawValue)) {
                 try await client.execute(uri: uri, method: method) { response in
                     #expect(response.status == .methodNotAllowed, "\(method) \(uri)")
-                    #expect(response.headers[.allow] == "GET, HEAD")
+                    #expect(response.headers[.allow] == allowed)
                     let error = try TestApp.error(response.body)
                     #expect(error.code == "method_not_allowed")
                 }

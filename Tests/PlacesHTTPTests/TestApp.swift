@@ -6,6 +6,7 @@ import Logging
 import PlacesCore
 import PlacesHTTP
 import PlacesSQLite
+import Testing
 
 /// An application over a fresh in-memory database holding `places`, for one test.
 enum TestApp {
@@ -24,18 +25,40 @@ enum TestApp {
         )
     }
 
-    static func make(_ places: [Place]) async throws -> some ApplicationProtocol {
+    static func make(
+        _ places: [Place],
+        clock: @escaping @Sendable () -> Date = { TestApp.now },
+        throttle: LoginThrottle = LoginThrottle()
+    ) async throws -> some ApplicationProtocol {
+        try await services(places, clock: clock, throttle: throttle).app
+    }
+
+    /// The application and the database behind it.
+    static func services(
+        _ places: [Place],
+        clock: @escaping @Sendable () -> Date = { TestApp.now },
+        throttle: LoginThrottle = LoginThrottle()
+    ) async throws -> (app: some ApplicationProtocol, database: PlacesDatabase, places: PlaceService) {
         let database = try PlacesDatabase.inMemory()
-        try await database.places.withSeedTransaction { writer in
-            for place in places { try writer.upsert(place) }
+        if !places.isEmpty {
+            try await database.places.withSeedTransaction { writer in
+                for place in places { try writer.upsert(place) }
+            }
         }
-        let service = PlaceService(repository: database.places, index: PlaceIndex())
+        let service = PlaceService(repository: database.places, index: PlaceIndex(), clock: clock)
         try await service.loadIndex()
-        return buildApplication(
+        let accounts = AccountService(
+            repository: database.accounts,
+            hasher: try BcryptPasswordHasher(cost: BcryptPasswordHasher.minimumCost),
+            throttle: throttle,
+            clock: clock
+        )
+        let app = buildApplication(
             settings: ServerSettings(host: "127.0.0.1", port: 0),
-            services: PlacesServices(places: service),
+            services: PlacesServices(places: service, accounts: accounts),
             logger: Logger(label: "test")
         )
+        return (app, database, service)
     }
 
     /// The JSON object of a response body.
@@ -49,5 +72,38 @@ enum TestApp {
     static func error(_ body: ByteBuffer) throws -> (code: String?, field: String?) {
         let error = try object(body)["error"] as? [String: Any]
         return (error?["code"] as? String, error?["field"] as? String)
+    }
+}
+
+/// Shorthands for JSON requests in tests.
+extension TestClientProtocol {
+    /// Sends `body` (a JSON object literal) with an optional bearer token and hands back status, headers and body.
+    @discardableResult
+    func json(
+        _ method: HTTPRequest.Method,
+        _ uri: String,
+        token: String? = nil,
+        body: [String: Any]? = nil,
+        headers extra: HTTPFields = [:]
+    ) async throws -> TestResponse {
+        var headers = extra
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        var buffer: ByteBuffer?
+        if let body {
+            headers[.contentType] = "application/json"
+            buffer = ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body))
+        }
+        return try await execute(uri: uri, method: method, headers: headers, body: buffer) { $0 }
+    }
+
+    /// Registers `username` with a password and an e-mail, logs in and returns the token.
+    func signUp(_ username: String, password: String = "correct horse battery") async throws -> String {
+        let registered = try await json(.post, "/v1/auth/register", body: [
+            "username": username, "email": "\(username)@example.com", "password": password,
+        ])
+        #expect(registered.status == .created, "register \(username): \(String(buffer: registered.body))")
+        let login = try await json(.post, "/v1/auth/login", body: ["username": username, "password": password])
+        #expect(login.status == .ok)
+        return try #require(try TestApp.object(login.body)["token"] as? String)
     }
 }

@@ -56,9 +56,23 @@ public struct NearbyPlace: Sendable, Hashable, Codable {
     public var distanceMiles: Double
     /// The same distance in kilometres.
     public var distanceKm: Double
+    /// Tags, lowercase.
+    public var tags: [String]
+    /// The cuisine, if any.
+    public var cuisine: String?
+    /// Price level 1–4, if any.
+    public var priceLevel: Int?
+    /// The mean of its ratings; absent when unrated.
+    public var ratingAverage: Double?
+    /// How many people rated it.
+    public var ratingCount: Int
+    /// The Bayesian-adjusted rating (README, "Ratings").
+    public var score: Double
+    /// When the query gave `openAt`: `open`, or `unknown` for a place without opening hours.
+    public var openStatus: OpenStatus?
 
     /// Makes an entry from a summary and its distance in metres.
-    public init(summary: PlaceSummary, distanceMeters: Double) {
+    public init(summary: PlaceSummary, distanceMeters: Double, openStatus: OpenStatus? = nil) {
         self.id = summary.id
         self.name = summary.name
         self.kind = summary.kind
@@ -68,5 +82,12 @@ public struct NearbyPlace: Sendable, Hashable, Codable {
         self.distanceMeters = distanceMeters
         self.distanceMiles = distanceMeters / Geodesy.metersPerMile
         self.distanceKm = distanceMeters / 1_000
+        self.tags = summary.tags
+        self.cuisine = summary.cuisine
+        self.priceLevel = summary.priceLevel
+        self.ratingAverage = summary.rating.average
+        self.ratingCount = summary.rating.count
+        self.score = summary.rating.score
+        self.openStatus = openStatus
     }
 }

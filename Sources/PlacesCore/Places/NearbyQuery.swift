@@ -1,6 +1,6 @@
 import GeoIndex
 
-/// "What is near me?": a centre, a radius (capped at 20 miles), how many places at most, and an optional kind.
+/// "What is near me?": a centre, a radius (capped at 20 miles), how many places at most, and filters.
 public struct NearbyQuery: Sendable, Hashable {
     /// The largest radius ever applied: 20 miles.
     public static let maximumRadiusMiles = 20.0
@@ -19,8 +19,14 @@ public struct NearbyQuery: Sendable, Hashable {
     public var capped: Bool
     /// At most this many places, nearest first.
     public var limit: Int
+    /// What the places must be (kind, tags, cuisine, price, rating, open at a time).
+    public var filter: PlaceFilter
+
     /// Only places of this kind, when given.
-    public var kind: PlaceKind?
+    public var kind: PlaceKind? {
+        get { filter.kind }
+        set { filter.kind = newValue }
+    }
 
     /// The radius applied, in metres.
     public var radiusMeters: Double { radiusMiles * Geodesy.metersPerMile }
@@ -30,7 +36,8 @@ public struct NearbyQuery: Sendable, Hashable {
         center: Coordinate,
         radiusMiles: Double = NearbyQuery.defaultRadiusMiles,
         limit: Int = NearbyQuery.defaultLimit,
-        kind: PlaceKind? = nil
+        kind: PlaceKind? = nil,
+        filter: PlaceFilter = PlaceFilter()
     ) throws(PlacesError) {
         try center.check()
         guard radiusMiles.isFinite, radiusMiles > 0 else {
@@ -43,24 +50,58 @@ public struct NearbyQuery: Sendable, Hashable {
         self.capped = radiusMiles > NearbyQuery.maximumRadiusMiles
         self.radiusMiles = min(radiusMiles, NearbyQuery.maximumRadiusMiles)
         self.limit = limit
-        self.kind = kind
+        self.filter = filter
+        if let kind { self.filter.kind = kind }
+    }
+
+    /// Where a signed-in person's queries centre, and their radius, when a request leaves them out.
+    public struct Defaults: Sendable, Hashable {
+        /// The default centre, if they set one.
+        public var center: Coordinate?
+        /// The default radius in miles.
+        public var radiusMiles: Double
+
+        /// Makes defaults.
+        public init(center: Coordinate?, radiusMiles: Double) {
+            self.center = center
+            self.radiusMiles = radiusMiles
+        }
     }
 
     /// Parses a query as a URL query string or the command line spells it; nil means "not given".
     ///
     /// The one parser for HTTP and CLI alike, so both refuse the same input with the same code and field. It is
     /// strict, as the API document says: plain decimal numbers without surrounding spaces, `kind` exactly
-    /// `gem` or `restaurant`.
+    /// `gem` or `restaurant`. `radius` is in miles, `radiusKm` in kilometres (not both). Without `lat` and `lon`
+    /// the centre is the caller's default location; without a radius, their default radius.
     public static func parse(
         lat: String?,
         lon: String?,
         radius: String? = nil,
+        radiusKm: String? = nil,
         limit: String? = nil,
-        kind: String? = nil
+        filter: PlaceFilter = PlaceFilter(),
+        defaults: Defaults? = nil
     ) throws(PlacesError) -> NearbyQuery {
-        let latitude = try requiredNumber(lat, field: "lat")
-        let longitude = try requiredNumber(lon, field: "lon")
-        let radiusMiles = try radius.map { text throws(PlacesError) in try number(text, field: "radius") } ?? defaultRadiusMiles
+        let center: Coordinate
+        if lat == nil, lon == nil, let home = defaults?.center {
+            center = home
+        } else {
+            let hint = defaults == nil ? "" : " (or save a defaultLocation in your settings)"
+            guard let lat, !lat.isEmpty else { throw .invalid("lat", "lat is required\(hint)") }
+            guard let lon, !lon.isEmpty else { throw .invalid("lon", "lon is required\(hint)") }
+            center = Coordinate(latitude: try number(lat, field: "lat"), longitude: try number(lon, field: "lon"))
+        }
+        let radiusMiles: Double
+        switch (radius, radiusKm) {
+        case (.some, .some): throw .invalid("radiusKm", "give radius (miles) or radiusKm (kilometres), not both")
+        case (.some(let miles), nil): radiusMiles = try number(miles, field: "radius")
+        case (nil, .some(let kilometres)):
+            let value = try number(kilometres, field: "radiusKm")
+            guard value.isFinite, value > 0 else { throw .invalid("radiusKm", "radiusKm must be a positive number of kilometres") }
+            radiusMiles = value * 1_000 / Geodesy.metersPerMile
+        case (nil, nil): radiusMiles = defaults?.radiusMiles ?? defaultRadiusMiles
+        }
         let limitValue: Int
         if let limit {
             guard let value = Int(limit) else {
@@ -70,23 +111,19 @@ public struct NearbyQuery: Sendable, Hashable {
         } else {
             limitValue = defaultLimit
         }
-        let kindValue = try kind.map { text throws(PlacesError) in
-            guard let kind = PlaceKind(rawValue: text) else {
-                throw .invalid("kind", "kind must be gem or restaurant, got \(PlacesError.quoted(text))")
-            }
-            return kind
-        }
-        return try NearbyQuery(
-            center: Coordinate(latitude: latitude, longitude: longitude),
-            radiusMiles: radiusMiles,
-            limit: limitValue,
-            kind: kindValue
-        )
+        return try NearbyQuery(center: center, radiusMiles: radiusMiles, limit: limitValue, filter: filter)
     }
 
-    private static func requiredNumber(_ text: String?, field: String) throws(PlacesError) -> Double {
-        guard let text, !text.isEmpty else { throw .invalid(field, "\(field) is required") }
-        return try number(text, field: field)
+    /// Parses a query whose only filter is a kind (the foundation's form, kept for the CLI and tests).
+    public static func parse(
+        lat: String?,
+        lon: String?,
+        radius: String? = nil,
+        limit: String? = nil,
+        kind: String?
+    ) throws(PlacesError) -> NearbyQuery {
+        let filter = try PlaceFilter.parse(kind: kind, tags: [], cuisine: nil, minPrice: nil, maxPrice: nil, minRating: nil, openAt: nil)
+        return try parse(lat: lat, lon: lon, radius: radius, limit: limit, filter: filter)
     }
 
     private static func number(_ text: String, field: String) throws(PlacesError) -> Double {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A weekly schedule of open intervals; an interval may run past midnight into the next day.
 ///
 /// Written as JSON the way people read a shop door:
@@ -107,5 +109,49 @@ public struct OpeningHours: Sendable, Hashable, Codable {
 
     public func encode(to encoder: any Encoder) throws {
         try textDays.encode(to: encoder)
+    }
+}
+
+extension OpeningHours {
+    /// A moment as a place's clock shows it: the weekday and the minutes since that day's midnight.
+    public struct LocalTime: Sendable, Hashable {
+        /// The local weekday.
+        public var weekday: Weekday
+        /// Minutes since local midnight, 0..<1440.
+        public var minute: Int
+
+        /// Makes a local time.
+        public init(weekday: Weekday, minute: Int) {
+            self.weekday = weekday
+            self.minute = minute
+        }
+
+        /// The local time of `instant` in `zone`.
+        public init(_ instant: Date, in zone: TimeZone) {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            let parts = calendar.dateComponents([.weekday, .hour, .minute], from: instant)
+            // Calendar counts Sunday as 1.
+            let days: [Weekday] = [.sun, .mon, .tue, .wed, .thu, .fri, .sat]
+            weekday = days[((parts.weekday ?? 1) - 1) % 7]
+            minute = (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
+        }
+    }
+
+    /// True when some interval holds `time`: one of that day's (opening time included, closing time not), or one of
+    /// the day before that runs past midnight.
+    public func isOpen(at time: LocalTime) -> Bool {
+        for interval in days[time.weekday] ?? [] {
+            if interval.crossesMidnight {
+                if time.minute >= interval.opens { return true }
+            } else if time.minute >= interval.opens && time.minute < interval.closes {
+                return true
+            }
+        }
+        let previous = Weekday.allCases[(time.weekday.ordinal + 6) % 7]
+        for interval in days[previous] ?? [] where interval.crossesMidnight {
+            if time.minute < interval.closes { return true }
+        }
+        return false
     }
 }

@@ -41,6 +41,8 @@ public struct Place: Sendable, Hashable, Identifiable {
     public var updatedAt: Date
     /// When it was soft-deleted; deleted places leave every query.
     public var deletedAt: Date?
+    /// Its ratings in aggregate.
+    public var rating = RatingAggregate()
 
     /// Makes a place; use `PlaceDraft.validated` to make one from user input.
     public init(
@@ -87,11 +89,18 @@ public struct Place: Sendable, Hashable, Identifiable {
 
     /// What the in-memory index keeps of this place to answer nearby queries without the database.
     public var summary: PlaceSummary {
-        PlaceSummary(id: id, kind: kind, name: name, coordinate: coordinate, city: city)
+        var summary = PlaceSummary(id: id, kind: kind, name: name, coordinate: coordinate, city: city)
+        summary.tags = tags
+        summary.cuisine = cuisine
+        summary.priceLevel = priceLevel
+        summary.rating = rating
+        summary.openingHours = openingHours
+        summary.timeZone = timeZone
+        return summary
     }
 }
 
-/// The few fields a nearby answer shows, kept in memory beside the grid index.
+/// What a nearby answer shows and its filters read, kept in memory beside the grid index.
 public struct PlaceSummary: Sendable, Hashable {
     /// The place's id.
     public var id: String
@@ -103,6 +112,18 @@ public struct PlaceSummary: Sendable, Hashable {
     public var coordinate: Coordinate
     /// City, if known.
     public var city: String?
+    /// Tags, lowercase.
+    public var tags: [String] = []
+    /// The cuisine, if any.
+    public var cuisine: String?
+    /// Price level 1–4, if any.
+    public var priceLevel: Int?
+    /// Ratings in aggregate.
+    public var rating = RatingAggregate()
+    /// The weekly schedule, if any.
+    public var openingHours: OpeningHours?
+    /// The IANA time zone its hours are in.
+    public var timeZone: String?
 
     /// Makes a summary.
     public init(id: String, kind: PlaceKind, name: String, coordinate: Coordinate, city: String? = nil) {

@@ -90,12 +90,21 @@ public final class PlaceIndex: Sendable {
         }
     }
 
-    /// The places within the query's circle, ordered by (distance, id), at most `limit` of them.
+    /// The places within the query's circle that pass its filter, ordered by (distance, id), at most `limit` of them.
     public func nearby(_ query: NearbyQuery) -> [NearbyPlace] {
         table.read { table in
             let kinds = table.kinds
             let summaries = table.summaries
-            let filter: ((UInt32) -> Bool)? = query.kind.map { kind in { slot in kinds[Int(slot)] == kind } }
+            let matcher = query.filter.matcher()
+            let filter: ((UInt32) -> Bool)?
+            if query.filter.isEmpty {
+                filter = nil
+            } else if query.filter == PlaceFilter(kind: query.kind) {
+                // The common kind-only filter reads the compact kinds array, not the summaries.
+                filter = { slot in kinds[Int(slot)] == query.kind }
+            } else {
+                filter = { slot in summaries[Int(slot)].map(matcher.matches) ?? false }
+            }
             let hits = table.grid.within(
                 query.center,
                 radiusMeters: query.radiusMeters,
@@ -104,8 +113,25 @@ public final class PlaceIndex: Sendable {
                 tieBreak: { a, b in (summaries[Int(a)]?.id ?? "") < (summaries[Int(b)]?.id ?? "") }
             )
             return hits.compactMap { hit in
-                summaries[Int(hit.key)].map { NearbyPlace(summary: $0, distanceMeters: hit.distanceMeters) }
+                summaries[Int(hit.key)].map { summary in
+                    NearbyPlace(
+                        summary: summary,
+                        distanceMeters: hit.distanceMeters,
+                        openStatus: query.filter.openAt == nil ? nil : matcher.openStatus(summary)
+                    )
+                }
             }
+        }
+    }
+
+    /// The summaries of these ids that are live, by id.
+    public func summaries(_ ids: [String]) -> [String: PlaceSummary] {
+        table.read { table in
+            var found: [String: PlaceSummary] = [:]
+            for id in ids {
+                if let slot = table.slotsByID[id], let summary = table.summaries[Int(slot)] { found[id] = summary }
+            }
+            return found
         }
     }
 }

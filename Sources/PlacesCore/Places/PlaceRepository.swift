@@ -1,3 +1,5 @@
+import Foundation
+
 /// Stores places; the SQLite target implements it, and a later PostgreSQL target will too.
 public protocol PlaceRepository: Sendable {
     /// The place with this id, deleted or not; nil when there is none.
@@ -12,6 +14,28 @@ public protocol PlaceRepository: Sendable {
 
     /// Runs `body` inside one write transaction: everything it upserts is committed together, or nothing if it throws.
     func withSeedTransaction<T: Sendable>(_ body: @Sendable (inout any SeedWriter) throws -> T) async throws -> T
+
+    /// Stores a place added through the API or the CLI; `conflict` when the id is taken.
+    func insert(_ place: Place) async throws
+
+    /// Saves a changed place whole (content, owner, deletion); `not_found` when it is not stored.
+    func update(_ place: Place) async throws
+
+    /// Marks or unmarks a favourite (idempotent).
+    func setFavorite(userID: String, placeID: String, favorite: Bool, now: Date) async throws
+
+    /// The user's favourites: place ids and when each was marked, newest first.
+    func favorites(userID: String) async throws -> [(placeID: String, createdAt: Date)]
+
+    /// Stores the user's rating of a place (replacing theirs) and returns the place's new aggregate.
+    func save(_ rating: Rating) async throws -> RatingAggregate
+
+    /// Removes the user's rating of a place; returns the new aggregate, or nil when there was none.
+    func deleteRating(userID: String, placeID: String) async throws -> RatingAggregate?
+
+    /// Live places matching every word (as a prefix) in name, description, tags or cuisine, inside the circle when
+    /// given, ordered by relevance, then distance, then id; the page's offset and limit apply.
+    func search(_ query: PlaceSearchQuery) async throws -> [(place: Place, relevance: Double, distanceMeters: Double?)]
 
     /// How many live places are stored.
     func liveCount() async throws -> Int

@@ -6,13 +6,30 @@ public struct PlaceService: Sendable {
     /// A change set larger than this is loaded as a whole snapshot rather than applied place by place.
     static let largeChangeSet = 50_000
 
-    private let repository: any PlaceRepository
-    private let index: PlaceIndex
+    let repository: any PlaceRepository
+    let index: PlaceIndex
+    let clock: @Sendable () -> Date
+    let makePlaceID: @Sendable () -> String
 
-    /// Makes the service over a repository and the index it keeps in step.
-    public init(repository: any PlaceRepository, index: PlaceIndex) {
+    /// Makes the service over a repository and the index it keeps in step; the clock stamps changes and
+    /// `makePlaceID` names places added through the API (default: `p-` and 16 random hex digits).
+    public init(
+        repository: any PlaceRepository,
+        index: PlaceIndex,
+        clock: @escaping @Sendable () -> Date = { Date() },
+        makePlaceID: @escaping @Sendable () -> String = PlaceService.randomPlaceID
+    ) {
         self.repository = repository
         self.index = index
+        self.clock = clock
+        self.makePlaceID = makePlaceID
+    }
+
+    /// `p-` and 16 random hex digits.
+    @Sendable public static func randomPlaceID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let hex = String(generator.next() as UInt64, radix: 16)
+        return "p-" + String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     /// The places near a point, nearest first (by distance, then id).

@@ -2,25 +2,54 @@ import Foundation
 import Hummingbird
 import PlacesCore
 
-/// `/v1/places`: what is near a point, and one place's details.
-struct PlaceController<Context: RequestContext>: Sendable {
+/// `/v1/places`: what is near a point, full-text search, one place's details, and the places people add,
+/// favourite and rate.
+struct PlaceController: Sendable {
     let service: PlaceService
+    let accounts: AccountService
 
     /// The routes this controller answers.
-    func addRoutes(to group: RouterGroup<Context>) {
+    func addRoutes(to group: RouterGroup<PlacesRequestContext>) {
+        group.post(use: create)
         group.readOnly("nearby", use: nearby)
+        group.readOnly("search", use: search)
         group.readOnly("{id}", use: place)
+        group.patch("{id}", use: update)
+        group.delete("{id}", use: delete)
+        group.post("{id}/restore", use: restore)
+        group.put("{id}/favorite", use: favorite)
+        group.delete("{id}/favorite", use: unfavorite)
+        group.put("{id}/rating", use: rate)
+        group.delete("{id}/rating", use: unrate)
     }
 
-    /// `GET /v1/places/nearby?lat=&lon=&radius=&limit=&kind=&format=`
-    @Sendable func nearby(request: Request, context: Context) async throws -> Response {
-        let parameters = try QueryParameters(request.uri.query)
+    /// `GET /v1/places/nearby?lat=&lon=&radius=|radiusKm=&limit=&kind=&tag=&cuisine=&minPrice=&maxPrice=&minRating=&openAt=&format=`
+    ///
+    /// A signed-in caller's default location and radius fill in what the request leaves out.
+    @Sendable func nearby(request: Request, context: PlacesRequestContext) async throws -> Response {
+        let parameters = try QueryParameters(request.uri.query, repeatable: ["tag"])
+        let filter = try PlaceFilter.parse(
+            kind: parameters["kind"],
+            tags: parameters.all("tag"),
+            cuisine: parameters["cuisine"],
+            minPrice: parameters["minPrice"],
+            maxPrice: parameters["maxPrice"],
+            minRating: parameters["minRating"],
+            openAt: parameters["openAt"]
+        )
+        var defaults: NearbyQuery.Defaults?
+        if let caller = context.caller {
+            let settings = try await accounts.settings(userID: caller.user.id)
+            defaults = NearbyQuery.Defaults(center: settings.defaultLocation?.coordinate, radiusMiles: settings.defaultRadiusMiles)
+        }
         let query = try NearbyQuery.parse(
             lat: parameters["lat"],
             lon: parameters["lon"],
             radius: parameters["radius"],
+            radiusKm: parameters["radiusKm"],
             limit: parameters["limit"],
-            kind: parameters["kind"]
+            filter: filter,
+            defaults: defaults
         )
         let format = try ResponseFormat.negotiate(format: parameters["format"], accept: request.headers[.accept])
         let answer = service.nearby(query)
@@ -30,14 +59,115 @@ struct PlaceController<Context: RequestContext>: Sendable {
         return try JSONResponse.make(answer)
     }
 
+    /// `GET /v1/places/search?q=&lat=&lon=&radius=&limit=&cursor=`
+    @Sendable func search(request: Request, context: PlacesRequestContext) async throws -> Response {
+        let parameters = try QueryParameters(request.uri.query)
+        let page = try PageRequest.parse(limit: parameters["limit"], cursor: parameters["cursor"])
+        let query = try PlaceSearchQuery.parse(
+            q: parameters["q"],
+            lat: parameters["lat"],
+            lon: parameters["lon"],
+            radius: parameters["radius"],
+            page: page
+        )
+        return try JSONResponse.make(try await service.search(query))
+    }
+
     /// `GET /v1/places/{id}`
-    @Sendable func place(request: Request, context: Context) async throws -> Response {
+    @Sendable func place(request: Request, context: PlacesRequestContext) async throws -> Response {
+        try JSONResponse.make(PlaceResponse(try await service.place(id: try placeID(context))))
+    }
+
+    /// `POST /v1/places` (signed in) → 201; the caller owns the new place.
+    @Sendable func create(request: Request, context: PlacesRequestContext) async throws -> Response {
+        let caller = try context.requireCaller()
+        let place = try await service.create(try await RequestBody.fields(request, context: context), owner: caller.user)
+        var response = try JSONResponse.make(PlaceResponse(place), status: .created)
+        response.headers[.location] = "/v1/places/\(place.id)"
+        return response
+    }
+
+    /// `PATCH /v1/places/{id}` (owner): the fields given change, null clears one.
+    @Sendable func update(request: Request, context: PlacesRequestContext) async throws -> Response {
+        let caller = try context.requireCaller()
+        let id = try placeID(context)
+        let fields = try await RequestBody.fields(request, context: context)
+        return try JSONResponse.make(PlaceResponse(try await service.update(id: id, fields, by: .person(caller.user))))
+    }
+
+    /// `DELETE /v1/places/{id}` (owner) → 204; the place leaves every query at once.
+    @Sendable func delete(request: Request, context: PlacesRequestContext) async throws -> Response {
+        let caller = try context.requireCaller()
+        try await service.delete(id: try placeID(context), by: .person(caller.user))
+        return Response(status: .noContent)
+    }
+
+    /// `POST /v1/places/{id}/restore` (owner): brings a deleted place back.
+    @Sendable func restore(request: Request, context: PlacesRequestContext) async throws -> Response {
+        let caller = try context.requireCaller()
+        return try JSONResponse.make(PlaceResponse(try await service.restore(id: try placeID(context), by: .person(caller.user))))
+    }
+
+    /// `PUT /v1/places/{id}/favorite` → 204.
+    @Sendable func favorite(request: Request, context: PlacesRequestContext) async throws -> Response {
+        let caller = try context.requireCaller()
+        try await service.favorite(placeID: try placeID(context), user: caller.user)
+        return Response(status: .noContent)
+    }
+
+    /// `DELETE /v1/places/{id}/favorite` → 204.
+    @Sendable func unfavorite(request: Request, context: PlacesRequestContext) async throws -> Response {
+        let caller = try context.requireCaller()
+        try await service.unfavorite(placeID: try placeID(context), user: caller.user)
+        return Response(status: .noContent)
+    }
+
+    /// `PUT /v1/places/{id}/rating` with `{stars, review?}` → the rating and the place's new aggregate.
+    @Sendable func rate(request: Request, context: PlacesRequestContext) async throws -> Response {
+        let caller = try context.requireCaller()
+        let id = try placeID(context)
+        let body = try await RequestBody.object(request, context: context, allowed: PlaceService.ratingFields)
+        let (rating, aggregate) = try await service.rate(placeID: id, user: caller.user, body)
+        return try JSONResponse.make(RatingResponse(rating: rating, aggregate: aggregate))
+    }
+
+    /// `DELETE /v1/places/{id}/rating` → the place's new aggregate.
+    @Sendable func unrate(request: Request, context: PlacesRequestContext) async throws -> Response {
+        let caller = try context.requireCaller()
+        let aggregate = try await service.unrate(placeID: try placeID(context), user: caller.user)
+        return try JSONResponse.make(RatingResponse.Aggregate(aggregate))
+    }
+
+    /// The `{id}` path segment, percent-decoded (an id may arrive as `a%3Ab` for `a:b`).
+    private func placeID(_ context: PlacesRequestContext) throws -> String {
         let raw = try context.parameters.require("id")
-        // The router hands over the path segment as sent; an id may arrive percent-encoded (`a%3Ab` for `a:b`).
         guard let id = raw.removingPercentEncoding else {
             throw PlacesError.invalid("id", "the id holds a malformed percent-encoding")
         }
-        return try JSONResponse.make(PlaceResponse(try await service.place(id: id)))
+        return id
+    }
+}
+
+/// A rating and the aggregate of its place after it.
+struct RatingResponse: Encodable {
+    struct Aggregate: Encodable {
+        var ratingAverage: Double?
+        var ratingCount: Int
+        var score: Double
+
+        init(_ aggregate: RatingAggregate) {
+            ratingAverage = aggregate.average
+            ratingCount = aggregate.count
+            score = aggregate.score
+        }
+    }
+
+    var rating: Rating
+    var place: Aggregate
+
+    init(rating: Rating, aggregate: RatingAggregate) {
+        self.rating = rating
+        place = Aggregate(aggregate)
     }
 }
 

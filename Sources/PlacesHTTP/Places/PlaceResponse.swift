@@ -2,7 +2,7 @@ import Foundation
 import PlacesCore
 
 /// A place as the API shows it. Restaurant-only fields are absent for gems and when unknown.
-struct PlaceResponse: Encodable {
+public struct PlaceResponse: Encodable, Sendable {
     var id: String
     var kind: PlaceKind
     var name: String
@@ -18,10 +18,15 @@ struct PlaceResponse: Encodable {
     var website: String?
     var openingHours: OpeningHours?
     var timeZone: String?
+    var ownerId: String?
+    var ratingAverage: Double?
+    var ratingCount: Int
+    var score: Double
     var createdAt: Date
     var updatedAt: Date
 
-    init(_ place: Place) {
+    /// The API view of `place`.
+    public init(_ place: Place) {
         id = place.id
         kind = place.kind
         name = place.name
@@ -37,6 +42,10 @@ struct PlaceResponse: Encodable {
         website = place.website
         openingHours = place.openingHours
         timeZone = place.timeZone
+        ownerId = place.ownerID
+        ratingAverage = place.rating.average
+        ratingCount = place.rating.count
+        score = place.rating.score
         createdAt = place.createdAt
         updatedAt = place.updatedAt
     }

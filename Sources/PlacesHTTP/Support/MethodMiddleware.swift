@@ -22,34 +22,43 @@ extension RouterMethods {
     }
 }
 
-/// Answers any method but GET and HEAD on a read-only route with 405 and `Allow: GET, HEAD`, instead of the 404
-/// that would claim the route does not exist. It catches the router's "no route" for those paths, so it covers every
-/// method, standard or not (POST, DELETE, TRACE, QUERY, …), with one rule.
-struct ReadOnlyRoutesMiddleware<Context: RequestContext>: RouterMiddleware {
-    /// Path patterns (`v1/places/{id}`); a `{…}` segment matches any one segment.
-    let patterns: [[Substring]]
+/// Answers a method a route does not take with 405 and `Allow`, instead of the 404 that would claim the route does
+/// not exist. It catches the router's "no route" and looks the path up in the route table, so it covers every
+/// method, standard or not (TRACE, QUERY, …), with one rule.
+struct MethodsMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// Path patterns (`v1/places/{id}`, a `{…}` segment matching any one segment) and their methods.
+    let routes: [(pattern: [Substring], methods: [HTTPRequest.Method])]
 
-    init(paths: [String]) {
-        patterns = paths.map { $0.split(separator: "/") }
+    init(routes: [(path: String, methods: [HTTPRequest.Method])]) {
+        self.routes = routes.map { ($0.path.split(separator: "/"), $0.methods) }
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
-            guard request.method != .get, request.method != .head, matches(request.uri.path) else { throw error }
-            let refusal = PlacesError(.methodNotAllowed, "\(request.method.rawValue) is not allowed here; use GET or HEAD")
+            guard let methods = methods(for: request.uri.path), !methods.contains(request.method) else { throw error }
+            let allow = methods.map(\.rawValue).joined(separator: ", ")
+            let refusal = PlacesError(.methodNotAllowed, "\(request.method.rawValue) is not allowed here; use \(allow)")
             var response = try refusal.response(status: .methodNotAllowed)
-            response.headers[.allow] = "GET, HEAD"
+            response.headers[.allow] = allow
             return response
         }
     }
 
-    private func matches(_ path: String) -> Bool {
+    /// The methods of the route `path` names; a literal segment wins over a `{…}` one, as in the router.
+    private func methods(for path: String) -> [HTTPRequest.Method]? {
         let segments = path.split(separator: "/")
-        return patterns.contains { pattern in
-            pattern.count == segments.count
-                && zip(pattern, segments).allSatisfy { expected, actual in expected.hasPrefix("{") || expected == actual }
+        var best: (literals: Int, methods: [HTTPRequest.Method])?
+        for route in routes where route.pattern.count == segments.count {
+            var literals = 0
+            let matches = zip(route.pattern, segments).allSatisfy { expected, actual in
+                if expected.hasPrefix("{") { return true }
+                literals += 1
+                return expected == actual
+            }
+            if matches, literals > (best?.literals ?? -1) { best = (literals, route.methods) }
         }
+        return best?.methods
     }
 }

@@ -9,7 +9,7 @@ extension PlacesError: HTTPResponseError {
         case .notFound: .notFound
         case .unauthorized: .unauthorized
         case .forbidden: .forbidden
-        case .conflict: .conflict
+        case .conflict, .duplicatePlace: .conflict
         case .methodNotAllowed: .methodNotAllowed
         case .tooManyAttempts: .tooManyRequests
         case .payloadTooLarge: .contentTooLarge
@@ -25,7 +25,11 @@ extension PlacesError: HTTPResponseError {
 
     /// The error body with an explicit status (a framework error keeps its own 4xx status).
     func response(status: HTTPResponse.Status) throws -> Response {
-        try JSONResponse.make(ErrorBody(error: .init(code: code.rawValue, message: message, field: field)), status: status)
+        let detail = ErrorBody.Detail(code: code.rawValue, message: message, field: field, existingId: existingID)
+        var response = try JSONResponse.make(ErrorBody(error: detail), status: status)
+        if let retryAfterSeconds { response.headers[.retryAfter] = String(retryAfterSeconds) }
+        if code == .unauthorized { response.headers[.wwwAuthenticate] = "Bearer" }
+        return response
     }
 }
 
@@ -35,6 +39,7 @@ struct ErrorBody: Encodable {
         var code: String
         var message: String
         var field: String?
+        var existingId: String?
     }
     var error: Detail
 }

@@ -1,15 +1,43 @@
 import Hummingbird
+import PlacesCore
 
 /// The request context of every Places route.
 public struct PlacesRequestContext: RequestContext {
     /// Hummingbird's own per-request state.
     public var coreContext: CoreRequestContextStorage
+    /// The address of the peer that connected (a proxy's, when one is in front).
+    public let peerAddress: String?
+    /// The signed-in caller, when the request carried a valid bearer token.
+    public var caller: Caller?
+    /// The client's address as the login throttle counts it (see `ClientAddress`).
+    public var clientAddress = "unknown"
 
     /// Makes a context for one request.
     public init(source: Source) {
         coreContext = .init(source: source)
+        peerAddress = source.channel.remoteAddress?.ipAddress
     }
 
     /// Bodies above 1 MiB are refused with 413.
     public var maxUploadSize: Int { 1_048_576 }
+
+    /// The signed-in caller, or 401 `unauthorized`.
+    func requireCaller() throws(PlacesError) -> Caller {
+        guard let caller else { throw PlacesError.unauthorized() }
+        return caller
+    }
+}
+
+/// Which address a request comes from: the peer's, unless the peer is a trusted proxy, in which case the
+/// right-most address of `X-Forwarded-For` that is not itself a trusted proxy.
+enum ClientAddress {
+    static func resolve(peer: String?, forwardedFor: String?, trustedProxies: Set<String>) -> String {
+        guard let peer else { return "unknown" }
+        guard trustedProxies.contains(peer), let forwardedFor else { return peer }
+        let hops = forwardedFor.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        for hop in hops.reversed() where !trustedProxies.contains(hop) {
+            return String(hop.prefix(64))
+        }
+        return peer
+    }
 }

@@ -12,12 +12,20 @@ enum PlaceRow {
         "revision",
     ]
 
-    /// The columns a summary needs.
-    static let summaryColumns = "id, kind, name, latitude, longitude, city"
+    /// The columns a summary needs, in the order `summary` reads them.
+    static let summaryColumns =
+        "id, kind, name, latitude, longitude, city, tags, cuisine, price_level, opening_hours, time_zone, rating_count, rating_sum"
+    /// How many columns `summaryColumns` names.
+    static let summaryColumnCount = 13
 
     /// `INSERT INTO place (columns) VALUES (?, …)`, for `PlaceBinding`.
     static let insertSQL =
         "INSERT INTO place (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+
+    /// Rewrites a stored place whole (all but its id and creation time), for `PlaceBinding`.
+    static let replaceSQL =
+        insertSQL + " ON CONFLICT (id) DO UPDATE SET "
+        + columns.filter { $0 != "id" && $0 != "created_at" }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
 
     /// Decodes a whole place from a `SELECT *` row.
     static func place(_ row: Row) throws -> Place {
@@ -40,26 +48,32 @@ enum PlaceRow {
         place.priceLevel = row["price_level"]
         place.phone = row["phone"]
         place.website = row["website"]
-        if let hours: String = row["opening_hours"] {
-            place.openingHours = try? JSONDecoder().decode(OpeningHours.self, from: Data(hours.utf8))
-        }
+        place.openingHours = decodeHours(row["opening_hours"])
         place.timeZone = row["time_zone"]
         place.ownerID = row["owner_id"]
         place.seedSource = row["seed_source"]
         place.deletedAt = (row["deleted_at"] as String?).flatMap(Timestamp.date)
+        place.rating = RatingAggregate(count: row["rating_count"], sum: row["rating_sum"])
         return place
     }
 
     /// Decodes a summary from a row of `summaryColumns`.
     static func summary(_ row: Row) -> PlaceSummary? {
         guard let kind = PlaceKind(rawValue: row[1]) else { return nil }
-        return PlaceSummary(
+        var summary = PlaceSummary(
             id: row[0],
             kind: kind,
             name: row[2],
             coordinate: Coordinate(latitude: row[3], longitude: row[4]),
             city: row[5]
         )
+        summary.tags = decodeTags(row[6])
+        summary.cuisine = row[7]
+        summary.priceLevel = row[8]
+        summary.openingHours = decodeHours(row[9])
+        summary.timeZone = row[10]
+        summary.rating = RatingAggregate(count: row[11], sum: row[12])
+        return summary
     }
 
     /// Tags as a JSON array of strings; written by hand because a million seed rows make JSONEncoder's cost show.
@@ -91,9 +105,28 @@ enum PlaceRow {
         return json + "]"
     }
 
+    /// Tags from their JSON array; read with the seed files' own parser, which is much faster than JSONDecoder
+    /// when a million summaries load at start-up.
     static func decodeTags(_ json: String?) -> [String] {
-        guard let json, let tags = try? JSONDecoder().decode([String].self, from: Data(json.utf8)) else { return [] }
-        return tags
+        guard let json, json != "[]", case .list(let items)? = try? JSONText.parse(json) else { return [] }
+        return items.compactMap { item in
+            if case .text(let tag) = item { return tag }
+            return nil
+        }
+    }
+
+    /// Opening hours from their JSON object; nil when absent or unreadable.
+    static func decodeHours(_ json: String?) -> OpeningHours? {
+        guard let json, case .object(let days)? = try? JSONText.parse(json) else { return nil }
+        var texts: [String: [String]] = [:]
+        for (day, value) in days {
+            guard case .list(let items) = value else { return nil }
+            texts[day] = items.compactMap { item in
+                if case .text(let text) = item { return text }
+                return nil
+            }
+        }
+        return try? OpeningHours.parse(texts)
     }
 
     static func encodeHours(_ hours: OpeningHours) -> String {

@@ -38,7 +38,7 @@ public struct SQLitePlaceRepository: PlaceRepository {
                 arguments: [revision]
             )
             while let row = try cursor.next() {
-                if row[6] as Bool {
+                if row[PlaceRow.summaryColumnCount] as Bool {
                     changes.deleted.append(row[0])
                 } else if let summary = PlaceRow.summary(row) {
                     changes.upserted.append(summary)
@@ -55,8 +55,16 @@ public struct SQLitePlaceRepository: PlaceRepository {
             try db.execute(sql: "PRAGMA cache_size = -262144")
             defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
             let revision = try SQLitePlaceRepository.bumpRevision(db)
+            // Into an empty table, the search index is built once at the end instead of row by row.
+            let bulk = try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM place)") ?? false)
+            if bulk { try db.execute(sql: "UPDATE search_state SET deferred = 1 WHERE id = 1") }
             var writer: any SeedWriter = try SQLiteSeedWriter(db: db, revision: revision)
-            return try body(&writer)
+            let result = try body(&writer)
+            if bulk {
+                try db.execute(sql: "INSERT INTO place_search (place_search) VALUES ('rebuild')")
+                try db.execute(sql: "UPDATE search_state SET deferred = 0 WHERE id = 1")
+            }
+            return result
         }
     }
 

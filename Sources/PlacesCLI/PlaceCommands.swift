@@ -1,0 +1,221 @@
+import ArgumentParser
+import Foundation
+import PlacesCore
+import PlacesHTTP
+import PlacesSQLite
+
+/// The place fields every `places place add|update` takes, as options named like the API's fields.
+struct PlaceFieldOptions: ParsableArguments {
+    @Option(name: .long, help: "gem or restaurant.") var kind: String?
+    @Option(name: .long, help: "Display name.") var name: String?
+    @Option(name: .long, help: "Free text.") var description: String?
+    @Option(name: .long, parsing: .unconditional, help: "Latitude in degrees.") var lat: String?
+    @Option(name: .long, parsing: .unconditional, help: "Longitude in degrees.") var lon: String?
+    @Option(name: .long, help: "Street address.") var address: String?
+    @Option(name: .long, help: "City.") var city: String?
+    @Option(name: .long, help: "A tag; repeatable (replaces the tags).") var tag: [String] = []
+    @Option(name: .long, help: "Cuisine (restaurants).") var cuisine: String?
+    @Option(name: .long, help: "Price level 1–4.") var priceLevel: String?
+    @Option(name: .long, help: "Phone number.") var phone: String?
+    @Option(name: .long, help: "http(s) website.") var website: String?
+    @Option(name: .long, help: #"Opening hours as JSON, e.g. '{"mon":["08:00-17:00"]}'."#) var openingHours: String?
+    @Option(name: .long, help: "IANA time zone of the hours.") var timeZone: String?
+    @Option(name: .long, help: "Clear these fields (repeatable), e.g. --clear cuisine.") var clear: [String] = []
+
+    /// The fields given, as a request body would carry them.
+    func fields() throws -> [String: FieldValue] {
+        var fields: [String: FieldValue] = [:]
+        func text(_ name: String, _ value: String?) { if let value { fields[name] = .text(value) } }
+        text("kind", kind)
+        text("name", name)
+        text("description", description)
+        text("lat", lat)
+        text("lon", lon)
+        text("address", address)
+        text("city", city)
+        text("cuisine", cuisine)
+        text("priceLevel", priceLevel)
+        text("phone", phone)
+        text("website", website)
+        text("timeZone", timeZone)
+        if !tag.isEmpty { fields["tags"] = .list(tag.map(FieldValue.text)) }
+        if let openingHours { fields["openingHours"] = .text(openingHours) }
+        for name in clear { fields[name] = .null }
+        return fields
+    }
+}
+
+extension Places {
+    /// `places place …`: places on the database file, as the operator (any place, seeded ones included).
+    struct PlaceCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "place",
+            abstract: "Add, change, delete, restore or show a place on the database file.",
+            discussion: "The operator's tool: it may change any place, including seeded ones (a re-seed brings those back to their file).",
+            subcommands: [Add.self, Update.self, Delete.self, Restore.self, Show.self]
+        )
+
+        /// Opens the database and a place service whose index is loaded (for duplicate checks).
+        static func service(_ options: DatabaseOptions) async throws -> (PlacesDatabase, PlaceService) {
+            let database = try PlacesDatabase(path: options.path)
+            let service = PlaceService(repository: database.places, index: PlaceIndex())
+            try await service.loadIndex()
+            return (database, service)
+        }
+
+        static func show(_ place: Place, json: Bool) throws {
+            if json {
+                try printJSON(PlaceResponse(place))
+                return
+            }
+            var lines = ["\(place.id)  \(place.kind.rawValue)  \(place.name)"]
+            lines.append("  at \(place.coordinate.latitude), \(place.coordinate.longitude)\(place.city.map { " in \($0)" } ?? "")")
+            if !place.tags.isEmpty { lines.append("  tags: \(place.tags.joined(separator: ", "))") }
+            if let cuisine = place.cuisine { lines.append("  cuisine: \(cuisine)") }
+            if let level = place.priceLevel { lines.append("  price: \(String(repeating: "$", count: level))") }
+            if let average = place.rating.average {
+                lines.append("  rating: \(String(format: "%.2f", average)) from \(place.rating.count), score \(String(format: "%.2f", place.rating.score))")
+            }
+            if let owner = place.ownerID { lines.append("  owner: \(owner)") }
+            if place.deletedAt != nil { lines.append("  deleted") }
+            print(lines.joined(separator: "\n"))
+        }
+
+        struct Add: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Add a place (same rules as POST /v1/places).")
+
+            @OptionGroup var fields: PlaceFieldOptions
+            @Option(name: .long, help: "Username of the owner (default: none, like a seeded place).") var owner: String?
+            @Flag(name: .long, help: "Add it even if a place with the same name is within 50 m.") var allowDuplicate = false
+            @Flag(name: .long, help: "Print the place as the API's JSON.") var json = false
+            @OptionGroup var databaseOptions: DatabaseOptions
+
+            func run() async throws {
+                do {
+                    let (database, service) = try await PlaceCommand.service(databaseOptions)
+                    var body = try fields.fields()
+                    if allowDuplicate { body["allowDuplicate"] = .bool(true) }
+                    let ownerUser = try await owner.asyncMap { name in
+                        try await AccountService(repository: database.accounts, hasher: try BcryptPasswordHasher()).user(username: name)
+                    }
+                    try PlaceCommand.show(try await service.create(body, owner: ownerUser), json: json)
+                } catch {
+                    throw Failure.exit(error)
+                }
+            }
+        }
+
+        struct Update: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Change the fields given (same rules as PATCH /v1/places/{id}).")
+
+            @Argument(help: "The place's id.") var id: String
+            @OptionGroup var fields: PlaceFieldOptions
+            @Flag(name: .long, help: "Print the place as the API's JSON.") var json = false
+            @OptionGroup var databaseOptions: DatabaseOptions
+
+            func run() async throws {
+                do {
+                    let (_, service) = try await PlaceCommand.service(databaseOptions)
+                    try PlaceCommand.show(try await service.update(id: id, try fields.fields(), by: .operatorCLI), json: json)
+                } catch {
+                    throw Failure.exit(error)
+                }
+            }
+        }
+
+        struct Delete: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Soft-delete a place (restore brings it back).")
+
+            @Argument(help: "The place's id.") var id: String
+            @OptionGroup var databaseOptions: DatabaseOptions
+
+            func run() async throws {
+                do {
+                    let (_, service) = try await PlaceCommand.service(databaseOptions)
+                    try await service.delete(id: id, by: .operatorCLI)
+                    print("deleted \(id)")
+                } catch {
+                    throw Failure.exit(error)
+                }
+            }
+        }
+
+        struct Restore: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Bring a deleted place back.")
+
+            @Argument(help: "The place's id.") var id: String
+            @Flag(name: .long, help: "Print the place as the API's JSON.") var json = false
+            @OptionGroup var databaseOptions: DatabaseOptions
+
+            func run() async throws {
+                do {
+                    let (_, service) = try await PlaceCommand.service(databaseOptions)
+                    try PlaceCommand.show(try await service.restore(id: id, by: .operatorCLI), json: json)
+                } catch {
+                    throw Failure.exit(error)
+                }
+            }
+        }
+
+        struct Show: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Show one live place.")
+
+            @Argument(help: "The place's id.") var id: String
+            @Flag(name: .long, help: "Print the place as the API's JSON.") var json = false
+            @OptionGroup var databaseOptions: DatabaseOptions
+
+            func run() async throws {
+                do {
+                    let database = try PlacesDatabase(path: databaseOptions.path, readOnly: true)
+                    let service = PlaceService(repository: database.places, index: PlaceIndex())
+                    try PlaceCommand.show(try await service.place(id: id), json: json)
+                } catch {
+                    throw Failure.exit(error)
+                }
+            }
+        }
+    }
+
+    /// `places search WORDS`: full-text search, as `GET /v1/places/search`.
+    struct Search: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Find places by name, description, tags or cuisine (prefixes; case and accents ignored)."
+        )
+
+        @Argument(help: "The words to find.") var words: [String]
+        @Option(name: .long, parsing: .unconditional, help: "Only near this latitude.") var lat: String?
+        @Option(name: .long, parsing: .unconditional, help: "Only near this longitude.") var lon: String?
+        @Option(name: .long, parsing: .unconditional, help: "Radius in miles around lat/lon (default 5, max 20).") var radius: String?
+        @Option(name: .long, help: "At most this many (1–100, default 20).") var limit: String?
+        @Option(name: .long, help: "The cursor of the next page, from an earlier answer.") var cursor: String?
+        @Flag(name: .long, help: "Print the page as the API's JSON.") var json = false
+        @OptionGroup var databaseOptions: DatabaseOptions
+
+        func run() async throws {
+            do {
+                let page = try PageRequest.parse(limit: limit, cursor: cursor)
+                let query = try PlaceSearchQuery.parse(q: words.joined(separator: " "), lat: lat, lon: lon, radius: radius, page: page)
+                let database = try PlacesDatabase(path: databaseOptions.path, readOnly: true)
+                let result = try await PlaceService(repository: database.places, index: PlaceIndex()).search(query)
+                if json {
+                    try printJSON(result)
+                    return
+                }
+                for hit in result.items {
+                    let distance = hit.distanceMiles.map { String(format: "%.2f mi  ", $0) } ?? ""
+                    print("\(distance)\(hit.kind.rawValue)  \(hit.name)  \(hit.city ?? "")  \(hit.id)")
+                }
+                if let next = result.nextCursor { print("more: --cursor \(next)") }
+            } catch {
+                throw Failure.exit(error)
+            }
+        }
+    }
+}
+
+extension Optional {
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let value = self else { return nil }
+        return try await transform(value)
+    }
+}

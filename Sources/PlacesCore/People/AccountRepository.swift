@@ -1,0 +1,94 @@
+import Foundation
+
+/// How a login names the account.
+public enum LoginName: Sendable, Hashable {
+    case username(String)
+    case email(String)
+    case phone(String)
+
+    /// The throttle's key for this name (already normalised).
+    public var key: String {
+        switch self {
+        case .username(let name): "username:" + AccountRules.usernameKey(name)
+        case .email(let email): "email:" + email
+        case .phone(let phone): "phone:" + phone
+        }
+    }
+}
+
+/// Stores accounts, sessions and settings; the SQLite target implements it.
+public protocol AccountRepository: Sendable {
+    /// Stores a new user; `conflict` naming the field when the username, e-mail or phone is taken.
+    func insert(_ user: User) async throws
+    /// The user with this id.
+    func user(id: String) async throws -> User?
+    /// The user a login names.
+    func user(login: LoginName) async throws -> User?
+    /// Saves a changed user (profile, e-mail, phone); `conflict` naming the field when a new value is taken.
+    func update(_ user: User) async throws
+    /// Sets a new password hash and ends every session of the user but `keeping`, in one transaction.
+    func updatePassword(userID: String, hash: String, keeping tokenHash: String?, now: Date) async throws
+    /// Deletes the user, their sessions, settings, favourites and ratings (updating the places' aggregates) in one
+    /// transaction; places they added stay, without an owner.
+    func delete(userID: String) async throws
+    /// Users whose username or display name contains `text` (case-insensitive), by username.
+    func searchUsers(_ text: String, page: PageRequest) async throws -> [User]
+
+    /// Stores a new session.
+    func insert(_ session: Session) async throws
+    /// The session with this token hash.
+    func session(tokenHash: String) async throws -> Session?
+    /// Ends one session.
+    func deleteSession(tokenHash: String) async throws
+
+    /// The user's stored settings; nil when they never saved any (the defaults apply).
+    func settings(userID: String) async throws -> UserSettings?
+    /// Saves the user's settings whole.
+    func save(_ settings: UserSettings, userID: String, now: Date) async throws
+
+    /// Everything stored about the user.
+    func export(userID: String) async throws -> AccountExport?
+}
+
+/// Everything stored about one person, as `GET /v1/me/export` returns it.
+public struct AccountExport: Sendable, Encodable {
+    public struct SessionInfo: Sendable, Encodable {
+        public var createdAt: Date
+        public var expiresAt: Date
+        public init(createdAt: Date, expiresAt: Date) {
+            self.createdAt = createdAt
+            self.expiresAt = expiresAt
+        }
+    }
+    public struct FavoriteInfo: Sendable, Encodable {
+        public var placeId: String
+        public var createdAt: Date
+        public init(placeId: String, createdAt: Date) {
+            self.placeId = placeId
+            self.createdAt = createdAt
+        }
+    }
+
+    public var account: OwnUser
+    public var settings: UserSettings
+    public var sessions: [SessionInfo]
+    public var favorites: [FavoriteInfo]
+    public var ratings: [Rating]
+    public var places: [String]
+
+    public init(
+        account: OwnUser,
+        settings: UserSettings,
+        sessions: [SessionInfo],
+        favorites: [FavoriteInfo],
+        ratings: [Rating],
+        places: [String]
+    ) {
+        self.account = account
+        self.settings = settings
+        self.sessions = sessions
+        self.favorites = favorites
+        self.ratings = ratings
+        self.places = places
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// The rules of account fields: usernames, e-mail addresses, phone numbers, passwords and profiles.
+public enum AccountRules {
+    /// Shortest and longest username.
+    public static let usernameLength = 3...32
+    /// Shortest password, in characters.
+    public static let minimumPasswordLength = 10
+    /// Longest password, in UTF-8 bytes: bcrypt reads no further.
+    public static let maximumPasswordBytes = 72
+    /// Longest e-mail address.
+    public static let emailLength = 254
+
+    /// A username as given, checked: 3–32 ASCII letters, digits, `_` or `.`.
+    public static func username(_ text: String?, field: String = "username") throws(PlacesError) -> String {
+        guard let text, !text.isEmpty else { throw .invalid(field, "\(field) is required") }
+        guard usernameLength.contains(text.utf8.count),
+            text.utf8.allSatisfy({ byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == 0x5F || byte == 0x2E
+            })
+        else {
+            throw .invalid(field, "username must be 3–32 letters, digits, '_' or '.'")
+        }
+        return text
+    }
+
+    /// The form usernames are compared in: lowercase.
+    public static func usernameKey(_ username: String) -> String { username.lowercased() }
+
+    /// An e-mail address trimmed and lowercased, checked for one `@` with a dotted domain after it.
+    public static func email(_ text: String, field: String = "email") throws(PlacesError) -> String {
+        let email = text.trimmingWhitespace().lowercased()
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard email.utf8.count <= emailLength, parts.count == 2, !parts[0].isEmpty,
+            parts[1].split(separator: ".", omittingEmptySubsequences: false).count >= 2,
+            !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !parts[1].contains(".."),
+            email.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F && $0 != 0x3C && $0 != 0x3E })
+        else {
+            throw .invalid(field, "email must look like name@example.com")
+        }
+        return email
+    }
+
+    /// A phone number in international form: `+`, then 7–15 digits; spaces, `-`, `.`, `(` and `)` are dropped.
+    public static func phone(_ text: String, field: String = "phone") throws(PlacesError) -> String {
+        var digits = ""
+        var sawPlus = false
+        for (offset, character) in text.trimmingWhitespace().enumerated() {
+            switch character {
+            case "+" where offset == 0: sawPlus = true
+            case "0"..."9": digits.append(character)
+            case " ", "-", ".", "(", ")": continue
+            default: throw .invalid(field, "phone must be an international number like +44 20 7946 0958")
+            }
+        }
+        guard sawPlus, (7...15).contains(digits.count) else {
+            throw .invalid(field, "phone must be an international number like +44 20 7946 0958 (a '+' and 7–15 digits)")
+        }
+        return "+" + digits
+    }
+
+    /// Checks a new password: 10 characters to 72 bytes, no control characters, not the username.
+    public static func checkPassword(_ password: String?, username: String, field: String = "password") throws(PlacesError) {
+        guard let password, !password.isEmpty else { throw .invalid(field, "\(field) is required") }
+        guard password.count >= minimumPasswordLength else {
+            throw .invalid(field, "\(field) must be at least \(minimumPasswordLength) characters")
+        }
+        guard password.utf8.count <= maximumPasswordBytes else {
+            throw .invalid(field, "\(field) must be at most \(maximumPasswordBytes) bytes in UTF-8 (bcrypt reads no further)")
+        }
+        guard !password.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
+            throw .invalid(field, "\(field) contains a control character")
+        }
+        guard password.lowercased() != username.lowercased() else {
+            throw .invalid(field, "\(field) must not be the username")
+        }
+    }
+
+    /// The profile fields a request may set.
+    static let profileFields: Set<String> = ["displayName", "bio", "city", "avatarURL"]
+
+    /// `profile` with the fields `reader` names applied (null clears one).
+    static func applying(_ reader: FieldReader, to profile: User.Profile) throws(PlacesError) -> User.Profile {
+        var profile = profile
+        if reader.has("displayName") { profile.displayName = try reader.text("displayName", limit: 80) }
+        if reader.has("bio") { profile.bio = try reader.text("bio", limit: 500, allowLineBreaks: true) }
+        if reader.has("city") { profile.city = try reader.text("city", limit: 100) }
+        if reader.has("avatarURL") {
+            profile.avatarURL = try reader.text("avatarURL", limit: 2_000)
+            if let url = profile.avatarURL {
+                guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                    let host = parsed.host, !host.isEmpty
+                else { throw .invalid("avatarURL", "avatarURL must be an http or https URL") }
+            }
+        }
+        return profile
+    }
+}

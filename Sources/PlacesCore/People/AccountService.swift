@@ -1,0 +1,253 @@
+import Foundation
+import Synchronization
+
+/// Accounts, sessions and settings: sign-up, login (throttled), the profile, passwords and export.
+///
+/// The clock is injected (tests move it); tokens always come from the system's secure generator.
+public struct AccountService: Sendable {
+    /// How long a token is accepted by default: 30 days.
+    public static let defaultSessionLifetime: TimeInterval = 30 * 24 * 60 * 60
+
+    private let repository: any AccountRepository
+    private let hasher: any PasswordHasher
+    private let throttle: LoginThrottle
+    private let clock: @Sendable () -> Date
+    private let sessionLifetime: TimeInterval
+    /// A hash no password matches, checked when a login names nobody, so that case takes as long as a wrong password.
+    private let decoyHash: DecoyHash
+
+    /// Makes the service.
+    public init(
+        repository: any AccountRepository,
+        hasher: any PasswordHasher,
+        throttle: LoginThrottle = LoginThrottle(),
+        sessionLifetime: TimeInterval = AccountService.defaultSessionLifetime,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.repository = repository
+        self.hasher = hasher
+        self.throttle = throttle
+        self.sessionLifetime = sessionLifetime
+        self.clock = clock
+        decoyHash = DecoyHash(hasher: hasher)
+    }
+
+    /// The fields `register` reads.
+    public static let registrationFields = Set(["username", "email", "phone", "password"]).union(AccountRules.profileFields)
+
+    /// Creates an account from a registration body.
+    public func register(_ reader: FieldReader) async throws -> User {
+        let username = try AccountRules.username(try reader.rawText("username"))
+        let email = try reader.text("email", limit: AccountRules.emailLength).map { text throws(PlacesError) in try AccountRules.email(text) }
+        let phone = try reader.text("phone", limit: 40).map { text throws(PlacesError) in try AccountRules.phone(text) }
+        guard email != nil || phone != nil else { throw PlacesError.invalid("email", "give an email or a phone number (or both)") }
+        let password = try reader.rawText("password")
+        try AccountRules.checkPassword(password, username: username)
+        let profile = try AccountRules.applying(reader, to: User.Profile())
+        let now = clock()
+        let user = User(
+            id: AccountService.newUserID(),
+            username: username,
+            email: email,
+            phone: phone,
+            passwordHash: await hasher.hash(password ?? ""),
+            profile: profile,
+            createdAt: now,
+            updatedAt: now
+        )
+        try await repository.insert(user)
+        return user
+    }
+
+    /// The fields `login` reads.
+    public static let loginFields: Set<String> = ["username", "email", "phone", "password"]
+
+    /// Checks a login and issues a token; unknown accounts and wrong passwords answer alike and take as long.
+    public func login(_ reader: FieldReader, clientAddress: String) async throws -> IssuedToken {
+        let names = ["username", "email", "phone"].filter { reader.has($0) && !reader.isNull($0) }
+        guard names.count == 1, let field = names.first else {
+            throw PlacesError.invalid("username", "give exactly one of username, email or phone")
+        }
+        let login: LoginName
+        switch field {
+        case "username":
+            login = .username(try reader.rawText("username") ?? "")
+        case "email":
+            login = .email(try AccountRules.email(try reader.rawText("email") ?? ""))
+        default:
+            login = .phone(try AccountRules.phone(try reader.rawText("phone") ?? ""))
+        }
+        guard let password = try reader.rawText("password"), !password.isEmpty else {
+            throw PlacesError.invalid("password", "password is required")
+        }
+        let now = clock()
+        try throttle.check(account: login.key, address: clientAddress, now: now)
+
+        let user = try await repository.user(login: login)
+        // A password longer than bcrypt reads could match a hash by its first 72 bytes only: never accept one.
+        let fits = password.utf8.count <= AccountRules.maximumPasswordBytes
+        let decoy = await decoyHash.value()
+        let matches = await hasher.verify(fits ? password : "", against: user?.passwordHash ?? decoy)
+        guard let user, matches, fits else {
+            throttle.recordFailure(account: login.key, address: clientAddress, now: now)
+            throw PlacesError.unauthorized("wrong \(field) or password")
+        }
+        throttle.recordSuccess(account: login.key, address: clientAddress)
+        return try await issueToken(for: user, now: now)
+    }
+
+    private func issueToken(for user: User, now: Date) async throws -> IssuedToken {
+        let token = SessionToken.generate()
+        let expiresAt = now.addingTimeInterval(sessionLifetime)
+        try await repository.insert(Session(tokenHash: SessionToken.hash(token), userID: user.id, createdAt: now, expiresAt: expiresAt))
+        return IssuedToken(token: token, expiresAt: expiresAt)
+    }
+
+    /// The caller a bearer token signs in, or `unauthorized` when it is unknown, revoked or expired.
+    public func authenticate(token: String) async throws -> Caller {
+        let tokenHash = SessionToken.hash(token)
+        guard let session = try await repository.session(tokenHash: tokenHash) else {
+            throw PlacesError.unauthorized("the token is unknown or was revoked; log in again")
+        }
+        guard session.expiresAt > clock() else {
+            try await repository.deleteSession(tokenHash: tokenHash)
+            throw PlacesError.unauthorized("the token expired; log in again")
+        }
+        guard let user = try await repository.user(id: session.userID) else {
+            throw PlacesError.unauthorized("the account no longer exists")
+        }
+        return Caller(user: user, tokenHash: tokenHash)
+    }
+
+    /// Ends the caller's session.
+    public func logout(_ caller: Caller) async throws {
+        try await repository.deleteSession(tokenHash: caller.tokenHash)
+    }
+
+    /// The fields `updateProfile` reads.
+    public static let profileUpdateFields: Set<String> = AccountRules.profileFields.union(["email", "phone"])
+
+    /// Edits the caller's profile (and e-mail or phone); at least one of e-mail and phone stays.
+    public func updateProfile(_ caller: Caller, _ reader: FieldReader) async throws -> User {
+        var user = caller.user
+        user.profile = try AccountRules.applying(reader, to: user.profile)
+        if reader.has("email") {
+            user.email = try reader.text("email", limit: AccountRules.emailLength).map { text throws(PlacesError) in try AccountRules.email(text) }
+        }
+        if reader.has("phone") {
+            user.phone = try reader.text("phone", limit: 40).map { text throws(PlacesError) in try AccountRules.phone(text) }
+        }
+        guard user.email != nil || user.phone != nil else {
+            throw PlacesError.invalid(reader.has("email") ? "email" : "phone", "an account keeps an email or a phone number")
+        }
+        user.updatedAt = clock()
+        try await repository.update(user)
+        return user
+    }
+
+    /// The fields `changePassword` reads.
+    public static let passwordChangeFields: Set<String> = ["currentPassword", "newPassword"]
+
+    /// Changes the caller's password after checking the current one, and ends their other sessions.
+    public func changePassword(_ caller: Caller, _ reader: FieldReader) async throws {
+        guard let current = try reader.rawText("currentPassword"), !current.isEmpty else {
+            throw PlacesError.invalid("currentPassword", "currentPassword is required")
+        }
+        let new = try reader.rawText("newPassword")
+        try AccountRules.checkPassword(new, username: caller.user.username, field: "newPassword")
+        let now = clock()
+        try throttle.check(account: "user:" + caller.user.id, address: "password-change", now: now)
+        guard current.utf8.count <= AccountRules.maximumPasswordBytes,
+            await hasher.verify(current, against: caller.user.passwordHash)
+        else {
+            throttle.recordFailure(account: "user:" + caller.user.id, address: "password-change", now: now)
+            throw PlacesError(.forbidden, "currentPassword is wrong", field: "currentPassword")
+        }
+        try await repository.updatePassword(
+            userID: caller.user.id,
+            hash: await hasher.hash(new ?? ""),
+            keeping: caller.tokenHash,
+            now: now
+        )
+    }
+
+    /// Deletes the caller's account and everything personal; the places they added stay, without an owner.
+    public func deleteAccount(_ caller: Caller) async throws {
+        try await repository.delete(userID: caller.user.id)
+    }
+
+    /// Everything stored about the caller.
+    public func export(_ caller: Caller) async throws -> AccountExport {
+        guard let export = try await repository.export(userID: caller.user.id) else {
+            throw PlacesError.unauthorized("the account no longer exists")
+        }
+        return export
+    }
+
+    /// People whose username or display name contains `text`, public fields only.
+    public func searchUsers(_ text: String?, page: PageRequest) async throws -> Page<PublicUser> {
+        guard let text = text?.trimmingWhitespace(), !text.isEmpty else {
+            throw PlacesError.invalid("q", "q is required: part of a username or display name")
+        }
+        guard text.count <= 80 else { throw PlacesError.invalid("q", "q is longer than 80 characters") }
+        var fetch = page
+        fetch.limit += 1
+        return page.page(try await repository.searchUsers(text.nfc, page: fetch).map(PublicUser.init))
+    }
+
+    /// The user a username names, or `not_found`.
+    public func user(username: String) async throws -> User {
+        guard let user = try await repository.user(login: .username(username)) else {
+            throw PlacesError.notFound("no user named \(PlacesError.quoted(username))")
+        }
+        return user
+    }
+
+    // MARK: - Settings
+
+    /// The user's settings (the defaults until they save some).
+    public func settings(userID: String) async throws -> UserSettings {
+        try await repository.settings(userID: userID) ?? UserSettings()
+    }
+
+    /// Replaces the user's settings: the fields given, the defaults for the rest.
+    public func replaceSettings(userID: String, _ reader: FieldReader) async throws -> UserSettings {
+        let settings = try UserSettings().applying(reader)
+        try await repository.save(settings, userID: userID, now: clock())
+        return settings
+    }
+
+    /// Changes the fields given and keeps the rest.
+    public func updateSettings(userID: String, _ reader: FieldReader) async throws -> UserSettings {
+        let settings = try await self.settings(userID: userID).applying(reader)
+        try await repository.save(settings, userID: userID, now: clock())
+        return settings
+    }
+
+    static func newUserID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let hex = String(generator.next() as UInt64, radix: 16)
+        return "u-" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
+
+/// A hash of a random secret at the hasher's cost, made once on first use.
+final class DecoyHash: Sendable {
+    private let hasher: any PasswordHasher
+    private let task = Mutex<Task<String, Never>?>(nil)
+
+    init(hasher: any PasswordHasher) {
+        self.hasher = hasher
+    }
+
+    func value() async -> String {
+        let hasher = hasher
+        let task = task.withLock { task in
+            if let task { return task }
+            let made = Task { await hasher.hash(SessionToken.generate()) }
+            task = made
+            return made
+        }
+        return await task.value
+    }
+}

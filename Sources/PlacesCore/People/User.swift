@@ -1,0 +1,110 @@
+import Foundation
+
+/// A person with an account: how they sign in and what others see of them.
+public struct User: Sendable, Hashable, Identifiable {
+    /// Stable id (`u-` and 16 hex digits), never reused.
+    public var id: String
+    /// The name people find them by (3–32 letters, digits, `_` or `.`), unique regardless of case.
+    public var username: String
+    /// Normalised e-mail address (trimmed, lowercase), unique; shown only to its owner.
+    public var email: String?
+    /// Normalised phone number (`+` and digits), unique; shown only to its owner.
+    public var phone: String?
+    /// The bcrypt hash of the password; never leaves the service.
+    public var passwordHash: String
+    /// The profile others see.
+    public var profile: Profile
+    /// When the account was made.
+    public var createdAt: Date
+    /// When the account last changed.
+    public var updatedAt: Date
+
+    /// Makes a user.
+    public init(
+        id: String,
+        username: String,
+        email: String?,
+        phone: String?,
+        passwordHash: String,
+        profile: Profile = Profile(),
+        createdAt: Date,
+        updatedAt: Date
+    ) {
+        self.id = id
+        self.username = username
+        self.email = email
+        self.phone = phone
+        self.passwordHash = passwordHash
+        self.profile = profile
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    /// The editable, public part of an account.
+    public struct Profile: Sendable, Hashable, Codable {
+        /// The name shown beside their places and votes (up to 80 characters).
+        public var displayName: String?
+        /// A few words about them (up to 500 characters).
+        public var bio: String?
+        /// Their home city (up to 100 characters).
+        public var city: String?
+        /// An http(s) URL of their picture.
+        public var avatarURL: String?
+
+        /// Makes a profile.
+        public init(displayName: String? = nil, bio: String? = nil, city: String? = nil, avatarURL: String? = nil) {
+            self.displayName = displayName
+            self.bio = bio
+            self.city = city
+            self.avatarURL = avatarURL
+        }
+    }
+}
+
+/// What anyone may see of a person: no e-mail, no phone, no hash.
+public struct PublicUser: Sendable, Hashable, Codable {
+    public var id: String
+    public var username: String
+    public var displayName: String?
+    public var bio: String?
+    public var city: String?
+    public var avatarURL: String?
+
+    /// The public view of `user`.
+    public init(_ user: User) {
+        id = user.id
+        username = user.username
+        displayName = user.profile.displayName
+        bio = user.profile.bio
+        city = user.profile.city
+        avatarURL = user.profile.avatarURL
+    }
+}
+
+/// What a person sees of their own account: the public view plus their e-mail and phone.
+public struct OwnUser: Sendable, Hashable, Codable {
+    public var id: String
+    public var username: String
+    public var email: String?
+    public var phone: String?
+    public var displayName: String?
+    public var bio: String?
+    public var city: String?
+    public var avatarURL: String?
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    /// The owner's view of `user`.
+    public init(_ user: User) {
+        id = user.id
+        username = user.username
+        email = user.email
+        phone = user.phone
+        displayName = user.profile.displayName
+        bio = user.profile.bio
+        city = user.profile.city
+        avatarURL = user.profile.avatarURL
+        createdAt = user.createdAt
+        updatedAt = user.updatedAt
+    }
+}

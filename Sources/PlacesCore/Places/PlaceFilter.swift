@@ -1,0 +1,145 @@
+import Foundation
+
+/// What a nearby query keeps of the places in its circle, checked in memory beside the grid index.
+public struct PlaceFilter: Sendable, Hashable {
+    /// Only this kind.
+    public var kind: PlaceKind?
+    /// Every one of these tags (lowercase, as tags are stored).
+    public var tags: [String] = []
+    /// This cuisine, compared without regard to case.
+    public var cuisine: String?
+    /// At least this price level (1–4); places without one are left out.
+    public var minPrice: Int?
+    /// At most this price level (1–4); places without one are left out.
+    public var maxPrice: Int?
+    /// At least this average rating (1–5); unrated places are left out.
+    public var minRating: Double?
+    /// Open at this instant, in each place's own time zone; places without hours stay, marked `unknown`.
+    public var openAt: Date?
+
+    /// No filter.
+    public init(kind: PlaceKind? = nil) {
+        self.kind = kind
+    }
+
+    /// True when nothing is filtered.
+    public var isEmpty: Bool { self == PlaceFilter() }
+
+    /// Parses the filters as a query string spells them.
+    public static func parse(
+        kind: String?,
+        tags: [String],
+        cuisine: String?,
+        minPrice: String?,
+        maxPrice: String?,
+        minRating: String?,
+        openAt: String?
+    ) throws(PlacesError) -> PlaceFilter {
+        var filter = PlaceFilter()
+        if let kind {
+            guard let parsed = PlaceKind(rawValue: kind) else {
+                throw .invalid("kind", "kind must be gem or restaurant, got \(PlacesError.quoted(kind))")
+            }
+            filter.kind = parsed
+        }
+        for tag in tags {
+            let text = tag.trimmingWhitespace().nfc.lowercased()
+            guard !text.isEmpty, text.count <= PlaceLimits.tagLength else {
+                throw .invalid("tag", "tag must be 1–\(PlaceLimits.tagLength) characters")
+            }
+            if !filter.tags.contains(text) { filter.tags.append(text) }
+        }
+        guard filter.tags.count <= PlaceLimits.tagCount else { throw .invalid("tag", "at most \(PlaceLimits.tagCount) tags") }
+        if let cuisine {
+            let text = cuisine.trimmingWhitespace().nfc
+            guard !text.isEmpty, text.count <= PlaceLimits.cuisineLength else {
+                throw .invalid("cuisine", "cuisine must be 1–\(PlaceLimits.cuisineLength) characters")
+            }
+            filter.cuisine = text.lowercased()
+        }
+        filter.minPrice = try priceLevel(minPrice, field: "minPrice")
+        filter.maxPrice = try priceLevel(maxPrice, field: "maxPrice")
+        if let low = filter.minPrice, let high = filter.maxPrice, low > high {
+            throw .invalid("minPrice", "minPrice must not be above maxPrice")
+        }
+        if let minRating {
+            guard let value = DecimalText.number(minRating), (1...5).contains(value) else {
+                throw .invalid("minRating", "minRating must be a number from 1 to 5")
+            }
+            filter.minRating = value
+        }
+        if let openAt {
+            guard let date = ISO8601Time.date(openAt) else {
+                throw .invalid("openAt", "openAt must be an ISO-8601 time with its offset, like 2026-11-22T19:30:00Z")
+            }
+            filter.openAt = date
+        }
+        return filter
+    }
+
+    private static func priceLevel(_ text: String?, field: String) throws(PlacesError) -> Int? {
+        guard let text else { return nil }
+        guard let level = Int(text), (1...4).contains(level) else {
+            throw .invalid(field, "\(field) must be a whole number from 1 to 4")
+        }
+        return level
+    }
+
+    /// A matcher for one query: it works out each time zone's local time once, not once per place.
+    func matcher() -> Matcher { Matcher(filter: self) }
+
+    /// Checks summaries against the filter; not thread-safe (one per query).
+    final class Matcher {
+        let filter: PlaceFilter
+        private var localTimes: [String: OpeningHours.LocalTime] = [:]
+
+        init(filter: PlaceFilter) {
+            self.filter = filter
+        }
+
+        func matches(_ place: PlaceSummary) -> Bool {
+            if let kind = filter.kind, place.kind != kind { return false }
+            for tag in filter.tags where !place.tags.contains(tag) { return false }
+            if let cuisine = filter.cuisine, place.cuisine?.lowercased() != cuisine { return false }
+            if let low = filter.minPrice {
+                guard let level = place.priceLevel, level >= low else { return false }
+            }
+            if let high = filter.maxPrice {
+                guard let level = place.priceLevel, level <= high else { return false }
+            }
+            if let minRating = filter.minRating {
+                guard let average = place.rating.average, average >= minRating else { return false }
+            }
+            if filter.openAt != nil, openStatus(place) == .closed { return false }
+            return true
+        }
+
+        /// Whether the place is open at `openAt`; `unknown` without hours or a time zone.
+        func openStatus(_ place: PlaceSummary) -> OpenStatus {
+            guard let instant = filter.openAt, let hours = place.openingHours, let zoneName = place.timeZone else { return .unknown }
+            let local: OpeningHours.LocalTime
+            if let cached = localTimes[zoneName] {
+                local = cached
+            } else {
+                guard let zone = TimeZone(identifier: zoneName) else { return .unknown }
+                local = OpeningHours.LocalTime(instant, in: zone)
+                localTimes[zoneName] = local
+            }
+            return hours.isOpen(at: local) ? .open : .closed
+        }
+    }
+}
+
+/// Whether a place is open at the time a query asked about.
+public enum OpenStatus: String, Sendable, Hashable, Codable {
+    case open, closed, unknown
+}
+
+/// ISO-8601 instants as query strings carry them: with `Z` or an offset, fractional seconds optional.
+enum ISO8601Time {
+    static func date(_ text: String) -> Date? {
+        guard text.count <= 40 else { return nil }
+        if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
+        return try? Date.ISO8601FormatStyle().parse(text)
+    }
+}

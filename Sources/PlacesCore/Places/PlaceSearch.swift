@@ -1,0 +1,152 @@
+import Foundation
+import GeoIndex
+
+/// A full-text search: words to find (each as a prefix), optionally inside a circle, one page of hits.
+public struct PlaceSearchQuery: Sendable, Hashable {
+    /// The words, lowercase, each matched as a word prefix over name, description, tags and cuisine.
+    public var words: [String]
+    /// Only places inside this circle, when given.
+    public var circle: (center: Coordinate, radiusMeters: Double)? {
+        get { center.map { ($0, radiusMeters) } }
+        set {
+            center = newValue?.center
+            radiusMeters = newValue?.radiusMeters ?? 0
+        }
+    }
+    private var center: Coordinate?
+    private var radiusMeters: Double = 0
+    /// The page asked for.
+    public var page: PageRequest
+
+    /// Most words in one query.
+    public static let maximumWords = 10
+
+    /// Parses `q` and an optional circle (`lat`, `lon`, `radius` in miles, default 5, capped at 20).
+    public static func parse(
+        q: String?,
+        lat: String?,
+        lon: String?,
+        radius: String?,
+        page: PageRequest
+    ) throws(PlacesError) -> PlaceSearchQuery {
+        guard let q, !q.trimmingWhitespace().isEmpty else { throw .invalid("q", "q is required: the words to search for") }
+        guard q.count <= 200 else { throw .invalid("q", "q is longer than 200 characters") }
+        let words = PlaceSearchQuery.words(q)
+        guard !words.isEmpty else { throw .invalid("q", "q holds no letters or digits to search for") }
+        guard words.count <= maximumWords else { throw .invalid("q", "q holds more than \(maximumWords) words") }
+        var query = PlaceSearchQuery(words: words, page: page)
+        if lat != nil || lon != nil || radius != nil {
+            let nearby = try NearbyQuery.parse(lat: lat, lon: lon, radius: radius, limit: nil, filter: PlaceFilter())
+            query.circle = (nearby.center, nearby.radiusMeters)
+        }
+        return query
+    }
+
+    /// The searchable words of a text: runs of letters and digits, lowercase.
+    static func words(_ text: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        for scalar in text.nfc.unicodeScalars {
+            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+                current.unicodeScalars.append(scalar)
+            } else if !current.isEmpty {
+                words.append(current.lowercased())
+                current = ""
+            }
+        }
+        if !current.isEmpty { words.append(current.lowercased()) }
+        return words
+    }
+
+    init(words: [String], page: PageRequest) {
+        self.words = words
+        self.page = page
+    }
+
+    public static func == (a: PlaceSearchQuery, b: PlaceSearchQuery) -> Bool {
+        a.words == b.words && a.center == b.center && a.radiusMeters == b.radiusMeters && a.page == b.page
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(words)
+        hasher.combine(center)
+        hasher.combine(radiusMeters)
+        hasher.combine(page)
+    }
+}
+
+/// One search hit: the place as a nearby answer shows it, its distance when the search had a circle, and how well
+/// the text matched (lower is better, SQLite's bm25).
+public struct PlaceSearchHit: Sendable, Encodable {
+    public var id: String
+    public var name: String
+    public var kind: PlaceKind
+    public var lat: Double
+    public var lon: Double
+    public var city: String?
+    public var tags: [String]
+    public var cuisine: String?
+    public var priceLevel: Int?
+    public var ratingAverage: Double?
+    public var ratingCount: Int
+    public var score: Double
+    /// bm25 relevance; more negative is a better match.
+    public var relevance: Double
+    public var distanceMeters: Double?
+    public var distanceMiles: Double?
+    public var distanceKm: Double?
+
+    /// Makes a hit from a place.
+    public init(place: Place, relevance: Double, distanceMeters: Double?) {
+        id = place.id
+        name = place.name
+        kind = place.kind
+        lat = place.coordinate.latitude
+        lon = place.coordinate.longitude
+        city = place.city
+        tags = place.tags
+        cuisine = place.cuisine
+        priceLevel = place.priceLevel
+        ratingAverage = place.rating.average
+        ratingCount = place.rating.count
+        score = place.rating.score
+        self.relevance = relevance
+        self.distanceMeters = distanceMeters
+        distanceMiles = distanceMeters.map { $0 / Geodesy.metersPerMile }
+        distanceKm = distanceMeters.map { $0 / 1_000 }
+    }
+}
+
+/// A favourite as `GET /v1/me/favorites` lists it: the place, when it was favourited, and its distance when the
+/// request gave a location.
+public struct FavoritePlace: Sendable, Encodable {
+    public var id: String
+    public var name: String
+    public var kind: PlaceKind
+    public var lat: Double
+    public var lon: Double
+    public var city: String?
+    public var ratingAverage: Double?
+    public var ratingCount: Int
+    public var score: Double
+    public var favoritedAt: Date
+    public var distanceMeters: Double?
+    public var distanceMiles: Double?
+    public var distanceKm: Double?
+
+    init(summary: PlaceSummary, favoritedAt: Date, distanceMeters: Double?) {
+        id = summary.id
+        name = summary.name
+        kind = summary.kind
+        lat = summary.coordinate.latitude
+        lon = summary.coordinate.longitude
+        city = summary.city
+        ratingAverage = summary.rating.average
+        ratingCount = summary.rating.count
+        score = summary.rating.score
+        self.favoritedAt = favoritedAt
+        self.distanceMeters = distanceMeters
+        distanceMiles = distanceMeters.map { $0 / Geodesy.metersPerMile }
+        distanceKm = distanceMeters.map { $0 / 1_000 }
+    }
+}

@@ -1,0 +1,229 @@
+import Foundation
+import GeoIndex
+
+/// The place fields a request body may carry, as the API spells them.
+public enum PlaceFields {
+    /// What `POST /v1/places` accepts (besides `allowDuplicate`).
+    public static let editable: Set<String> = [
+        "kind", "name", "description", "lat", "lon", "address", "city", "tags", "cuisine", "priceLevel", "phone", "website",
+        "openingHours", "timeZone",
+    ]
+    /// What creating a place accepts.
+    public static let creatable = editable.union(["allowDuplicate"])
+}
+
+extension PlaceDraft {
+    /// The draft a stored place would come from, so an edit can overlay some fields and validate the whole again.
+    init(place: Place) {
+        var fields: [String: FieldValue] = [
+            "id": .text(place.id),
+            "kind": .text(place.kind.rawValue),
+            "name": .text(place.name),
+            "description": .text(place.description),
+            "lat": .number(place.coordinate.latitude),
+            "lon": .number(place.coordinate.longitude),
+            "tags": .list(place.tags.map(FieldValue.text)),
+        ]
+        func set(_ name: String, _ text: String?) { if let text { fields[name] = .text(text) } }
+        set("address", place.address)
+        set("city", place.city)
+        set("cuisine", place.cuisine)
+        set("phone", place.phone)
+        set("website", place.website)
+        set("timezone", place.timeZone)
+        if let level = place.priceLevel { fields["pricelevel"] = .number(Double(level)) }
+        if let hours = place.openingHours {
+            fields["openinghours"] = .object(hours.textDays.mapValues { .list($0.map(FieldValue.text)) })
+        }
+        self.init(normalisedFields: fields)
+    }
+
+    /// This draft with `changes` laid over it (a null clears a field).
+    func overlaid(with changes: [String: FieldValue]) -> PlaceDraft {
+        var fields = self.fields
+        for (name, value) in changes {
+            let key = PlaceDraft.normalise(name)
+            // Aliases of one field must not survive beside the new value.
+            for alias in PlaceDraft.aliases(of: key) { fields.removeValue(forKey: alias) }
+            fields[key] = value
+        }
+        return PlaceDraft(normalisedFields: fields)
+    }
+
+    static func aliases(of key: String) -> [String] {
+        switch key {
+        case "lat", "latitude": ["lat", "latitude"]
+        case "lon", "lng", "longitude": ["lon", "lng", "longitude"]
+        case "openinghours", "hours": ["openinghours", "hours"]
+        default: [key]
+        }
+    }
+}
+
+/// Who is changing a place: a signed-in person (the API) or the operator (the CLI, on the database file).
+public enum PlaceEditor: Sendable {
+    /// A signed-in person: only their own places.
+    case person(User)
+    /// The operator, working on the database file with the CLI: any place.
+    case operatorCLI
+}
+
+extension PlaceService {
+    /// How near a same-named place counts as a duplicate.
+    public static let duplicateDistanceMeters = 50.0
+
+    /// Adds a place from a request body; the person adding it owns it. A same-named place within 50 m is a
+    /// `duplicate_place` unless the body says `allowDuplicate: true`. The index has it before this returns.
+    public func create(_ fields: [String: FieldValue], owner: User?) async throws -> Place {
+        let reader = try FieldReader(.object(fields), allowed: PlaceFields.creatable)
+        let allowDuplicate = try reader.bool("allowDuplicate") ?? false
+        var draftFields = fields
+        draftFields.removeValue(forKey: "allowDuplicate")
+        draftFields["id"] = .text(makePlaceID())
+        let place = try PlaceDraft(fields: draftFields).validated(now: clock(), ownerID: owner?.id)
+        if !allowDuplicate, let existing = duplicate(of: place) {
+            var error = PlacesError(
+                .duplicatePlace,
+                "'\(existing.name)' (id \(existing.id)) is already within 50 m; send allowDuplicate: true to add it anyway",
+                field: "name"
+            )
+            error.existingID = existing.id
+            throw error
+        }
+        try await repository.insert(place)
+        try await syncIndex()
+        return place
+    }
+
+    /// Changes the fields given (null clears one) and keeps the rest; owner only (or the operator).
+    public func update(id: String, _ changes: [String: FieldValue], by editor: PlaceEditor) async throws -> Place {
+        _ = try FieldReader(.object(changes), allowed: PlaceFields.editable)
+        let stored = try await editablePlace(id: id, by: editor)
+        guard stored.deletedAt == nil else { throw PlacesError.notFound("no place with id '\(id)'") }
+        var place = try PlaceDraft(place: stored).overlaid(with: changes).validated(now: clock(), ownerID: stored.ownerID)
+        place.seedSource = stored.seedSource
+        place.createdAt = stored.createdAt
+        place.rating = stored.rating
+        try await repository.update(place)
+        try await syncIndex()
+        return place
+    }
+
+    /// Soft-deletes a place: it leaves every query at once; owner only (or the operator). Deleting twice is fine.
+    public func delete(id: String, by editor: PlaceEditor) async throws {
+        var place = try await editablePlace(id: id, by: editor)
+        guard place.deletedAt == nil else { return }
+        place.deletedAt = clock()
+        place.updatedAt = place.deletedAt ?? place.updatedAt
+        try await repository.update(place)
+        try await syncIndex()
+    }
+
+    /// Brings a soft-deleted place back; owner only (or the operator).
+    public func restore(id: String, by editor: PlaceEditor) async throws -> Place {
+        var place = try await editablePlace(id: id, by: editor)
+        guard place.deletedAt != nil else { return place }
+        place.deletedAt = nil
+        place.updatedAt = clock()
+        try await repository.update(place)
+        try await syncIndex()
+        return place
+    }
+
+    /// The stored place (deleted or not) if `editor` may change it: `not_found`, or `forbidden` for someone else's
+    /// place or an ownerless (seeded) one.
+    private func editablePlace(id: String, by editor: PlaceEditor) async throws -> Place {
+        try PlaceDraft.checkID(id)
+        guard let place = try await repository.place(id: id) else { throw PlacesError.notFound("no place with id '\(id)'") }
+        guard case .person(let user) = editor else { return place }
+        guard let owner = place.ownerID else {
+            if place.deletedAt != nil { throw PlacesError.notFound("no place with id '\(id)'") }
+            throw PlacesError.forbidden("place '\(id)' has no owner (it came from a seed file); only the operator's CLI edits it")
+        }
+        guard owner == user.id else {
+            if place.deletedAt != nil { throw PlacesError.notFound("no place with id '\(id)'") }
+            throw PlacesError.forbidden("place '\(id)' belongs to someone else; only its owner may change it")
+        }
+        return place
+    }
+
+    /// A live place with the same name (ignoring case and accents) within 50 m, nearest first.
+    func duplicate(of place: Place) -> NearbyPlace? {
+        guard let query = try? NearbyQuery(center: place.coordinate, radiusMiles: PlaceService.duplicateDistanceMeters / Geodesy.metersPerMile, limit: 500)
+        else { return nil }
+        let name = PlaceService.comparable(place.name)
+        return nearby(query).places.first { $0.id != place.id && PlaceService.comparable($0.name) == name }
+    }
+
+    static func comparable(_ name: String) -> String {
+        name.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+    }
+
+    // MARK: - Favourites and ratings
+
+    /// Marks a live place as one of the user's favourites (idempotent).
+    public func favorite(placeID: String, user: User) async throws {
+        _ = try await place(id: placeID)
+        try await repository.setFavorite(userID: user.id, placeID: placeID, favorite: true, now: clock())
+    }
+
+    /// Unmarks a favourite (idempotent); `not_found` for an unknown place.
+    public func unfavorite(placeID: String, user: User) async throws {
+        try PlaceDraft.checkID(placeID)
+        guard try await repository.place(id: placeID) != nil else { throw PlacesError.notFound("no place with id '\(placeID)'") }
+        try await repository.setFavorite(userID: user.id, placeID: placeID, favorite: false, now: clock())
+    }
+
+    /// The user's live favourites: nearest first from `center` when given, else most recently marked first.
+    public func favorites(user: User, center: Coordinate?, page: PageRequest) async throws -> Page<FavoritePlace> {
+        let marked = try await repository.favorites(userID: user.id)
+        let summaries = index.summaries(marked.map { $0.placeID })
+        var entries = marked.compactMap { entry -> FavoritePlace? in
+            guard let summary = summaries[entry.placeID] else { return nil }
+            let distance = center.map { Geodesy.distanceMeters($0, summary.coordinate) }
+            return FavoritePlace(summary: summary, favoritedAt: entry.createdAt, distanceMeters: distance)
+        }
+        if center != nil {
+            entries.sort { a, b in (a.distanceMeters ?? 0, a.id) < (b.distanceMeters ?? 0, b.id) }
+        }
+        let slice = entries.dropFirst(page.offset).prefix(page.limit + 1)
+        return page.page(Array(slice))
+    }
+
+    /// The fields a rating body may carry.
+    public static let ratingFields: Set<String> = ["stars", "review"]
+
+    /// Rates a live place (replacing the user's earlier rating) and returns the rating and the place's aggregate.
+    public func rate(placeID: String, user: User, _ reader: FieldReader) async throws -> (Rating, RatingAggregate) {
+        guard let stars = try reader.integer("stars", in: 1...5) else { throw PlacesError.invalid("stars", "stars is required: 1 to 5") }
+        let review = try reader.text("review", limit: Rating.reviewLength, allowLineBreaks: true)
+        _ = try await place(id: placeID)
+        let now = clock()
+        let rating = Rating(placeId: placeID, userId: user.id, stars: stars, review: review, createdAt: now, updatedAt: now)
+        let aggregate = try await repository.save(rating)
+        try await syncIndex()
+        return (rating, aggregate)
+    }
+
+    /// Removes the user's rating of a place; `not_found` when they had none.
+    public func unrate(placeID: String, user: User) async throws -> RatingAggregate {
+        try PlaceDraft.checkID(placeID)
+        guard let aggregate = try await repository.deleteRating(userID: user.id, placeID: placeID) else {
+            throw PlacesError.notFound("you have not rated place '\(placeID)'")
+        }
+        try await syncIndex()
+        return aggregate
+    }
+
+    // MARK: - Search
+
+    /// Full-text search over name, description, tags and cuisine; by relevance, then distance, then id.
+    public func search(_ query: PlaceSearchQuery) async throws -> Page<PlaceSearchHit> {
+        var fetch = query
+        fetch.page.limit += 1
+        let hits = try await repository.search(fetch).map { hit in
+            PlaceSearchHit(place: hit.place, relevance: hit.relevance, distanceMeters: hit.distanceMeters)
+        }
+        return query.page.page(hits)
+    }
+}

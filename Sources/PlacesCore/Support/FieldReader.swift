@@ -1,0 +1,96 @@
+/// A JSON object from a request body or a command line, read field by field with the field named in every error.
+///
+/// Unknown names are refused (a typo such as `displayname` must not be silently ignored), `null` reads as "clear
+/// this field" where a field may be cleared, and every text is trimmed and NFC.
+public struct FieldReader: Sendable {
+    /// The object's fields, by name as sent.
+    public let fields: [String: FieldValue]
+
+    /// Reads `value` as an object whose names all belong to `allowed`.
+    public init(_ value: FieldValue, allowed: Set<String>) throws(PlacesError) {
+        guard case .object(let fields) = value else { throw .invalid("body", "the body must be a JSON object") }
+        if let unknown = fields.keys.sorted().first(where: { !allowed.contains($0) }) {
+            let names = allowed.sorted().joined(separator: ", ")
+            throw .invalid(unknown, "unknown field \(PlacesError.quoted(unknown)); expected one of: \(names)")
+        }
+        self.fields = fields
+    }
+
+    /// Parses a JSON body and reads it as an object whose names all belong to `allowed`.
+    public init(json bytes: [UInt8], allowed: Set<String>) throws(PlacesError) {
+        try self.init(try FieldReader.parse(bytes), allowed: allowed)
+    }
+
+    /// Parses a JSON document, or throws `invalid_input` saying where it breaks.
+    public static func parse(_ bytes: [UInt8]) throws(PlacesError) -> FieldValue {
+        guard !bytes.isEmpty else { throw .invalid("body", "the body is empty; send a JSON object") }
+        do {
+            return try JSONText.parse(bytes: bytes)
+        } catch {
+            throw .invalid("body", "the body is not valid JSON: \(error)")
+        }
+    }
+
+    /// True when the object names `name`, even as null.
+    public func has(_ name: String) -> Bool { fields[name] != nil }
+
+    /// True when the object names `name` as null (clear it).
+    public func isNull(_ name: String) -> Bool { fields[name] == .null }
+
+    /// The text of `name`, trimmed and NFC; nil when absent, null or blank.
+    public func text(_ name: String, limit: Int, allowLineBreaks: Bool = false) throws(PlacesError) -> String? {
+        guard let value = fields[name], value != .null else { return nil }
+        guard case .text(let raw) = value else { throw .invalid(name, "\(name) must be text") }
+        let text = raw.trimmingWhitespace().nfc
+        if text.isEmpty { return nil }
+        for byte in text.utf8 where byte < 0x20 || byte == 0x7F {
+            if allowLineBreaks && (byte == 0x0A || byte == 0x09 || byte == 0x0D) { continue }
+            throw .invalid(name, "\(name) contains a control character")
+        }
+        guard text.utf8.count <= limit || text.count <= limit else {
+            throw .invalid(name, "\(name) is longer than \(limit) characters")
+        }
+        return text
+    }
+
+    /// The text of `name` exactly as sent (a password: never trimmed or normalised); nil when absent or null.
+    public func rawText(_ name: String) throws(PlacesError) -> String? {
+        guard let value = fields[name], value != .null else { return nil }
+        guard case .text(let text) = value else { throw .invalid(name, "\(name) must be text") }
+        return text
+    }
+
+    /// The boolean `name`; nil when absent or null.
+    public func bool(_ name: String) throws(PlacesError) -> Bool? {
+        guard let value = fields[name], value != .null else { return nil }
+        guard case .bool(let flag) = value else { throw .invalid(name, "\(name) must be true or false") }
+        return flag
+    }
+
+    /// The finite number `name`; nil when absent or null.
+    public func number(_ name: String) throws(PlacesError) -> Double? {
+        guard let value = fields[name], value != .null else { return nil }
+        guard case .number(let number) = value, number.isFinite else { throw .invalid(name, "\(name) must be a number") }
+        return number
+    }
+
+    /// The whole number `name` within `range`; nil when absent or null.
+    public func integer(_ name: String, in range: ClosedRange<Int>) throws(PlacesError) -> Int? {
+        guard let number = try number(name) else { return nil }
+        guard number == number.rounded(), number >= Double(range.lowerBound), number <= Double(range.upperBound) else {
+            throw .invalid(name, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return Int(number)
+    }
+
+    /// The nested object `name`, read with its own allowed names; nil when absent or null.
+    public func object(_ name: String, allowed: Set<String>) throws(PlacesError) -> FieldReader? {
+        guard let value = fields[name], value != .null else { return nil }
+        guard case .object = value else { throw .invalid(name, "\(name) must be an object") }
+        do {
+            return try FieldReader(value, allowed: allowed)
+        } catch {
+            throw .invalid("\(name).\(error.field ?? "")", error.message)
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Hummingbird
+import PlacesCore
+
+/// Signs a request in when it carries `Authorization: Bearer <token>` (401 when that token is not valid), and
+/// works out the client's address for the login throttle.
+struct AuthMiddleware: RouterMiddleware {
+    let accounts: AccountService
+    let trustedProxies: Set<String>
+
+    func handle(
+        _ request: Request,
+        context: PlacesRequestContext,
+        next: (Request, PlacesRequestContext) async throws -> Response
+    ) async throws -> Response {
+        var context = context
+        context.clientAddress = ClientAddress.resolve(
+            peer: context.peerAddress,
+            forwardedFor: request.headers.first { $0.name.canonicalName == "x-forwarded-for" }?.value,
+            trustedProxies: trustedProxies
+        )
+        if let header = request.headers[.authorization] {
+            let parts = header.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+                throw PlacesError.unauthorized("the Authorization header must be 'Bearer <token>'")
+            }
+            let token = parts[1].trimmingCharacters(in: .whitespaces)
+            guard !token.isEmpty, token.utf8.count <= 200 else { throw PlacesError.unauthorized("the bearer token is malformed") }
+            context.caller = try await accounts.authenticate(token: token)
+        }
+        return try await next(request, context)
+    }
+}
+
+/// Reading a request's JSON body.
+enum RequestBody {
+    /// The body as a JSON value (413 above the context's upload limit, 400 when it is not JSON).
+    static func json(_ request: Request, context: some RequestContext) async throws -> FieldValue {
+        var request = request
+        let buffer = try await request.collectBody(upTo: context.maxUploadSize)
+        return try FieldReader.parse(Array(buffer.readableBytesView))
+    }
+
+    /// The body as a JSON object whose names all belong to `allowed`.
+    static func object(_ request: Request, context: some RequestContext, allowed: Set<String>) async throws -> FieldReader {
+        try FieldReader(try await json(request, context: context), allowed: allowed)
+    }
+
+    /// The body's fields, for a place (whose names `PlaceService` checks).
+    static func fields(_ request: Request, context: some RequestContext) async throws -> [String: FieldValue] {
+        guard case .object(let fields) = try await json(request, context: context) else {
+            throw PlacesError.invalid("body", "the body must be a JSON object")
+        }
+        return fields
+    }
+}

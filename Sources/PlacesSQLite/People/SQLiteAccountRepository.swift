@@ -1,0 +1,251 @@
+import Foundation
+import GRDB
+import PlacesCore
+
+/// Accounts, sessions and settings in SQLite.
+public struct SQLiteAccountRepository: AccountRepository {
+    let database: PlacesDatabase
+
+    public func insert(_ user: User) async throws {
+        try await database.write { db in
+            try SQLiteAccountRepository.checkUnique(user, in: db)
+            try db.execute(
+                sql: """
+                    INSERT INTO user_account (id, username, username_key, email, phone, password_hash, display_name, bio, city,
+                        avatar_url, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    user.id, user.username, AccountRules.usernameKey(user.username), user.email, user.phone, user.passwordHash,
+                    user.profile.displayName, user.profile.bio, user.profile.city, user.profile.avatarURL,
+                    Timestamp.text(user.createdAt), Timestamp.text(user.updatedAt),
+                ]
+            )
+        }
+    }
+
+    /// Names the field a new or changed user would collide on, so the answer says which one is taken.
+    static func checkUnique(_ user: User, in db: Database) throws {
+        let checks: [(field: String, column: String, value: String?)] = [
+            ("username", "username_key", AccountRules.usernameKey(user.username)),
+            ("email", "email", user.email),
+            ("phone", "phone", user.phone),
+        ]
+        for check in checks {
+            guard let value = check.value else { continue }
+            let taken = try Bool.fetchOne(
+                db,
+                sql: "SELECT EXISTS (SELECT 1 FROM user_account WHERE \(check.column) = ? AND id <> ?)",
+                arguments: [value, user.id]
+            )
+            if taken == true {
+                throw PlacesError(.conflict, "that \(check.field) is already taken", field: check.field)
+            }
+        }
+    }
+
+    public func user(id: String) async throws -> User? {
+        try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM user_account WHERE id = ?", arguments: [id]).map(SQLiteAccountRepository.user)
+        }
+    }
+
+    public func user(login: LoginName) async throws -> User? {
+        let (column, value): (String, String) =
+            switch login {
+            case .username(let name): ("username_key", AccountRules.usernameKey(name))
+            case .email(let email): ("email", email)
+            case .phone(let phone): ("phone", phone)
+            }
+        return try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM user_account WHERE \(column) = ?", arguments: [value])
+                .map(SQLiteAccountRepository.user)
+        }
+    }
+
+    public func update(_ user: User) async throws {
+        try await database.write { db in
+            try SQLiteAccountRepository.checkUnique(user, in: db)
+            try db.execute(
+                sql: """
+                    UPDATE user_account SET email = ?, phone = ?, display_name = ?, bio = ?, city = ?, avatar_url = ?,
+                        updated_at = ?
+                    WHERE id = ?
+                    """,
+                arguments: [
+                    user.email, user.phone, user.profile.displayName, user.profile.bio, user.profile.city, user.profile.avatarURL,
+                    Timestamp.text(user.updatedAt), user.id,
+                ]
+            )
+        }
+    }
+
+    public func updatePassword(userID: String, hash: String, keeping tokenHash: String?, now: Date) async throws {
+        try await database.write { db in
+            try db.execute(
+                sql: "UPDATE user_account SET password_hash = ?, updated_at = ? WHERE id = ?",
+                arguments: [hash, Timestamp.text(now), userID]
+            )
+            try db.execute(
+                sql: "DELETE FROM session WHERE user_id = ? AND token_hash IS NOT ?",
+                arguments: [userID, tokenHash]
+            )
+        }
+    }
+
+    public func delete(userID: String) async throws {
+        try await database.write { db in
+            let rated = try String.fetchAll(db, sql: "SELECT place_id FROM rating WHERE user_id = ?", arguments: [userID])
+            let owned = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM place WHERE owner_id = ?)", arguments: [userID]) ?? false
+            try db.execute(sql: "DELETE FROM rating WHERE user_id = ?", arguments: [userID])
+            // Sessions, settings and favourites go with the account (ON DELETE CASCADE).
+            try db.execute(sql: "DELETE FROM user_account WHERE id = ?", arguments: [userID])
+            guard !rated.isEmpty || owned else { return }
+            let revision = try SQLitePlaceRepository.bumpRevision(db)
+            _ = try SQLitePlaceRepository.recountRatings(of: rated, revision: revision, in: db)
+            try db.execute(
+                sql: "UPDATE place SET owner_id = NULL, revision = ? WHERE owner_id = ?",
+                arguments: [revision, userID]
+            )
+        }
+    }
+
+    public func searchUsers(_ text: String, page: PageRequest) async throws -> [User] {
+        let pattern = "%" + text.lowercased().replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
+        return try await database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM user_account
+                    WHERE username_key LIKE ? ESCAPE '\\' OR lower(display_name) LIKE ? ESCAPE '\\'
+                    ORDER BY username_key LIMIT ? OFFSET ?
+                    """,
+                arguments: [pattern, pattern, page.limit, page.offset]
+            ).map(SQLiteAccountRepository.user)
+        }
+    }
+
+    public func insert(_ session: Session) async throws {
+        try await database.write { db in
+            // Expired sessions of the same person are swept as new ones are made.
+            try db.execute(
+                sql: "DELETE FROM session WHERE user_id = ? AND expires_at <= ?",
+                arguments: [session.userID, Timestamp.text(session.createdAt)]
+            )
+            try db.execute(
+                sql: "INSERT INTO session (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+                arguments: [session.tokenHash, session.userID, Timestamp.text(session.createdAt), Timestamp.text(session.expiresAt)]
+            )
+        }
+    }
+
+    public func session(tokenHash: String) async throws -> Session? {
+        try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM session WHERE token_hash = ?", arguments: [tokenHash]).map { row in
+                Session(
+                    tokenHash: row["token_hash"],
+                    userID: row["user_id"],
+                    createdAt: Timestamp.date(row["created_at"]) ?? Date(timeIntervalSince1970: 0),
+                    expiresAt: Timestamp.date(row["expires_at"]) ?? Date(timeIntervalSince1970: 0)
+                )
+            }
+        }
+    }
+
+    public func deleteSession(tokenHash: String) async throws {
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM session WHERE token_hash = ?", arguments: [tokenHash])
+        }
+    }
+
+    public func settings(userID: String) async throws -> UserSettings? {
+        let text = try await database.read { db in
+            try String.fetchOne(db, sql: "SELECT settings FROM user_settings WHERE user_id = ?", arguments: [userID])
+        }
+        guard let text else { return nil }
+        do {
+            return try JSONDecoder().decode(UserSettings.self, from: Data(text.utf8))
+        } catch {
+            throw PlacesError(.internalError, "stored settings of user '\(userID)' are unreadable")
+        }
+    }
+
+    public func save(_ settings: UserSettings, userID: String, now: Date) async throws {
+        let text = String(decoding: try PlacesJSON.makeEncoder().encode(settings), as: UTF8.self)
+        try await database.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO user_settings (user_id, settings, updated_at) VALUES (?, ?, ?)
+                    ON CONFLICT (user_id) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at
+                    """,
+                arguments: [userID, text, Timestamp.text(now)]
+            )
+        }
+    }
+
+    public func export(userID: String) async throws -> AccountExport? {
+        guard let user = try await user(id: userID) else { return nil }
+        let settings = try await settings(userID: userID) ?? UserSettings()
+        return try await database.read { db in
+            let sessions = try Row.fetchAll(
+                db,
+                sql: "SELECT created_at, expires_at FROM session WHERE user_id = ? ORDER BY created_at",
+                arguments: [userID]
+            ).map { row in
+                AccountExport.SessionInfo(
+                    createdAt: Timestamp.date(row[0]) ?? Date(timeIntervalSince1970: 0),
+                    expiresAt: Timestamp.date(row[1]) ?? Date(timeIntervalSince1970: 0)
+                )
+            }
+            let favorites = try Row.fetchAll(
+                db,
+                sql: "SELECT place_id, created_at FROM favorite WHERE user_id = ? ORDER BY created_at, place_id",
+                arguments: [userID]
+            ).map { row in
+                AccountExport.FavoriteInfo(placeId: row[0], createdAt: Timestamp.date(row[1]) ?? Date(timeIntervalSince1970: 0))
+            }
+            let ratings = try Row.fetchAll(
+                db,
+                sql: "SELECT * FROM rating WHERE user_id = ? ORDER BY place_id",
+                arguments: [userID]
+            ).map { row in
+                Rating(
+                    placeId: row["place_id"],
+                    userId: row["user_id"],
+                    stars: row["stars"],
+                    review: row["review"],
+                    createdAt: Timestamp.date(row["created_at"]) ?? Date(timeIntervalSince1970: 0),
+                    updatedAt: Timestamp.date(row["updated_at"]) ?? Date(timeIntervalSince1970: 0)
+                )
+            }
+            let places = try String.fetchAll(db, sql: "SELECT id FROM place WHERE owner_id = ? ORDER BY id", arguments: [userID])
+            return AccountExport(
+                account: OwnUser(user),
+                settings: settings,
+                sessions: sessions,
+                favorites: favorites,
+                ratings: ratings,
+                places: places
+            )
+        }
+    }
+
+    static func user(_ row: Row) -> User {
+        User(
+            id: row["id"],
+            username: row["username"],
+            email: row["email"],
+            phone: row["phone"],
+            passwordHash: row["password_hash"],
+            profile: User.Profile(displayName: row["display_name"], bio: row["bio"], city: row["city"], avatarURL: row["avatar_url"]),
+            createdAt: Timestamp.date(row["created_at"]) ?? Date(timeIntervalSince1970: 0),
+            updatedAt: Timestamp.date(row["updated_at"]) ?? Date(timeIntervalSince1970: 0)
+        )
+    }
+}
+
+extension PlacesDatabase {
+    /// The account repository over this database.
+    public var accounts: SQLiteAccountRepository { SQLiteAccountRepository(database: self) }
+}

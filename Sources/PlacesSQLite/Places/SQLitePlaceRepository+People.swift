@@ -1,0 +1,124 @@
+import Foundation
+import GRDB
+import GeoIndex
+import PlacesCore
+
+/// Places written through the API and the CLI, favourites, ratings and full-text search.
+extension SQLitePlaceRepository {
+    public func insert(_ place: Place) async throws {
+        try await database.write { db in
+            let revision = try SQLitePlaceRepository.bumpRevision(db)
+            var binding = try PlaceBinding(db: db, sql: PlaceRow.insertSQL)
+            _ = try binding.execute(place, revision: revision, in: db)
+        }
+    }
+
+    public func update(_ place: Place) async throws {
+        try await database.write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM place WHERE id = ?)", arguments: [place.id]) ?? false else {
+                throw PlacesError.notFound("no place with id '\(place.id)'")
+            }
+            let revision = try SQLitePlaceRepository.bumpRevision(db)
+            var binding = try PlaceBinding(db: db, sql: PlaceRow.replaceSQL)
+            _ = try binding.execute(place, revision: revision, in: db)
+        }
+    }
+
+    public func setFavorite(userID: String, placeID: String, favorite: Bool, now: Date) async throws {
+        try await database.write { db in
+            if favorite {
+                try db.execute(
+                    sql: "INSERT INTO favorite (user_id, place_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                    arguments: [userID, placeID, Timestamp.text(now)]
+                )
+            } else {
+                try db.execute(sql: "DELETE FROM favorite WHERE user_id = ? AND place_id = ?", arguments: [userID, placeID])
+            }
+        }
+    }
+
+    public func favorites(userID: String) async throws -> [(placeID: String, createdAt: Date)] {
+        try await database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT place_id, created_at FROM favorite WHERE user_id = ? ORDER BY created_at DESC, place_id",
+                arguments: [userID]
+            ).map { row in (placeID: row[0], createdAt: Timestamp.date(row[1]) ?? Date(timeIntervalSince1970: 0)) }
+        }
+    }
+
+    public func save(_ rating: Rating) async throws -> RatingAggregate {
+        try await database.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO rating (user_id, place_id, stars, review, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (user_id, place_id) DO UPDATE SET stars = excluded.stars, review = excluded.review,
+                        updated_at = excluded.updated_at
+                    """,
+                arguments: [
+                    rating.userId, rating.placeId, rating.stars, rating.review, Timestamp.text(rating.createdAt),
+                    Timestamp.text(rating.updatedAt),
+                ]
+            )
+            let revision = try SQLitePlaceRepository.bumpRevision(db)
+            return try SQLitePlaceRepository.recountRatings(of: [rating.placeId], revision: revision, in: db)[0]
+        }
+    }
+
+    public func deleteRating(userID: String, placeID: String) async throws -> RatingAggregate? {
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM rating WHERE user_id = ? AND place_id = ?", arguments: [userID, placeID])
+            guard db.changesCount > 0 else { return nil }
+            let revision = try SQLitePlaceRepository.bumpRevision(db)
+            return try SQLitePlaceRepository.recountRatings(of: [placeID], revision: revision, in: db)[0]
+        }
+    }
+
+    /// Recomputes the rating aggregate of these places from their ratings and stamps them with `revision`.
+    static func recountRatings(of placeIDs: [String], revision: Int64, in db: Database) throws -> [RatingAggregate] {
+        try placeIDs.map { placeID in
+            let row = try Row.fetchOne(
+                db,
+                sql: "SELECT COUNT(*), COALESCE(SUM(stars), 0) FROM rating WHERE place_id = ?",
+                arguments: [placeID]
+            )
+            let aggregate = RatingAggregate(count: row?[0] ?? 0, sum: row?[1] ?? 0)
+            try db.execute(
+                sql: "UPDATE place SET rating_count = ?, rating_sum = ?, revision = ? WHERE id = ?",
+                arguments: [aggregate.count, aggregate.sum, revision, placeID]
+            )
+            return aggregate
+        }
+    }
+
+    public func search(_ query: PlaceSearchQuery) async throws -> [(place: Place, relevance: Double, distanceMeters: Double?)] {
+        // Each word is quoted (so no word is read as FTS5 syntax) and matched as a prefix; all must match.
+        let match = query.words.map { "\"\($0)\"*" }.joined(separator: " ")
+        var arguments: StatementArguments = [match]
+        var circleSQL = ""
+        var distanceSQL = "NULL"
+        if let circle = query.circle {
+            distanceSQL = "places_distance(place.latitude, place.longitude, ?, ?)"
+            arguments = [circle.center.latitude, circle.center.longitude, match]
+            // A latitude band first (cheap, uses no function), then the exact great-circle distance.
+            let degrees = circle.radiusMeters / Geodesy.earthRadiusMeters * 180 / Double.pi
+            circleSQL = " AND place.latitude BETWEEN ? AND ? AND distance <= ?"
+            arguments += [circle.center.latitude - degrees, circle.center.latitude + degrees, circle.radiusMeters]
+        }
+        arguments += [query.page.limit, query.page.offset]
+        // Column weights: a hit in the name counts most, then tags and cuisine, then the description.
+        let sql = """
+            SELECT place.*, bm25(place_search, 10.0, 1.0, 4.0, 4.0) AS relevance, \(distanceSQL) AS distance
+            FROM place_search JOIN place ON place.rowid = place_search.rowid
+            WHERE place_search MATCH ? AND place.deleted_at IS NULL\(circleSQL)
+            ORDER BY relevance, distance, place.id
+            LIMIT ? OFFSET ?
+            """
+        let bound = arguments
+        return try await database.read { db in
+            try Row.fetchAll(db, sql: sql, arguments: bound).map { row in
+                (place: try PlaceRow.place(row), relevance: row["relevance"], distanceMeters: row["distance"])
+            }
+        }
+    }
+}

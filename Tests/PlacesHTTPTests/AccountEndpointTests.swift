@@ -1,0 +1,287 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import PlacesCore
+import PlacesSQLite
+import Synchronization
+import Testing
+
+@testable import PlacesHTTP
+
+@Suite("Accounts, sessions and settings over HTTP")
+struct AccountEndpointTests {
+    @Test func signUpLogInSeeYourselfLogOut() async throws {
+        let app = try await TestApp.make([])
+        try await app.test(.router) { client in
+            let registered = try await client.json(.post, "/v1/auth/register", body: [
+                "username": "Ada.L", "email": " Ada@Example.COM ", "password": "analytical engine", "displayName": "Ada",
+            ])
+            #expect(registered.status == .created)
+            let own = try TestApp.object(registered.body)
+            #expect(own["email"] as? String == "ada@example.com")
+            #expect(own["passwordHash"] == nil)
+
+            // Usernames are unique regardless of case, and e-mails once normalised.
+            let taken = try await client.json(.post, "/v1/auth/register", body: [
+                "username": "ada.l", "email": "other@example.com", "password": "analytical engine",
+            ])
+            #expect(taken.status == .conflict)
+            #expect(try TestApp.error(taken.body).field == "username")
+            let emailTaken = try await client.json(.post, "/v1/auth/register", body: [
+                "username": "ada2", "email": "ADA@example.com", "password": "analytical engine",
+            ])
+            #expect(try TestApp.error(emailTaken.body).field == "email")
+
+            let login = try await client.json(.post, "/v1/auth/login", body: ["email": "ada@EXAMPLE.com", "password": "analytical engine"])
+            #expect(login.status == .ok)
+            let issued = try TestApp.object(login.body)
+            let token = try #require(issued["token"] as? String)
+            #expect(token.count == 43)
+            #expect(issued["expiresAt"] as? String == "2027-02-14T08:00:00Z")
+
+            let me = try await client.json(.get, "/v1/me", token: token)
+            #expect(try TestApp.object(me.body)["displayName"] as? String == "Ada")
+
+            #expect(try await client.json(.post, "/v1/auth/logout", token: token).status == .noContent)
+            let after = try await client.json(.get, "/v1/me", token: token)
+            #expect(after.status == .unauthorized)
+            #expect(after.headers[.wwwAuthenticate] == "Bearer")
+        }
+    }
+
+    @Test(arguments: [
+        (["username": "ab", "email": "a@b.co", "password": "long enough pw"], "username"),
+        (["username": "has space", "email": "a@b.co", "password": "long enough pw"], "username"),
+        (["username": "abc", "password": "long enough pw"], "email"),
+        (["username": "abc", "email": "nope", "password": "long enough pw"], "email"),
+        (["username": "abc", "phone": "12345", "password": "long enough pw"], "phone"),
+        (["username": "abc", "email": "a@b.co", "password": "short"], "password"),
+        (["username": "abcdefghij", "email": "a@b.co", "password": "ABCDEFGHIJ"], "password"),
+        (["username": "abc", "email": "a@b.co", "password": String(repeating: "é", count: 37)], "password"),
+        (["username": "abc", "email": "a@b.co", "password": "long enough pw", "admin": true], "admin"),
+    ] as [([String: any Sendable], String)])
+    func registrationRefusesBadFieldsByName(body: [String: any Sendable], field: String) async throws {
+        let app = try await TestApp.make([])
+        try await app.test(.router) { client in
+            let response = try await client.json(.post, "/v1/auth/register", body: body)
+            #expect(response.status == .badRequest)
+            let error = try TestApp.error(response.body)
+            #expect(error.code == "invalid_input")
+            #expect(error.field == field)
+        }
+    }
+
+    @Test func malformedBodiesAreClearErrors() async throws {
+        let app = try await TestApp.make([])
+        try await app.test(.router) { client in
+            for body in ["", "{", "[1]", "{\"username\": 5}"] {
+                let response = try await client.execute(
+                    uri: "/v1/auth/register",
+                    method: .post,
+                    headers: [.contentType: "application/json"],
+                    body: ByteBuffer(string: body)
+                ) { $0 }
+                #expect(response.status == .badRequest, "\(body)")
+            }
+        }
+    }
+
+    @Test func unknownUserAndWrongPasswordAnswerAlike() async throws {
+        let app = try await TestApp.make([])
+        try await app.test(.router) { client in
+            _ = try await client.signUp("grace")
+            let wrong = try await client.json(.post, "/v1/auth/login", body: ["username": "grace", "password": "not the password"])
+            let unknown = try await client.json(.post, "/v1/auth/login", body: ["username": "nobody", "password": "not the password"])
+            #expect(wrong.status == .unauthorized && unknown.status == .unauthorized)
+            #expect(String(buffer: wrong.body) == String(buffer: unknown.body))
+        }
+    }
+
+    @Test func repeatedFailuresAreThrottledPerAccountAndAddress() async throws {
+        let now = Mutex(TestApp.now)
+        let app = try await TestApp.make([], clock: { now.withLock { $0 } })
+        try await app.test(.router) { client in
+            let token = try await client.signUp("linus")
+            for _ in 0..<10 {
+                let failed = try await client.json(.post, "/v1/auth/login", body: ["username": "linus", "password": "wrong wrong"])
+                #expect(failed.status == .unauthorized)
+            }
+            let blocked = try await client.json(.post, "/v1/auth/login", body: ["username": "linus", "password": "correct horse battery"])
+            #expect(blocked.status == .tooManyRequests)
+            #expect(try TestApp.error(blocked.body).code == "too_many_attempts")
+            let retry = try #require(blocked.headers[.retryAfter].flatMap { Int($0) })
+            #expect(retry > 0 && retry <= 15 * 60)
+            // The existing session is untouched, and other accounts still log in.
+            #expect(try await client.json(.get, "/v1/me", token: token).status == .ok)
+            _ = try await client.signUp("other")
+            // Once the window has passed, the owner gets in again.
+            now.withLock { $0 = $0.addingTimeInterval(15 * 60 + 1) }
+            let later = try await client.json(.post, "/v1/auth/login", body: ["username": "linus", "password": "correct horse battery"])
+            #expect(later.status == .ok)
+        }
+    }
+
+    @Test func tokensExpire() async throws {
+        let now = Mutex(TestApp.now)
+        let app = try await TestApp.make([], clock: { now.withLock { $0 } })
+        try await app.test(.router) { client in
+            let token = try await client.signUp("expiring")
+            now.withLock { $0 = $0.addingTimeInterval(AccountService.defaultSessionLifetime - 1) }
+            #expect(try await client.json(.get, "/v1/me", token: token).status == .ok)
+            now.withLock { $0 = $0.addingTimeInterval(2) }
+            #expect(try await client.json(.get, "/v1/me", token: token).status == .unauthorized)
+        }
+    }
+
+    @Test func sessionsSurviveARestart() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("places-restart-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("places.sqlite").path
+        func app() throws -> some ApplicationProtocol {
+            let database = try PlacesDatabase(path: path)
+            let places = PlaceService(repository: database.places, index: PlaceIndex())
+            let accounts = AccountService(repository: database.accounts, hasher: try BcryptPasswordHasher(cost: 4))
+            return buildApplication(settings: ServerSettings(port: 0), services: PlacesServices(places: places, accounts: accounts), logger: .init(label: "t"))
+        }
+        let token = try await app().test(.router) { client in try await client.signUp("persistent") }
+        try await app().test(.router) { client in
+            let me = try await client.json(.get, "/v1/me", token: token)
+            #expect(me.status == .ok)
+            #expect(try TestApp.object(me.body)["username"] as? String == "persistent")
+        }
+        // Only the token's SHA-256 is stored.
+        let stored = try String(contentsOfFile: path, encoding: .isoLatin1)
+        #expect(!stored.contains(token))
+    }
+
+    @Test func changingThePasswordEndsTheOtherSessions() async throws {
+        let app = try await TestApp.make([])
+        try await app.test(.router) { client in
+            let first = try await client.signUp("turing")
+            let second = try #require(
+                try TestApp.object(
+                    try await client.json(.post, "/v1/auth/login", body: ["username": "turing", "password": "correct horse battery"]).body
+                )["token"] as? String
+            )
+            let wrong = try await client.json(.post, "/v1/me/password", token: first, body: [
+                "currentPassword": "nope nope nope", "newPassword": "enigma machine 42",
+            ])
+            #expect(wrong.status == .forbidden)
+            let changed = try await client.json(.post, "/v1/me/password", token: first, body: [
+                "currentPassword": "correct horse battery", "newPassword": "enigma machine 42",
+            ])
+            #expect(changed.status == .noContent)
+            #expect(try await client.json(.get, "/v1/me", token: first).status == .ok)
+            #expect(try await client.json(.get, "/v1/me", token: second).status == .unauthorized)
+            let login = try await client.json(.post, "/v1/auth/login", body: ["username": "turing", "password": "enigma machine 42"])
+            #expect(login.status == .ok)
+        }
+    }
+
+    @Test func profilesArePublicButContactDetailsAreNot() async throws {
+        let app = try await TestApp.make([])
+        try await app.test(.router) { client in
+            let token = try await client.signUp("hopper")
+            let patched = try await client.json(.patch, "/v1/me", token: token, body: [
+                "displayName": "Grace Hopper", "bio": "COBOL", "city": "Arlington", "avatarURL": "https://example.com/g.png",
+            ])
+            #expect(patched.status == .ok)
+            let bad = try await client.json(.patch, "/v1/me", token: token, body: ["avatarURL": "javascript:alert(1)"])
+            #expect(try TestApp.error(bad.body).field == "avatarURL")
+            let viewer = try await client.signUp("viewer")
+            let found = try await client.json(.get, "/v1/users/search?q=grace", token: viewer)
+            let items = try #require(try TestApp.object(found.body)["items"] as? [[String: Any]])
+            #expect(items.map { $0["username"] as? String } == ["hopper"])
+            #expect(items[0]["email"] == nil && items[0]["phone"] == nil)
+            #expect(try await client.json(.get, "/v1/users/search?q=grace").status == .unauthorized)
+        }
+    }
+
+    @Test func settingsHaveDefaultsAndNameTheBadField() async throws {
+        let app = try await TestApp.make([])
+        try await app.test(.router) { client in
+            let token = try await client.signUp("settler")
+            let defaults = try TestApp.object(try await client.json(.get, "/v1/me/settings", token: token).body)
+            #expect(defaults["units"] as? String == "mi")
+            #expect(defaults["defaultRadiusMiles"] as? Double == 5)
+            let patched = try await client.json(.patch, "/v1/me/settings", token: token, body: [
+                "units": "km", "notifications": ["sms": true], "defaultLocation": ["lat": 51.5, "lon": -0.12],
+            ])
+            #expect(patched.status == .ok)
+            let settings = try TestApp.object(patched.body)
+            #expect(settings["units"] as? String == "km")
+            #expect((settings["notifications"] as? [String: Any])?["sms"] as? Bool == true)
+            #expect((settings["notifications"] as? [String: Any])?["push"] as? Bool == true)
+            for (body, field) in [
+                (["units": "furlongs"], "units"), (["defaultRadiusMiles": 0], "defaultRadiusMiles"),
+                (["defaultRadiusMiles": 21], "defaultRadiusMiles"), (["language": "not a tag"], "language"),
+                (["defaultLocation": ["lat": 91, "lon": 0]], "defaultLocation.lat"), (["notifications": ["sms": "yes"]], "notifications.sms"),
+                (["theme": "dark"], "theme"),
+            ] as [([String: Any], String)] {
+                let response = try await client.json(.patch, "/v1/me/settings", token: token, body: body)
+                #expect(response.status == .badRequest)
+                #expect(try TestApp.error(response.body).field == field)
+            }
+            // PUT replaces: what it leaves out goes back to the default.
+            let replaced = try TestApp.object(try await client.json(.put, "/v1/me/settings", token: token, body: ["language": "pt-BR"]).body)
+            #expect(replaced["units"] as? String == "mi")
+            #expect(replaced["language"] as? String == "pt-BR")
+            #expect(replaced["defaultLocation"] == nil)
+        }
+    }
+
+    @Test(arguments: [
+        (HTTPRequest.Method.get, "/v1/me"), (.patch, "/v1/me"), (.delete, "/v1/me"), (.post, "/v1/me/password"),
+        (.get, "/v1/me/export"), (.get, "/v1/me/settings"), (.put, "/v1/me/settings"), (.patch, "/v1/me/settings"),
+        (.get, "/v1/me/favorites"), (.get, "/v1/users/search?q=a"), (.post, "/v1/auth/logout"), (.post, "/v1/places"),
+        (.patch, "/v1/places/a"), (.delete, "/v1/places/a"), (.post, "/v1/places/a/restore"), (.put, "/v1/places/a/favorite"),
+        (.delete, "/v1/places/a/favorite"), (.put, "/v1/places/a/rating"), (.delete, "/v1/places/a/rating"),
+    ])
+    func everyPersonalRouteNeedsAValidToken(method: HTTPRequest.Method, uri: String) async throws {
+        let app = try await TestApp.make([TestApp.place("a", 1, 1)])
+        try await app.test(.router) { client in
+            for token in [nil, "not-a-real-token"] as [String?] {
+                let response = try await client.json(method, uri, token: token, body: [:])
+                #expect(response.status == .unauthorized, "\(method) \(uri) token \(token ?? "none")")
+                #expect(try TestApp.error(response.body).code == "unauthorized")
+            }
+            let malformed = try await client.json(method, uri, body: [:], headers: [.authorization: "Basic abc"])
+            #expect(malformed.status == .unauthorized)
+        }
+    }
+
+    @Test func exportAndDeleteTheAccount() async throws {
+        let (app, database, _) = try await TestApp.services([TestApp.place("seeded", 10, 10)])
+        try await app.test(.router) { client in
+            let token = try await client.signUp("leaving")
+            let other = try await client.signUp("staying")
+            let created = try await client.json(.post, "/v1/places", token: token, body: ["name": "My Gem", "lat": 10.01, "lon": 10.01])
+            let placeID = try #require(try TestApp.object(created.body)["id"] as? String)
+            _ = try await client.json(.put, "/v1/places/seeded/rating", token: token, body: ["stars": 5])
+            _ = try await client.json(.put, "/v1/places/seeded/rating", token: other, body: ["stars": 3])
+            _ = try await client.json(.put, "/v1/places/seeded/favorite", token: token)
+            _ = try await client.json(.patch, "/v1/me/settings", token: token, body: ["units": "km"])
+
+            let export = try TestApp.object(try await client.json(.get, "/v1/me/export", token: token).body)
+            #expect((export["account"] as? [String: Any])?["username"] as? String == "leaving")
+            #expect((export["ratings"] as? [[String: Any]])?.count == 1)
+            #expect((export["favorites"] as? [[String: Any]])?.count == 1)
+            #expect(export["places"] as? [String] == [placeID])
+            #expect((export["settings"] as? [String: Any])?["units"] as? String == "km")
+            #expect(!String(decoding: try JSONSerialization.data(withJSONObject: export), as: UTF8.self).contains("$2b$"))
+
+            #expect(try await client.json(.delete, "/v1/me", token: token).status == .noContent)
+            #expect(try await client.json(.get, "/v1/me", token: token).status == .unauthorized)
+            let relogin = try await client.json(.post, "/v1/auth/login", body: ["username": "leaving", "password": "correct horse battery"])
+            #expect(relogin.status == .unauthorized)
+            // The rating left the aggregate; the place they added stays, without an owner.
+            let seeded = try TestApp.object(try await client.json(.get, "/v1/places/seeded").body)
+            #expect(seeded["ratingCount"] as? Int == 1)
+            #expect(seeded["ratingAverage"] as? Double == 3)
+            let kept = try TestApp.object(try await client.json(.get, "/v1/places/\(placeID)").body)
+            #expect(kept["ownerId"] == nil)
+        }
+        #expect(try await database.accounts.user(login: .username("leaving")) == nil)
+    }
+}
