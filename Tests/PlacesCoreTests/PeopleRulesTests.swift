@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+
+@testable import PlacesCore
+
+@Suite("Account rules, the login throttle, settings and opening hours")
+struct PeopleRulesTests {
+    @Test(arguments: ["abc", "Ada.Lovelace", "a_b.c", String(repeating: "x", count: 32)])
+    func goodUsernames(name: String) throws {
+        #expect(try AccountRules.username(name) == name)
+    }
+
+    @Test(arguments: ["ab", String(repeating: "x", count: 33), "has space", "émile", "semi;colon", ""])
+    func badUsernames(name: String) {
+        #expect(throws: PlacesError.self) { try AccountRules.username(name) }
+    }
+
+    @Test func emailsAndPhonesAreNormalised() throws {
+        #expect(try AccountRules.email("  Ada@Example.COM ") == "ada@example.com")
+        #expect(try AccountRules.phone("+44 (20) 7946-0958") == "+442079460958")
+        for bad in ["ada", "ada@", "@example.com", "ada@example", "a@b..c", "a b@c.d", "a@b.c."] {
+            #expect(throws: PlacesError.self, "\(bad)") { try AccountRules.email(bad) }
+        }
+        for bad in ["0207 946 0958", "+12", "+44 20 7946 0958 ext 2", "+1234567890123456"] {
+            #expect(throws: PlacesError.self, "\(bad)") { try AccountRules.phone(bad) }
+        }
+    }
+
+    @Test func passwordsAreTenCharactersToSeventyTwoBytes() throws {
+        try AccountRules.checkPassword("0123456789", username: "ada")
+        try AccountRules.checkPassword(String(repeating: "x", count: 72), username: "ada")
+        let cases = ["012345678", String(repeating: "x", count: 73), String(repeating: "é", count: 37), "password\u{0}xx", "AdaLovelace"]
+        for password in cases {
+            #expect(throws: PlacesError.self) { try AccountRules.checkPassword(password, username: "adalovelace") }
+        }
+    }
+
+    @Test func tokensAre256RandomBitsStoredAsSHA256() {
+        let a = SessionToken.generate()
+        let b = SessionToken.generate()
+        #expect(a != b)
+        #expect(a.count == 43)
+        #expect(a.utf8.allSatisfy { $0 == 0x2D || $0 == 0x5F || ($0 >= 0x30 && $0 <= 0x39) || (($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A) })
+        #expect(SessionToken.hash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SessionToken.base64URL([0xFB, 0xFF]) == "-_8")
+    }
+
+    @Test func theThrottleCountsPerAccountAndAddressAndPerAddress() throws {
+        let throttle = LoginThrottle(policy: .init(perAccountAndAddress: 3, perAddress: 5, window: 60))
+        let t0 = Date(timeIntervalSince1970: 1_000)
+        for _ in 0..<3 { throttle.recordFailure(account: "ada", address: "1.1.1.1", now: t0) }
+        #expect(throws: PlacesError.self) { try throttle.check(account: "ada", address: "1.1.1.1", now: t0) }
+        // The same account from elsewhere, and another account from here, still get in.
+        try throttle.check(account: "ada", address: "2.2.2.2", now: t0)
+        try throttle.check(account: "bob", address: "1.1.1.1", now: t0)
+        // The per-address bound catches one address trying many accounts.
+        throttle.recordFailure(account: "bob", address: "1.1.1.1", now: t0)
+        throttle.recordFailure(account: "cy", address: "1.1.1.1", now: t0)
+        do {
+            try throttle.check(account: "dee", address: "1.1.1.1", now: t0.addingTimeInterval(10))
+            Issue.record("expected too_many_attempts")
+        } catch {
+            #expect(error.code == .tooManyAttempts)
+            #expect(error.retryAfterSeconds == 50)
+        }
+        // The window slides.
+        try throttle.check(account: "ada", address: "1.1.1.1", now: t0.addingTimeInterval(60))
+    }
+
+    @Test func settingsApplyTheSameRulesForPutAndPatch() throws {
+        let patch = try FieldReader(
+            .object(["units": .text("km"), "accessibility": .object(["largerText": .bool(true)])]),
+            allowed: UserSettings.fields
+        )
+        let changed = try UserSettings().applying(patch)
+        #expect(changed.units == .km)
+        #expect(changed.accessibility.largerText)
+        #expect(!changed.accessibility.reducedMotion)
+        let reset = try changed.applying(try FieldReader(.object(["units": .null, "accessibility": .null]), allowed: UserSettings.fields))
+        #expect(reset == UserSettings())
+        for tag in ["en", "pt-BR", "zh-Hant-TW", "de-CH-1996"] {
+            #expect(try UserSettings.languageTag(tag) == tag)
+        }
+        for tag in ["e", "en_GB", "en--GB", "toolongsubtag9", "ünï"] {
+            #expect(throws: PlacesError.self) { try UserSettings.languageTag(tag) }
+        }
+    }
+
+    @Test(arguments: [
+        // (local weekday, local time, open?)
+        (OpeningHours.Weekday.mon, "17:59", false), (.mon, "18:00", true), (.mon, "23:59", true),
+        (.tue, "01:59", true), (.tue, "02:00", false), (.tue, "09:00", true), (.tue, "16:59", true), (.tue, "17:00", false),
+        (.wed, "01:00", false), (.sun, "23:00", false), (.sat, "12:00", true), (.sat, "23:59", true), (.sun, "00:30", false),
+        (.sun, "23:30", true), (.mon, "00:30", true), (.mon, "01:00", false),
+    ])
+    func openingHoursIncludeIntervalsPastMidnight(day: OpeningHours.Weekday, time: String, open: Bool) throws {
+        let hours = try OpeningHours.parse(["mon": ["18:00-02:00"], "tue": ["09:00-17:00"], "sat": ["10:00-00:00"], "sun": ["23:30-01:00"]])
+        let parts = time.split(separator: ":").compactMap { Int($0) }
+        #expect(hours.isOpen(at: .init(weekday: day, minute: parts[0] * 60 + parts[1])) == open, "\(day) \(time)")
+    }
+
+    @Test func localTimeFollowsThePlacesZone() throws {
+        let instant = try Date.ISO8601FormatStyle().parse("2026-11-24T06:30:00Z")
+        let newYork = OpeningHours.LocalTime(instant, in: try #require(TimeZone(identifier: "America/New_York")))
+        #expect(newYork == .init(weekday: .tue, minute: 90))
+        let tokyo = OpeningHours.LocalTime(instant, in: try #require(TimeZone(identifier: "Asia/Tokyo")))
+        #expect(tokyo == .init(weekday: .tue, minute: 15 * 60 + 30))
+    }
+
+    @Test func searchWordsAreLettersAndDigitsOnly() throws {
+        #expect(PlaceSearchQuery.words("Café  \"de\" FLORE*") == ["café", "de", "flore"])
+        #expect(PlaceSearchQuery.words("OR AND NEAR()") == ["or", "and", "near"])
+        #expect(throws: PlacesError.self) { try PlaceSearchQuery.parse(q: "**", lat: nil, lon: nil, radius: nil, page: PageRequest()) }
+    }
+
+    @Test func pagesCarryAnOpaqueCursor() throws {
+        let request = try PageRequest.parse(limit: "2", cursor: nil)
+        let page = request.page([1, 2, 3])
+        #expect(page.items == [1, 2])
+        let next = try PageRequest.parse(limit: "2", cursor: page.nextCursor)
+        #expect(next.offset == 2)
+        for (limit, cursor) in [("0", nil), ("101", nil), ("x", nil), (nil, "abc"), (nil, "o-5")] as [(String?, String?)] {
+            #expect(throws: PlacesError.self) { try PageRequest.parse(limit: limit, cursor: cursor) }
+        }
+    }
+}
