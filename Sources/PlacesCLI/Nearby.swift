@@ -12,13 +12,37 @@ extension Places {
         )
 
         @Option(name: .long, parsing: .unconditional, help: "Latitude of the centre, in degrees (-90...90).")
-        var lat: String
+        var lat: String?
 
         @Option(name: .long, parsing: .unconditional, help: "Longitude of the centre, in degrees (-180...180).")
-        var lon: String
+        var lon: String?
 
         @Option(name: .long, parsing: .unconditional, help: "Radius in miles (default 5, capped at 20).")
         var radius: String?
+
+        @Option(name: .long, parsing: .unconditional, help: "Radius in kilometres (instead of --radius).")
+        var radiusKm: String?
+
+        @Option(name: .long, help: "Only places with this tag; repeatable (all must match).")
+        var tag: [String] = []
+
+        @Option(name: .long, help: "Only restaurants of this cuisine.")
+        var cuisine: String?
+
+        @Option(name: .long, help: "Only places at or above this price level (1-4).")
+        var minPrice: String?
+
+        @Option(name: .long, help: "Only places at or below this price level (1-4).")
+        var maxPrice: String?
+
+        @Option(name: .long, help: "Only places rated at least this on average (1-5).")
+        var minRating: String?
+
+        @Option(name: .long, help: "Only places open at this ISO-8601 time (places without hours stay, marked unknown).")
+        var openAt: String?
+
+        @Option(name: .long, help: "Answer as this user: their default location and radius fill in, their units print.")
+        var user: String?
 
         @Option(name: .long, parsing: .unconditional, help: "At most this many places (1...500, default 50).")
         var limit: String?
@@ -33,16 +57,38 @@ extension Places {
 
         func run() async throws {
             do {
-                let query = try NearbyQuery.parse(lat: lat, lon: lon, radius: radius, limit: limit, kind: kind)
+                let filter = try PlaceFilter.parse(
+                    kind: kind,
+                    tags: tag,
+                    cuisine: cuisine,
+                    minPrice: minPrice,
+                    maxPrice: maxPrice,
+                    minRating: minRating,
+                    openAt: openAt
+                )
                 let path = databaseOptions.path
                 guard FileManager.default.fileExists(atPath: path) else {
                     throw PlacesError(.notFound, "no database at \(path); run `places seed` or `places serve` first")
                 }
                 let database = try PlacesDatabase(path: path, readOnly: true)
+                var settings: UserSettings?
+                if let user {
+                    let accounts = AccountService(repository: database.accounts, hasher: try BcryptPasswordHasher())
+                    settings = try await accounts.settings(userID: try await accounts.user(username: user).id)
+                }
+                let query = try NearbyQuery.parse(
+                    lat: lat,
+                    lon: lon,
+                    radius: radius,
+                    radiusKm: radiusKm,
+                    limit: limit,
+                    filter: filter,
+                    defaults: settings.map { .init(center: $0.defaultLocation?.coordinate, radiusMiles: $0.defaultRadiusMiles) }
+                )
                 let service = PlaceService(repository: database.places, index: PlaceIndex())
                 try await service.loadIndex()
                 let answer = service.nearby(query)
-                print(json ? try NearbyOutput.json(answer) : NearbyOutput.table(answer), terminator: "")
+                print(json ? try NearbyOutput.json(answer) : NearbyOutput.table(answer, units: settings?.units), terminator: "")
             } catch {
                 throw Failure.exit(error)
             }

@@ -8,18 +8,25 @@ enum NearbyOutput {
         String(decoding: try PlacesJSON.makeEncoder().encode(answer), as: UTF8.self) + "\n"
     }
 
-    /// The answer as an aligned table, nearest first.
-    static func table(_ answer: NearbyAnswer) -> String {
-        let radius = format(answer.radiusMiles, decimals: 2)
-        var header = "\(answer.count) place\(answer.count == 1 ? "" : "s") within \(radius) mi of "
+    /// The answer as an aligned table, nearest first: distances in `units`, or in both miles and kilometres.
+    static func table(_ answer: NearbyAnswer, units: UserSettings.Units? = nil) -> String {
+        let radius =
+            units == .km ? format(answer.radiusMeters / 1_000, decimals: 2) + " km" : format(answer.radiusMiles, decimals: 2) + " mi"
+        var header = "\(answer.count) place\(answer.count == 1 ? "" : "s") within \(radius) of "
         header += "\(format(answer.center.lat, decimals: 5)), \(format(answer.center.lon, decimals: 5))"
         if answer.capped { header += " (radius capped at 20 mi)" }
-        var rows = [["MILES", "KM", "KIND", "NAME", "CITY", "ID"]]
+        let distanceColumns: [(title: String, value: (NearbyPlace) -> Double)] =
+            switch units {
+            case .mi: [("MILES", \.distanceMiles)]
+            case .km: [("KM", \.distanceKm)]
+            case nil: [("MILES", \.distanceMiles), ("KM", \.distanceKm)]
+            }
+        let numeric = distanceColumns.count
+        var rows = [distanceColumns.map(\.title) + ["KIND", "NAME", "CITY", "ID"]]
         for place in answer.places {
-            rows.append([
-                format(place.distanceMiles, decimals: 2), format(place.distanceKm, decimals: 2), place.kind.rawValue,
-                place.name, place.city ?? "", place.id,
-            ])
+            rows.append(
+                distanceColumns.map { format($0.value(place), decimals: 2) } + [place.kind.rawValue, place.name, place.city ?? "", place.id]
+            )
         }
         guard answer.count > 0 else { return header + "\n" }
         var widths = Array(repeating: 0, count: rows[0].count)
@@ -30,7 +37,7 @@ enum NearbyOutput {
         for row in rows {
             let cells = row.enumerated().map { column, cell in
                 let pad = String(repeating: " ", count: widths[column] - cell.count)
-                return column < 2 ? pad + cell : cell + pad
+                return column < numeric ? pad + cell : cell + pad
             }
             lines.append(cells.joined(separator: "  ").trimmingCharacters(in: .whitespaces))
         }

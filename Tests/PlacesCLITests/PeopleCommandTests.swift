@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+/// Runs the built `places` binary (beside the test bundle) on a temporary database, as an operator would.
+struct PlacesBinary {
+    let database: String
+    let folder: URL
+
+    init() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: PlacesBinary.executable.path), "no places binary at \(PlacesBinary.executable.path)")
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("places-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        database = folder.appendingPathComponent("places.sqlite").path
+    }
+
+    /// `swift test` builds the `places` product into the build folder the test runner itself runs from.
+    static var executable: URL {
+        let runner = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        return runner.deletingLastPathComponent().appendingPathComponent("places")
+    }
+
+    /// Runs `places ARGS --database DB` with `input` on stdin; returns exit status, stdout and stderr.
+    @discardableResult
+    func run(_ arguments: [String], input: String = "") throws -> (status: Int32, out: String, err: String) {
+        let process = Process()
+        process.executableURL = PlacesBinary.executable
+        process.arguments = arguments + ["--database", database]
+        var environment = ProcessInfo.processInfo.environment
+        environment["PLACES_BCRYPT_COST"] = "4"
+        process.environment = environment
+        let stdin = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let out = stdout.fileHandleForReading.readDataToEndOfFile()
+        let err = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    }
+
+    func json(_ arguments: [String], input: String = "") throws -> [String: Any] {
+        let result = try run(arguments + ["--json"], input: input)
+        #expect(result.status == 0, "\(arguments): \(result.err)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+    }
+}
+
+@Suite("places user, place, search and settings")
+struct PeopleCommandTests {
+    @Test func anOperatorManagesPeopleAndPlacesOnTheFile() throws {
+        let places = try PlacesBinary()
+        defer { try? FileManager.default.removeItem(at: places.folder) }
+
+        let user = try places.json(["user", "create", "--username", "ops", "--email", "ops@example.com"], input: "a long password\n")
+        #expect(user["username"] as? String == "ops")
+        let short = try places.run(["user", "create", "--username", "xyz", "--email", "x@example.com"], input: "short\n")
+        #expect(short.status == 64)
+        #expect(short.err.contains("password must be at least 10 characters"))
+        let taken = try places.run(["user", "create", "--username", "OPS", "--email", "o2@example.com"], input: "a long password\n")
+        #expect(taken.status == 1)
+
+        let added = try places.json([
+            "place", "add", "--name", "Crêperie du Coin", "--lat", "48.85", "--lon", "2.35", "--kind", "restaurant",
+            "--cuisine", "Breton", "--tag", "crepes", "--owner", "ops",
+        ])
+        let id = try #require(added["id"] as? String)
+        #expect(added["ownerId"] as? String == user["id"] as? String)
+        let duplicate = try places.run(["place", "add", "--name", "creperie du coin", "--lat", "48.8501", "--lon", "2.35"])
+        #expect(duplicate.status == 1)
+        #expect(duplicate.err.contains(id))
+        let bad = try places.run(["place", "add", "--name", "Nowhere", "--lat", "-91", "--lon", "0"])
+        #expect(bad.status == 64)
+
+        let updated = try places.json(["place", "update", id, "--price-level", "2", "--clear", "cuisine"])
+        #expect(updated["priceLevel"] as? Int == 2)
+        #expect(updated["cuisine"] == nil)
+        #expect(try places.json(["place", "show", id])["name"] as? String == "Crêperie du Coin")
+
+        let search = try places.json(["search", "creperie"])
+        #expect((search["items"] as? [[String: Any]])?.first?["id"] as? String == id)
+
+        let settings = try places.run(["settings", "set", "ops", "units=km", #"defaultLocation={"lat":48.85,"lon":2.35}"#])
+        #expect(settings.status == 0, "\(settings.err)")
+        let stored = try places.run(["settings", "get", "ops"])
+        #expect(stored.out.contains(#""units":"km""#))
+        #expect(try places.run(["settings", "set", "ops", "units=furlongs"]).status == 64)
+
+        let table = try places.run(["nearby", "--user", "ops"])
+        #expect(table.status == 0, "\(table.err)")
+        #expect(table.out.hasPrefix("1 place within 8.05 km of 48.85000, 2.35000"))
+        #expect(table.out.contains("KM") && !table.out.contains("MILES"))
+
+        #expect(try places.run(["place", "delete", id]).status == 0)
+        #expect(try places.run(["place", "show", id]).status == 64)
+        #expect((try places.json(["search", "creperie"])["items"] as? [Any])?.isEmpty == true)
+        #expect(try places.json(["place", "restore", id])["id"] as? String == id)
+    }
+}
