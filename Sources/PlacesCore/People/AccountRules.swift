@@ -87,12 +87,7 @@ public enum AccountRules {
         if reader.has("bio") { profile.bio = try reader.text("bio", limit: 500, allowLineBreaks: true) }
         if reader.has("city") { profile.city = try reader.text("city", limit: 100) }
         if reader.has("avatarURL") {
-            profile.avatarURL = try reader.text("avatarURL", limit: 2_000)
-            if let url = profile.avatarURL {
-                guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                    let host = parsed.host, !host.isEmpty
-                else { throw .invalid("avatarURL", "avatarURL must be an http or https URL") }
-            }
+            profile.avatarURL = try reader.webURL("avatarURL")
         }
         return profile
     }

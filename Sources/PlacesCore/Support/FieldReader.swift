@@ -1,3 +1,5 @@
+import Foundation
+
 /// A JSON object from a request body or a command line, read field by field with the field named in every error.
 ///
 /// Unknown names are refused (a typo such as `displayname` must not be silently ignored), `null` reads as "clear
@@ -92,5 +94,16 @@ public struct FieldReader: Sendable {
         } catch {
             throw .invalid("\(name).\(error.field ?? "")", error.message)
         }
+    }
+}
+
+extension FieldReader {
+    /// The http(s) URL `name` (a picture, a website); nil when absent, null or blank.
+    public func webURL(_ name: String, limit: Int = 2_000) throws(PlacesError) -> String? {
+        guard let text = try text(name, limit: limit) else { return nil }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else { throw .invalid(name, "\(name) must be an http or https URL") }
+        return text
     }
 }

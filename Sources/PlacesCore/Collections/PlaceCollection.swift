@@ -1,0 +1,129 @@
+import Foundation
+import GeoIndex
+
+/// A named, ordered list of places: personal (its owner's alone) or a group's (every member reads and adds).
+public struct PlaceCollection: Sendable, Hashable, Encodable {
+    /// `c-` and 16 hex digits.
+    public var id: String
+    /// The owner of a personal collection.
+    public var ownerId: String?
+    /// The group of a group collection.
+    public var groupId: String?
+    /// 1–80 characters.
+    public var name: String
+    /// Up to 500 characters.
+    public var description: String?
+    /// When it was made.
+    public var createdAt: Date
+    /// When its name, description or places last changed.
+    public var updatedAt: Date
+
+    /// Makes a collection.
+    public init(id: String, ownerId: String?, groupId: String?, name: String, description: String?, createdAt: Date, updatedAt: Date) {
+        self.id = id
+        self.ownerId = ownerId
+        self.groupId = groupId
+        self.name = name
+        self.description = description
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    /// `personal` or `group`.
+    public var kind: String { groupId == nil ? "personal" : "group" }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, ownerId, groupId, name, description, createdAt, updatedAt, kind
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(kind, forKey: .kind)
+        try container.encodeIfPresent(ownerId, forKey: .ownerId)
+        try container.encodeIfPresent(groupId, forKey: .groupId)
+        try container.encode(name, forKey: .name)
+        try container.encodeIfPresent(description, forKey: .description)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(updatedAt, forKey: .updatedAt)
+    }
+}
+
+/// One stored entry of a collection: which place, where in the order, who added it.
+public struct CollectionEntry: Sendable, Hashable {
+    /// The place.
+    public var placeID: String
+    /// Who added it.
+    public var addedBy: String?
+    /// When.
+    public var addedAt: Date
+
+    /// Makes an entry.
+    public init(placeID: String, addedBy: String?, addedAt: Date) {
+        self.placeID = placeID
+        self.addedBy = addedBy
+        self.addedAt = addedAt
+    }
+}
+
+/// A collection with its live places in the order people gave them.
+public struct CollectionDetail: Sendable, Encodable {
+    /// The collection.
+    public var collection: PlaceCollection
+    /// Its live places, in order (a deleted place is left out until it is restored).
+    public var places: [CollectionPlace]
+}
+
+/// A place as a collection lists it, with its distance when the request gave a location.
+public struct CollectionPlace: Sendable, Encodable {
+    public var id: String
+    public var name: String
+    public var kind: PlaceKind
+    public var lat: Double
+    public var lon: Double
+    public var city: String?
+    public var score: Double
+    public var addedBy: String?
+    public var addedAt: Date
+    public var distanceMeters: Double?
+    public var distanceMiles: Double?
+    public var distanceKm: Double?
+
+    init(summary: PlaceSummary, entry: CollectionEntry, center: Coordinate?) {
+        id = summary.id
+        name = summary.name
+        kind = summary.kind
+        lat = summary.coordinate.latitude
+        lon = summary.coordinate.longitude
+        city = summary.city
+        score = summary.rating.score
+        addedBy = entry.addedBy
+        addedAt = entry.addedAt
+        let distance = center.map { Geodesy.distanceMeters($0, summary.coordinate) }
+        distanceMeters = distance
+        distanceMiles = distance.map { $0 / Geodesy.metersPerMile }
+        distanceKm = distance.map { $0 / 1_000 }
+    }
+}
+
+/// Stores collections and their ordered entries; each call is one transaction.
+public protocol CollectionRepository: Sendable {
+    /// Stores a new, empty collection.
+    func insert(_ collection: PlaceCollection) async throws
+    /// The collection with this id.
+    func collection(id: String) async throws -> PlaceCollection?
+    /// The person's own collections and those of the groups given, by name then id.
+    func collections(ownerID: String, groupIDs: [String]) async throws -> [PlaceCollection]
+    /// Saves the name and description.
+    func update(_ collection: PlaceCollection) async throws
+    /// Deletes the collection and its entries.
+    func delete(id: String) async throws
+    /// Every entry, in order (deleted places included: they come back when restored).
+    func entries(collectionID: String) async throws -> [CollectionEntry]
+    /// Inserts the place at `position` (0-based; nil or past the end appends); `conflict` when it is there already.
+    func add(placeID: String, to collectionID: String, at position: Int?, by userID: String, now: Date) async throws
+    /// Removes the place; false when it was not there.
+    func remove(placeID: String, from collectionID: String, now: Date) async throws -> Bool
+    /// Puts the entries in this order, which must name each exactly once.
+    func reorder(collectionID: String, placeIDs: [String], now: Date) async throws
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Stores friendships, groups, their members and invitations. Each call is one transaction, and the
+/// notifications it is given are stored in that same transaction.
+public protocol GroupRepository: Sendable {
+    // MARK: Friends
+
+    /// How two people stand; nil when there is neither a request nor a friendship.
+    func friendship(_ a: String, _ b: String) async throws -> Friendship?
+    /// Stores a pending request from `from` to `to`.
+    func insertFriendRequest(from: String, to: String, now: Date, notifications: [UserNotification]) async throws
+    /// Turns `from`'s pending request to `to` into a friendship; false when there is no such request.
+    func acceptFriendRequest(from: String, to: String, now: Date) async throws -> Bool
+    /// Removes a request or friendship between the two, either way round; false when there was none.
+    func deleteFriendship(_ a: String, _ b: String) async throws -> Bool
+    /// The person's friends, by username.
+    func friends(of userID: String) async throws -> [Friend]
+    /// Pending requests to the person (`incoming`) or from them, newest first.
+    func friendRequests(userID: String, incoming: Bool) async throws -> [FriendRequest]
+
+    // MARK: Groups
+
+    /// Stores a new group with its creator as its only member, an admin.
+    func insert(_ group: Group, creatorID: String) async throws
+    /// The group with its members.
+    func group(id: String) async throws -> Group?
+    /// The groups the person belongs to, by name.
+    func groups(memberID: String) async throws -> [Group]
+    /// Saves the group's name, description and picture.
+    func update(_ group: Group) async throws
+    /// Deletes the group, its members, invitations and collections.
+    func deleteGroup(id: String) async throws
+
+    /// Stores an invitation; `conflict` when one is already pending.
+    func insertInvitation(groupID: String, inviteeID: String, inviterID: String, now: Date, notifications: [UserNotification])
+        async throws
+    /// The pending invitations to the person, newest first.
+    func invitations(inviteeID: String) async throws -> [GroupInvitation]
+    /// Ends an invitation, adding the invitee as a member when `accept`; false when there was none.
+    func answerInvitation(groupID: String, inviteeID: String, accept: Bool, now: Date) async throws -> Bool
+
+    /// Sets a member's role.
+    func setRole(groupID: String, userID: String, role: GroupRole) async throws
+    /// Removes a member, first making `successorID` an admin when given; deletes the group when nobody is left.
+    func removeMember(groupID: String, userID: String, promoting successorID: String?) async throws
+}

@@ -1,0 +1,249 @@
+import Foundation
+
+/// Friends and groups: requests, invitations, membership and the rules admins keep.
+public struct GroupService: Sendable {
+    let repository: any GroupRepository
+    let accounts: any AccountRepository
+    let notifier: Notifier
+    let clock: @Sendable () -> Date
+
+    /// Makes the service.
+    public init(
+        repository: any GroupRepository,
+        accounts: any AccountRepository,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.repository = repository
+        self.accounts = accounts
+        notifier = Notifier(accounts: accounts, clock: clock)
+        self.clock = clock
+    }
+
+    // MARK: - Friends
+
+    /// Asks `username` to be friends; when they had already asked the caller, the two become friends at once.
+    public func requestFriend(_ caller: User, username: String) async throws -> FriendshipStatus {
+        let other = try await person(username, field: "username")
+        guard other.id != caller.id else { throw PlacesError.invalid("username", "you cannot befriend yourself") }
+        switch try await repository.friendship(caller.id, other.id) {
+        case .friends:
+            throw PlacesError(.conflict, "you and \(other.username) are already friends", field: "username")
+        case .pending(let requesterID) where requesterID == caller.id:
+            throw PlacesError(.conflict, "you already asked \(other.username); wait for an answer", field: "username")
+        case .pending:
+            _ = try await repository.acceptFriendRequest(from: other.id, to: caller.id, now: clock())
+            return FriendshipStatus(user: PublicUser(other), status: .friends)
+        case nil:
+            let notifications = try await notifier.notifications(
+                .friendRequest,
+                to: [other.id],
+                message: "\(caller.username) wants to be your friend",
+                subject: .init(userId: caller.id)
+            )
+            try await repository.insertFriendRequest(from: caller.id, to: other.id, now: clock(), notifications: notifications)
+            return FriendshipStatus(user: PublicUser(other), status: .pending)
+        }
+    }
+
+    /// Accepts `username`'s request to the caller.
+    public func acceptFriend(_ caller: User, username: String) async throws -> FriendshipStatus {
+        let other = try await person(username, field: "username")
+        guard try await repository.acceptFriendRequest(from: other.id, to: caller.id, now: clock()) else {
+            throw PlacesError.notFound("\(other.username) has not asked to be your friend")
+        }
+        return FriendshipStatus(user: PublicUser(other), status: .friends)
+    }
+
+    /// Declines `username`'s request to the caller.
+    public func declineFriend(_ caller: User, username: String) async throws {
+        let other = try await person(username, field: "username")
+        guard case .pending(let requesterID) = try await repository.friendship(caller.id, other.id), requesterID == other.id,
+            try await repository.deleteFriendship(caller.id, other.id)
+        else { throw PlacesError.notFound("\(other.username) has not asked to be your friend") }
+    }
+
+    /// Ends a friendship, or withdraws a request either way.
+    public func unfriend(_ caller: User, username: String) async throws {
+        let other = try await person(username, field: "username")
+        guard try await repository.deleteFriendship(caller.id, other.id) else {
+            throw PlacesError.notFound("you and \(other.username) are not friends")
+        }
+    }
+
+    /// The caller's friends.
+    public func friends(_ caller: User) async throws -> [Friend] {
+        try await repository.friends(of: caller.id)
+    }
+
+    /// Requests to the caller (`incoming`) or from them.
+    public func friendRequests(_ caller: User, incoming: Bool) async throws -> [FriendRequest] {
+        try await repository.friendRequests(userID: caller.id, incoming: incoming)
+    }
+
+    // MARK: - Groups
+
+    /// The fields a group body may carry.
+    public static let groupFields: Set<String> = ["name", "description", "pictureURL"]
+
+    /// Makes a group; the caller is its first admin.
+    public func createGroup(_ caller: User, _ reader: FieldReader) async throws -> Group {
+        guard let name = try reader.text("name", limit: 80) else { throw PlacesError.invalid("name", "name is required") }
+        let now = clock()
+        let group = Group(
+            id: RandomID.make("g-"),
+            name: name,
+            description: try reader.text("description", limit: 500, allowLineBreaks: true),
+            pictureURL: try reader.webURL("pictureURL"),
+            createdAt: now,
+            updatedAt: now,
+            members: [GroupMember(user: PublicUser(caller), role: .admin, joinedAt: now)]
+        )
+        try await repository.insert(group, creatorID: caller.id)
+        return group
+    }
+
+    /// The group, for its members (`forbidden` for anyone else).
+    public func group(_ caller: User, id: String) async throws -> Group {
+        let group = try await existingGroup(id)
+        guard group.role(of: caller.id) != nil else { throw PlacesError.forbidden("only members see a group") }
+        return group
+    }
+
+    /// The caller's groups.
+    public func groups(_ caller: User) async throws -> [Group] {
+        try await repository.groups(memberID: caller.id)
+    }
+
+    /// Changes the group's name, description or picture (admins).
+    public func updateGroup(_ caller: User, id: String, _ reader: FieldReader) async throws -> Group {
+        var group = try await adminGroup(caller, id)
+        if reader.has("name") {
+            guard let name = try reader.text("name", limit: 80) else { throw PlacesError.invalid("name", "name cannot be empty") }
+            group.name = name
+        }
+        if reader.has("description") { group.description = try reader.text("description", limit: 500, allowLineBreaks: true) }
+        if reader.has("pictureURL") { group.pictureURL = try reader.webURL("pictureURL") }
+        group.updatedAt = clock()
+        try await repository.update(group)
+        return group
+    }
+
+    /// Deletes the group with its collections (admins).
+    public func deleteGroup(_ caller: User, id: String) async throws {
+        _ = try await adminGroup(caller, id)
+        try await repository.deleteGroup(id: id)
+    }
+
+    /// Invites `username` into the group (admins); they join when they accept.
+    public func invite(_ caller: User, groupID: String, username: String) async throws -> GroupInvitation {
+        let group = try await adminGroup(caller, groupID)
+        let invitee = try await person(username, field: "username")
+        guard group.role(of: invitee.id) == nil else {
+            throw PlacesError(.conflict, "\(invitee.username) is already a member", field: "username")
+        }
+        let notifications = try await notifier.notifications(
+            .groupInvitation,
+            to: [invitee.id],
+            message: "\(caller.username) invited you to the group \(group.name)",
+            subject: .init(userId: caller.id, groupId: group.id)
+        )
+        let now = clock()
+        try await repository.insertInvitation(
+            groupID: group.id,
+            inviteeID: invitee.id,
+            inviterID: caller.id,
+            now: now,
+            notifications: notifications
+        )
+        return GroupInvitation(groupId: group.id, groupName: group.name, invitee: PublicUser(invitee), invitedBy: PublicUser(caller), createdAt: now)
+    }
+
+    /// The caller's pending invitations.
+    public func invitations(_ caller: User) async throws -> [GroupInvitation] {
+        try await repository.invitations(inviteeID: caller.id)
+    }
+
+    /// Accepts or declines the caller's invitation into a group; accepting returns the group.
+    @discardableResult
+    public func answerInvitation(_ caller: User, groupID: String, accept: Bool) async throws -> Group? {
+        guard try await repository.answerInvitation(groupID: groupID, inviteeID: caller.id, accept: accept, now: clock()) else {
+            throw PlacesError.notFound("you have no invitation to group \(PlacesError.quoted(groupID))")
+        }
+        return accept ? try await existingGroup(groupID) : nil
+    }
+
+    /// Leaves a group. The last admin names a member to take over (`successor`) unless nobody else is left, in which
+    /// case the group ends.
+    public func leave(_ caller: User, groupID: String, successor: String?) async throws {
+        let group = try await existingGroup(groupID)
+        guard let role = group.role(of: caller.id) else { throw PlacesError.forbidden("you are not a member of this group") }
+        var successorID: String?
+        if let successor {
+            let next = try await person(successor, field: "successor")
+            guard group.role(of: next.id) != nil, next.id != caller.id else {
+                throw PlacesError.invalid("successor", "the successor must be another member of the group")
+            }
+            successorID = next.id
+        } else if role == .admin, group.adminCount == 1, group.members.count > 1 {
+            throw PlacesError(.conflict, "you are the group's last admin: name another member as successor", field: "successor")
+        }
+        try await repository.removeMember(groupID: groupID, userID: caller.id, promoting: successorID)
+    }
+
+    /// Removes another member (admins).
+    public func removeMember(_ caller: User, groupID: String, username: String) async throws {
+        let group = try await adminGroup(caller, groupID)
+        let member = try await person(username, field: "username")
+        guard member.id != caller.id else { throw PlacesError.invalid("username", "to leave the group yourself, use leave") }
+        guard group.role(of: member.id) != nil else { throw PlacesError.notFound("\(member.username) is not a member") }
+        try await repository.removeMember(groupID: groupID, userID: member.id, promoting: nil)
+    }
+
+    /// Makes a member an admin or a plain member (admins); the group always keeps an admin.
+    public func setRole(_ caller: User, groupID: String, username: String, role: GroupRole) async throws -> Group {
+        let group = try await adminGroup(caller, groupID)
+        let member = try await person(username, field: "username")
+        guard let current = group.role(of: member.id) else { throw PlacesError.notFound("\(member.username) is not a member") }
+        if current == .admin, role == .member, group.adminCount == 1 {
+            throw PlacesError(.conflict, "a group keeps at least one admin: promote another member first", field: "username")
+        }
+        try await repository.setRole(groupID: groupID, userID: member.id, role: role)
+        return try await existingGroup(groupID)
+    }
+
+    // MARK: - Lookups
+
+    /// The group with this id, or `not_found`.
+    public func existingGroup(_ id: String) async throws -> Group {
+        guard let group = try await repository.group(id: id) else {
+            throw PlacesError.notFound("no group with id \(PlacesError.quoted(id))")
+        }
+        return group
+    }
+
+    private func adminGroup(_ caller: User, _ id: String) async throws -> Group {
+        let group = try await existingGroup(id)
+        guard group.role(of: caller.id) == .admin else { throw PlacesError.forbidden("only the group's admins may do this") }
+        return group
+    }
+
+    private func person(_ username: String, field: String) async throws -> User {
+        guard let user = try await accounts.user(login: .username(username)) else {
+            throw PlacesError(.notFound, "no user named \(PlacesError.quoted(username))", field: field)
+        }
+        return user
+    }
+}
+
+/// Where the caller stands with someone after a friend request.
+public struct FriendshipStatus: Sendable, Hashable, Encodable {
+    /// Pending (asked) or friends.
+    public enum Status: String, Sendable, Hashable, Encodable {
+        case pending, friends
+    }
+
+    /// The other person.
+    public var user: PublicUser
+    /// Where it stands.
+    public var status: Status
+}

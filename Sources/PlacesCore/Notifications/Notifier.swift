@@ -1,0 +1,85 @@
+import Foundation
+
+/// Writes notifications as the recipients asked: only the kinds their settings switch on, listing the channels
+/// they chose. It makes them; the repository of the event stores them in the event's transaction.
+public struct Notifier: Sendable {
+    let accounts: any AccountRepository
+    let clock: @Sendable () -> Date
+
+    /// Makes a notifier that reads recipients' settings from `accounts`.
+    public init(accounts: any AccountRepository, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.accounts = accounts
+        self.clock = clock
+    }
+
+    /// One notification for each recipient who wants to hear about `kind` (in the order given, once each).
+    public func notifications(
+        _ kind: UserNotification.Kind,
+        to recipients: [String],
+        message: String,
+        subject: UserNotification.Subject
+    ) async throws -> [UserNotification] {
+        var seen = Set<String>()
+        var made: [UserNotification] = []
+        let now = clock()
+        for recipient in recipients where seen.insert(recipient).inserted {
+            let settings = try await accounts.settings(userID: recipient) ?? UserSettings()
+            guard settings.notifications.wants(kind) else { continue }
+            made.append(
+                UserNotification(
+                    id: RandomID.make("n-"),
+                    recipientId: recipient,
+                    kind: kind,
+                    message: message,
+                    subject: subject,
+                    channels: settings.notifications.channels,
+                    createdAt: now
+                )
+            )
+        }
+        return made
+    }
+}
+
+/// A person's notifications: the list with its unread count, and marking them read.
+public struct NotificationService: Sendable {
+    let repository: any NotificationRepository
+    let clock: @Sendable () -> Date
+
+    /// Makes the service.
+    public init(repository: any NotificationRepository, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.repository = repository
+        self.clock = clock
+    }
+
+    /// One page of the caller's notifications, newest first, and how many are unread in all.
+    public func list(recipientID: String, page: PageRequest) async throws -> NotificationPage {
+        var fetch = page
+        fetch.limit += 1
+        let items = page.page(try await repository.notifications(recipientID: recipientID, page: fetch))
+        return NotificationPage(
+            items: items.items,
+            nextCursor: items.nextCursor,
+            unreadCount: try await repository.unreadCount(recipientID: recipientID)
+        )
+    }
+
+    /// Marks one of the caller's notifications read (`not_found` for anyone else's).
+    public func markRead(id: String, recipientID: String) async throws {
+        guard try await repository.markRead(id: id, recipientID: recipientID, now: clock()) else {
+            throw PlacesError.notFound("no notification with id \(PlacesError.quoted(id))")
+        }
+    }
+
+    /// Marks all of the caller's notifications read; returns how many changed.
+    public func markAllRead(recipientID: String) async throws -> Int {
+        try await repository.markAllRead(recipientID: recipientID, now: clock())
+    }
+}
+
+/// A page of notifications with the unread count.
+public struct NotificationPage: Sendable, Encodable {
+    public var items: [UserNotification]
+    public var nextCursor: String?
+    public var unreadCount: Int
+}

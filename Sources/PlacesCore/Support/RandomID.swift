@@ -1,0 +1,9 @@
+/// Ids for things people create: a short prefix naming the kind (`g-` a group) and 16 random hex digits.
+public enum RandomID {
+    /// `prefix` and 16 hex digits from the system's generator.
+    public static func make(_ prefix: String) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let hex = String(generator.next() as UInt64, radix: 16)
+        return prefix + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
