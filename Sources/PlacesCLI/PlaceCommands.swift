@@ -127,13 +127,14 @@ extension Places {
             static let configuration = CommandConfiguration(abstract: "Soft-delete a place (restore brings it back).")
 
             @Argument(help: "The place's id.") var id: String
+            @Flag(name: .long, help: "Print the API's JSON.") var json = false
             @OptionGroup var databaseOptions: DatabaseOptions
 
             func run() async throws {
                 do {
                     let (_, service) = try await PlaceCommand.service(databaseOptions)
                     try await service.delete(id: id, by: .operatorCLI)
-                    print("deleted \(id)")
+                    if json { try printJSON(Deleted(id: id)) } else { print("deleted \(id)") }
                 } catch {
                     throw Failure.exit(error)
                 }
@@ -218,4 +219,10 @@ extension Optional {
         guard let value = self else { return nil }
         return try await transform(value)
     }
+}
+
+/// What `place delete --json` prints.
+struct Deleted: Encodable {
+    var id: String
+    var deleted = true
 }

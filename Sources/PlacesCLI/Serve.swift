@@ -76,10 +76,14 @@ extension Places {
             try await places.loadIndex()
             logger.info("index loaded", metadata: ["places": "\(places.indexedCount)", "took": "\(ContinuousClock.now - started)"])
 
+            let services = PlacesServices(places: places, accounts: try accountOptions.service(database), repositories: database.repositories)
             try await runServer(
                 settings: settings,
-                services: PlacesServices(places: places, accounts: try accountOptions.service(database)),
-                background: [IndexSyncService(service: places, logger: logger)],
+                services: services,
+                background: [
+                    IndexSyncService(service: places, logger: logger),
+                    DecisionDeadlineService(decisions: services.decisions, logger: logger),
+                ],
                 logger: logger,
                 onServerRunning: { port in
                     logger.notice("serving \(places.indexedCount) places on http://\(settings.host):\(port) from \(path)")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PlacesCore
+import PlacesHTTP
 import PlacesSQLite
 
 /// Reads a setting the way DESIGN.md orders them: flag, then environment, then default.
@@ -34,6 +35,13 @@ struct AccountOptions: ParsableArguments {
     }
 }
 
+extension PlacesDatabase {
+    /// Every repository the services of people together need, over this database.
+    var repositories: PlacesServices.Repositories {
+        PlacesServices.Repositories(accounts: accounts, groups: groups, collections: collections, decisions: decisions, notifications: notifications)
+    }
+}
+
 /// Writes `value` as the API's JSON on standard output, one line.
 func printJSON(_ value: some Encodable) throws {
     print(String(decoding: try PlacesJSON.makeEncoder().encode(value), as: UTF8.self))
@@ -43,7 +51,8 @@ func printJSON(_ value: some Encodable) throws {
 enum Failure {
     static func exit(_ error: any Error) -> ExitCode {
         if let error = error as? PlacesError {
-            printError(error.message)
+            // The stable code first, as the API's error body has it: `invalid_input (lat): lat must be …`.
+            printError(error.description)
             return error.code == .invalidInput || error.code == .notFound ? ExitCode(64) : ExitCode(1)
         }
         if let error = error as? ExitCode { return error }

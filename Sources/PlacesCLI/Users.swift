@@ -74,6 +74,9 @@ extension Places {
             @Argument(help: "The username.")
             var username: String
 
+            @Flag(name: .long, help: "Accepted for uniformity: settings always print as the API's JSON.")
+            var json = false
+
             @OptionGroup var databaseOptions: DatabaseOptions
             @OptionGroup var accountOptions: AccountOptions
 
@@ -105,24 +108,18 @@ extension Places {
             @Argument(help: "Changes, NAME=VALUE.")
             var changes: [String]
 
+            @Flag(name: .long, help: "Accepted for uniformity: settings always print as the API's JSON.")
+            var json = false
+
             @OptionGroup var databaseOptions: DatabaseOptions
             @OptionGroup var accountOptions: AccountOptions
 
             func run() async throws {
                 do {
-                    var fields: [String: FieldValue] = [:]
-                    for change in changes {
-                        let parts = change.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                        guard parts.count == 2, !parts[0].isEmpty else {
-                            throw PlacesError.invalid(change, "a change is NAME=VALUE, got \(PlacesError.quoted(change))")
-                        }
-                        let text = String(parts[1])
-                        fields[String(parts[0])] = (try? JSONText.parse(text)) ?? .text(text)
-                    }
+                    let reader = try FieldArguments.reader(changes, allowed: UserSettings.fields)
                     let database = try PlacesDatabase(path: databaseOptions.path)
                     let accounts = try accountOptions.service(database)
                     let user = try await accounts.user(username: username)
-                    let reader = try FieldReader(.object(fields), allowed: UserSettings.fields)
                     try printJSON(try await accounts.updateSettings(userID: user.id, reader))
                 } catch {
                     throw Failure.exit(error)

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Logging
 import PlacesCore
@@ -26,11 +27,96 @@ public struct PlacesServices: Sendable {
     public var places: PlaceService
     /// Accounts, sessions and settings.
     public var accounts: AccountService
+    /// Friends and groups.
+    public var groups: GroupService
+    /// Collections of places.
+    public var collections: CollectionService
+    /// Group decisions.
+    public var decisions: DecisionService
+    /// Notifications.
+    public var notifications: NotificationService
 
     /// Makes the set.
-    public init(places: PlaceService, accounts: AccountService) {
+    public init(
+        places: PlaceService,
+        accounts: AccountService,
+        groups: GroupService,
+        collections: CollectionService,
+        decisions: DecisionService,
+        notifications: NotificationService
+    ) {
         self.places = places
         self.accounts = accounts
+        self.groups = groups
+        self.collections = collections
+        self.decisions = decisions
+        self.notifications = notifications
+    }
+
+    /// Wires the services of groups, collections, decisions and notifications over their repositories, beside the
+    /// place and account services given; every service reads the same clock.
+    public init(
+        places: PlaceService,
+        accounts: AccountService,
+        repositories: Repositories,
+        clock: @escaping @Sendable () -> Date = { Date() },
+        makeSeed: (@Sendable () -> UInt64)? = nil
+    ) {
+        let groups = GroupService(repository: repositories.groups, accounts: repositories.accounts, clock: clock)
+        let collections = CollectionService(repository: repositories.collections, groups: repositories.groups, places: places, clock: clock)
+        let decisions =
+            if let makeSeed {
+                DecisionService(
+                    repository: repositories.decisions,
+                    groups: repositories.groups,
+                    accounts: repositories.accounts,
+                    collections: collections,
+                    places: places,
+                    clock: clock,
+                    makeSeed: makeSeed
+                )
+            } else {
+                DecisionService(
+                    repository: repositories.decisions,
+                    groups: repositories.groups,
+                    accounts: repositories.accounts,
+                    collections: collections,
+                    places: places,
+                    clock: clock
+                )
+            }
+        self.init(
+            places: places,
+            accounts: accounts,
+            groups: groups,
+            collections: collections,
+            decisions: decisions,
+            notifications: NotificationService(repository: repositories.notifications, clock: clock)
+        )
+    }
+
+    /// The repositories behind the services of people together.
+    public struct Repositories: Sendable {
+        public var accounts: any AccountRepository
+        public var groups: any GroupRepository
+        public var collections: any CollectionRepository
+        public var decisions: any DecisionRepository
+        public var notifications: any NotificationRepository
+
+        /// Makes the set.
+        public init(
+            accounts: any AccountRepository,
+            groups: any GroupRepository,
+            collections: any CollectionRepository,
+            decisions: any DecisionRepository,
+            notifications: any NotificationRepository
+        ) {
+            self.accounts = accounts
+            self.groups = groups
+            self.collections = collections
+            self.decisions = decisions
+            self.notifications = notifications
+        }
     }
 }
 
@@ -71,6 +157,35 @@ let routeMethods: [(path: String, methods: [HTTPRequest.Method])] = [
     ("v1/places/{id}/restore", [.post]),
     ("v1/places/{id}/favorite", [.put, .delete]),
     ("v1/places/{id}/rating", [.put, .delete]),
+    ("v1/friends", [.get, .head]),
+    ("v1/friends/{username}", [.delete]),
+    ("v1/friends/requests", [.get, .head, .post]),
+    ("v1/friends/requests/{username}/accept", [.post]),
+    ("v1/friends/requests/{username}/decline", [.post]),
+    ("v1/groups", [.get, .head, .post]),
+    ("v1/groups/{id}", [.get, .head, .patch, .delete]),
+    ("v1/groups/{id}/invitations", [.post]),
+    ("v1/groups/{id}/leave", [.post]),
+    ("v1/groups/{id}/members/{username}", [.delete]),
+    ("v1/groups/{id}/members/{username}/role", [.put]),
+    ("v1/me/invitations", [.get, .head]),
+    ("v1/me/invitations/{id}/accept", [.post]),
+    ("v1/me/invitations/{id}/decline", [.post]),
+    ("v1/collections", [.get, .head, .post]),
+    ("v1/collections/{id}", [.get, .head, .patch, .delete]),
+    ("v1/collections/{id}/places", [.post]),
+    ("v1/collections/{id}/places/{placeId}", [.delete]),
+    ("v1/collections/{id}/order", [.put]),
+    ("v1/decisions", [.get, .head, .post]),
+    ("v1/decisions/{id}", [.get, .head]),
+    ("v1/decisions/{id}/ballot", [.put]),
+    ("v1/decisions/{id}/close", [.post]),
+    ("v1/decisions/{id}/cancel", [.post]),
+    ("v1/decisions/{id}/pick", [.post]),
+    ("v1/decisions/{id}/recount", [.get, .head]),
+    ("v1/notifications", [.get, .head]),
+    ("v1/notifications/read-all", [.post]),
+    ("v1/notifications/{id}/read", [.post]),
 ]
 
 /// The routes of the API, behind the error, method and authentication middleware.
@@ -87,6 +202,10 @@ public func buildRouter(services: PlacesServices, trustedProxies: Set<String> = 
     let v1 = router.group("v1")
     AccountController(accounts: services.accounts, places: services.places).addRoutes(to: v1)
     PlaceController(service: services.places, accounts: services.accounts).addRoutes(to: v1.group("places"))
+    GroupController(groups: services.groups).addRoutes(to: v1)
+    CollectionController(collections: services.collections).addRoutes(to: v1)
+    DecisionController(decisions: services.decisions).addRoutes(to: v1)
+    NotificationController(notifications: services.notifications).addRoutes(to: v1)
     return router
 }
 

@@ -133,6 +133,136 @@ extension PlacesDatabase {
                     """
             )
         }
+        migrator.registerMigration("v3-together") { db in
+            try db.execute(
+                sql: """
+                    -- One row per pair whichever way the request went: the unique index on (min, max) forbids a request
+                    -- A→B beside one B→A.
+                    CREATE TABLE friendship (
+                        requester_id TEXT NOT NULL REFERENCES user_account (id) ON DELETE CASCADE,
+                        addressee_id TEXT NOT NULL REFERENCES user_account (id) ON DELETE CASCADE,
+                        status TEXT NOT NULL CHECK (status IN ('pending', 'accepted')),
+                        created_at TEXT NOT NULL,
+                        accepted_at TEXT,
+                        PRIMARY KEY (requester_id, addressee_id),
+                        CHECK (requester_id <> addressee_id),
+                        CHECK ((status = 'accepted') = (accepted_at IS NOT NULL))
+                    ) WITHOUT ROWID;
+                    CREATE UNIQUE INDEX friendship_pair ON friendship (min(requester_id, addressee_id), max(requester_id, addressee_id));
+                    CREATE INDEX friendship_addressee ON friendship (addressee_id);
+
+                    CREATE TABLE place_group (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        name TEXT NOT NULL,
+                        description TEXT,
+                        picture_url TEXT,
+                        created_at TEXT NOT NULL,
+                        updated_at TEXT NOT NULL
+                    );
+
+                    CREATE TABLE group_member (
+                        group_id TEXT NOT NULL REFERENCES place_group (id) ON DELETE CASCADE,
+                        user_id TEXT NOT NULL REFERENCES user_account (id) ON DELETE CASCADE,
+                        role TEXT NOT NULL CHECK (role IN ('admin', 'member')),
+                        joined_at TEXT NOT NULL,
+                        PRIMARY KEY (group_id, user_id)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX group_member_user ON group_member (user_id);
+
+                    CREATE TABLE group_invitation (
+                        group_id TEXT NOT NULL REFERENCES place_group (id) ON DELETE CASCADE,
+                        invitee_id TEXT NOT NULL REFERENCES user_account (id) ON DELETE CASCADE,
+                        inviter_id TEXT NOT NULL REFERENCES user_account (id) ON DELETE CASCADE,
+                        created_at TEXT NOT NULL,
+                        PRIMARY KEY (group_id, invitee_id)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX group_invitation_invitee ON group_invitation (invitee_id);
+                    CREATE INDEX group_invitation_inviter ON group_invitation (inviter_id);
+
+                    CREATE TABLE place_collection (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        owner_id TEXT REFERENCES user_account (id) ON DELETE CASCADE,
+                        group_id TEXT REFERENCES place_group (id) ON DELETE CASCADE,
+                        name TEXT NOT NULL,
+                        description TEXT,
+                        created_at TEXT NOT NULL,
+                        updated_at TEXT NOT NULL,
+                        CHECK ((owner_id IS NULL) <> (group_id IS NULL))
+                    );
+                    CREATE INDEX place_collection_owner ON place_collection (owner_id) WHERE owner_id IS NOT NULL;
+                    CREATE INDEX place_collection_group ON place_collection (group_id) WHERE group_id IS NOT NULL;
+
+                    -- Positions run 0..<count in each collection; writes keep them dense.
+                    CREATE TABLE collection_entry (
+                        collection_id TEXT NOT NULL REFERENCES place_collection (id) ON DELETE CASCADE,
+                        place_id TEXT NOT NULL REFERENCES place (id),
+                        position INTEGER NOT NULL CHECK (position >= 0),
+                        added_by TEXT REFERENCES user_account (id) ON DELETE SET NULL,
+                        added_at TEXT NOT NULL,
+                        PRIMARY KEY (collection_id, place_id)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX collection_entry_position ON collection_entry (collection_id, position);
+                    CREATE INDEX collection_entry_place ON collection_entry (place_id);
+                    CREATE INDEX collection_entry_added_by ON collection_entry (added_by) WHERE added_by IS NOT NULL;
+
+                    CREATE TABLE notification (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        recipient_id TEXT NOT NULL REFERENCES user_account (id) ON DELETE CASCADE,
+                        kind TEXT NOT NULL,
+                        message TEXT NOT NULL,
+                        subject TEXT NOT NULL,
+                        channels TEXT NOT NULL,
+                        created_at TEXT NOT NULL,
+                        read_at TEXT
+                    );
+                    CREATE INDEX notification_recipient ON notification (recipient_id, created_at);
+                    """
+            )
+        }
+        migrator.registerMigration("v4-decisions") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE decision (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        group_id TEXT REFERENCES place_group (id) ON DELETE CASCADE,
+                        created_by TEXT NOT NULL,
+                        title TEXT,
+                        method TEXT NOT NULL CHECK (method IN ('random', 'tiered', 'manual')),
+                        status TEXT NOT NULL CHECK (status IN ('active', 'completed', 'expired', 'closed')),
+                        candidates TEXT NOT NULL,
+                        weighted INTEGER NOT NULL,
+                        scheduled INTEGER NOT NULL,
+                        seed TEXT NOT NULL,
+                        deadline TEXT,
+                        visit_date TEXT,
+                        created_at TEXT NOT NULL,
+                        ended_at TEXT,
+                        reminder_sent_at TEXT,
+                        result TEXT
+                    );
+                    CREATE INDEX decision_due ON decision (deadline) WHERE status = 'active' AND deadline IS NOT NULL;
+                    CREATE INDEX decision_group ON decision (group_id, created_at);
+                    CREATE INDEX decision_starter ON decision (created_by, created_at);
+
+                    CREATE TABLE decision_participant (
+                        decision_id TEXT NOT NULL REFERENCES decision (id) ON DELETE CASCADE,
+                        user_id TEXT NOT NULL,
+                        PRIMARY KEY (decision_id, user_id)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX decision_participant_user ON decision_participant (user_id);
+
+                    -- A ballot outlives its voter's account: the result must stay recountable.
+                    CREATE TABLE ballot (
+                        decision_id TEXT NOT NULL REFERENCES decision (id) ON DELETE CASCADE,
+                        user_id TEXT NOT NULL,
+                        ranking TEXT NOT NULL,
+                        cast_at TEXT NOT NULL,
+                        updated_at TEXT NOT NULL,
+                        PRIMARY KEY (decision_id, user_id)
+                    ) WITHOUT ROWID;
+                    """
+            )
+        }
         return migrator
     }
 }

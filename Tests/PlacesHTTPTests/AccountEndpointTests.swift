@@ -142,7 +142,7 @@ struct AccountEndpointTests {
             let database = try PlacesDatabase(path: path)
             let places = PlaceService(repository: database.places, index: PlaceIndex())
             let accounts = AccountService(repository: database.accounts, hasher: try BcryptPasswordHasher(cost: 4))
-            return buildApplication(settings: ServerSettings(port: 0), services: PlacesServices(places: places, accounts: accounts), logger: .init(label: "t"))
+            return buildApplication(settings: ServerSettings(port: 0), services: PlacesServices(places: places, accounts: accounts, repositories: TestApp.repositories(database)), logger: .init(label: "t"))
         }
         let token = try await app().test(.router) { client in try await client.signUp("persistent") }
         try await app().test(.router) { client in

@@ -39,6 +39,16 @@ enum TestApp {
         clock: @escaping @Sendable () -> Date = { TestApp.now },
         throttle: LoginThrottle = LoginThrottle()
     ) async throws -> (app: some ApplicationProtocol, database: PlacesDatabase, places: PlaceService) {
+        let (app, database, service, _) = try await togetherServices(places, clock: clock, throttle: throttle)
+        return (app, database, service)
+    }
+
+    /// The application, the database, and the place and decision services behind it (a test runs deadlines itself).
+    static func togetherServices(
+        _ places: [Place],
+        clock: @escaping @Sendable () -> Date = { TestApp.now },
+        throttle: LoginThrottle = LoginThrottle()
+    ) async throws -> (app: some ApplicationProtocol, database: PlacesDatabase, places: PlaceService, decisions: DecisionService) {
         let database = try PlacesDatabase.inMemory()
         if !places.isEmpty {
             try await database.places.withSeedTransaction { writer in
@@ -53,12 +63,20 @@ enum TestApp {
             throttle: throttle,
             clock: clock
         )
-        let app = buildApplication(
-            settings: ServerSettings(host: "127.0.0.1", port: 0),
-            services: PlacesServices(places: service, accounts: accounts),
-            logger: Logger(label: "test")
+        let services = PlacesServices(places: service, accounts: accounts, repositories: repositories(database), clock: clock)
+        let app = buildApplication(settings: ServerSettings(host: "127.0.0.1", port: 0), services: services, logger: Logger(label: "test"))
+        return (app, database, service, services.decisions)
+    }
+
+    /// Every repository over `database`.
+    static func repositories(_ database: PlacesDatabase) -> PlacesServices.Repositories {
+        PlacesServices.Repositories(
+            accounts: database.accounts,
+            groups: database.groups,
+            collections: database.collections,
+            decisions: database.decisions,
+            notifications: database.notifications
         )
-        return (app, database, service)
     }
 
     /// The JSON object of a response body.

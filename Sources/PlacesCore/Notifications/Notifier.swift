@@ -19,25 +19,44 @@ public struct Notifier: Sendable {
         message: String,
         subject: UserNotification.Subject
     ) async throws -> [UserNotification] {
+        try await audience(recipients).notifications(kind, message: message, subject: subject, now: clock())
+    }
+
+    /// The recipients with their settings read now, so notifications can be made later inside a transaction.
+    public func audience(_ recipients: [String]) async throws -> Audience {
+        var settings: [(String, UserSettings.Notifications)] = []
         var seen = Set<String>()
-        var made: [UserNotification] = []
-        let now = clock()
         for recipient in recipients where seen.insert(recipient).inserted {
-            let settings = try await accounts.settings(userID: recipient) ?? UserSettings()
-            guard settings.notifications.wants(kind) else { continue }
-            made.append(
-                UserNotification(
-                    id: RandomID.make("n-"),
-                    recipientId: recipient,
-                    kind: kind,
-                    message: message,
-                    subject: subject,
-                    channels: settings.notifications.channels,
-                    createdAt: now
-                )
+            settings.append((recipient, (try await accounts.settings(userID: recipient) ?? UserSettings()).notifications))
+        }
+        return Audience(recipients: settings)
+    }
+}
+
+/// People to notify with the preferences they had when it was read; makes notifications without waiting.
+public struct Audience: Sendable {
+    let recipients: [(id: String, preferences: UserSettings.Notifications)]
+
+    /// One notification for each of `only` (default: all) who wants to hear about `kind`.
+    public func notifications(
+        _ kind: UserNotification.Kind,
+        message: String,
+        subject: UserNotification.Subject,
+        now: Date,
+        only: Set<String>? = nil
+    ) -> [UserNotification] {
+        recipients.compactMap { recipient in
+            guard only?.contains(recipient.id) ?? true, recipient.preferences.wants(kind) else { return nil }
+            return UserNotification(
+                id: RandomID.make("n-"),
+                recipientId: recipient.id,
+                kind: kind,
+                message: message,
+                subject: subject,
+                channels: recipient.preferences.channels,
+                createdAt: now
             )
         }
-        return made
     }
 }
 

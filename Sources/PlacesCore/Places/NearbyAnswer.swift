@@ -10,6 +10,8 @@ public struct NearbyAnswer: Sendable, Hashable, Codable {
     public var radiusMiles: Double
     /// The radius applied, in metres.
     public var radiusMeters: Double
+    /// The radius applied, in kilometres.
+    public var radiusKm: Double
     /// True when the request asked for more than 20 miles.
     public var capped: Bool
     /// How many places `places` holds.
@@ -30,6 +32,7 @@ public struct NearbyAnswer: Sendable, Hashable, Codable {
         self.center = Center(lat: query.center.latitude, lon: query.center.longitude)
         self.radiusMiles = query.radiusMiles
         self.radiusMeters = query.radiusMeters
+        self.radiusKm = query.radiusMeters / 1_000
         self.capped = query.capped
         self.count = places.count
         self.places = places

@@ -75,7 +75,7 @@ struct PlaceController: Sendable {
 
     /// `GET /v1/places/{id}`
     @Sendable func place(request: Request, context: PlacesRequestContext) async throws -> Response {
-        try JSONResponse.make(PlaceResponse(try await service.place(id: try placeID(context))))
+        try JSONResponse.make(PlaceResponse(try await service.place(id: try context.pathText("id"))))
     }
 
     /// `POST /v1/places` (signed in) → 201; the caller owns the new place.
@@ -90,7 +90,7 @@ struct PlaceController: Sendable {
     /// `PATCH /v1/places/{id}` (owner): the fields given change, null clears one.
     @Sendable func update(request: Request, context: PlacesRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
-        let id = try placeID(context)
+        let id = try context.pathText("id")
         let fields = try await RequestBody.fields(request, context: context)
         return try JSONResponse.make(PlaceResponse(try await service.update(id: id, fields, by: .person(caller.user))))
     }
@@ -98,34 +98,34 @@ struct PlaceController: Sendable {
     /// `DELETE /v1/places/{id}` (owner) → 204; the place leaves every query at once.
     @Sendable func delete(request: Request, context: PlacesRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
-        try await service.delete(id: try placeID(context), by: .person(caller.user))
+        try await service.delete(id: try context.pathText("id"), by: .person(caller.user))
         return Response(status: .noContent)
     }
 
     /// `POST /v1/places/{id}/restore` (owner): brings a deleted place back.
     @Sendable func restore(request: Request, context: PlacesRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
-        return try JSONResponse.make(PlaceResponse(try await service.restore(id: try placeID(context), by: .person(caller.user))))
+        return try JSONResponse.make(PlaceResponse(try await service.restore(id: try context.pathText("id"), by: .person(caller.user))))
     }
 
     /// `PUT /v1/places/{id}/favorite` → 204.
     @Sendable func favorite(request: Request, context: PlacesRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
-        try await service.favorite(placeID: try placeID(context), user: caller.user)
+        try await service.favorite(placeID: try context.pathText("id"), user: caller.user)
         return Response(status: .noContent)
     }
 
     /// `DELETE /v1/places/{id}/favorite` → 204.
     @Sendable func unfavorite(request: Request, context: PlacesRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
-        try await service.unfavorite(placeID: try placeID(context), user: caller.user)
+        try await service.unfavorite(placeID: try context.pathText("id"), user: caller.user)
         return Response(status: .noContent)
     }
 
     /// `PUT /v1/places/{id}/rating` with `{stars, review?}` → the rating and the place's new aggregate.
     @Sendable func rate(request: Request, context: PlacesRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
-        let id = try placeID(context)
+        let id = try context.pathText("id")
         let body = try await RequestBody.object(request, context: context, allowed: PlaceService.ratingFields)
         let (rating, aggregate) = try await service.rate(placeID: id, user: caller.user, body)
         return try JSONResponse.make(RatingResponse(rating: rating, aggregate: aggregate))
@@ -134,17 +134,8 @@ struct PlaceController: Sendable {
     /// `DELETE /v1/places/{id}/rating` → the place's new aggregate.
     @Sendable func unrate(request: Request, context: PlacesRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
-        let aggregate = try await service.unrate(placeID: try placeID(context), user: caller.user)
+        let aggregate = try await service.unrate(placeID: try context.pathText("id"), user: caller.user)
         return try JSONResponse.make(RatingResponse.Aggregate(aggregate))
-    }
-
-    /// The `{id}` path segment, percent-decoded (an id may arrive as `a%3Ab` for `a:b`).
-    private func placeID(_ context: PlacesRequestContext) throws -> String {
-        let raw = try context.parameters.require("id")
-        guard let id = raw.removingPercentEncoding else {
-            throw PlacesError.invalid("id", "the id holds a malformed percent-encoding")
-        }
-        return id
     }
 }
 

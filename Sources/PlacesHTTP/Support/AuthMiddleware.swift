@@ -45,6 +45,14 @@ enum RequestBody {
         try FieldReader(try await json(request, context: context), allowed: allowed)
     }
 
+    /// The body as a JSON object whose names all belong to `allowed`, or nil when the request sent no body.
+    static func optionalObject(_ request: Request, context: some RequestContext, allowed: Set<String>) async throws -> FieldReader? {
+        var request = request
+        let buffer = try await request.collectBody(upTo: context.maxUploadSize)
+        guard buffer.readableBytes > 0 else { return nil }
+        return try FieldReader(try FieldReader.parse(Array(buffer.readableBytesView)), allowed: allowed)
+    }
+
     /// The body's fields, for a place (whose names `PlaceService` checks).
     static func fields(_ request: Request, context: some RequestContext) async throws -> [String: FieldValue] {
         guard case .object(let fields) = try await json(request, context: context) else {

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import PlacesCore
 
@@ -20,6 +21,15 @@ public struct PlacesRequestContext: RequestContext {
 
     /// Bodies above 1 MiB are refused with 413.
     public var maxUploadSize: Int { 1_048_576 }
+
+    /// The path parameter `name`, percent-decoded (an id may arrive as `a%3Ab` for `a:b`).
+    func pathText(_ name: String) throws -> String {
+        let raw = try parameters.require(name)
+        guard let text = raw.removingPercentEncoding else {
+            throw PlacesError.invalid(name, "\(name) holds a malformed percent-encoding")
+        }
+        return text
+    }
 
     /// The signed-in caller, or 401 `unauthorized`.
     func requireCaller() throws(PlacesError) -> Caller {

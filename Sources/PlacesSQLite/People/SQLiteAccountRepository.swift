@@ -97,9 +97,13 @@ public struct SQLiteAccountRepository: AccountRepository {
         try await database.write { db in
             let rated = try String.fetchAll(db, sql: "SELECT place_id FROM rating WHERE user_id = ?", arguments: [userID])
             let owned = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM place WHERE owner_id = ?)", arguments: [userID]) ?? false
+            let groupIDs = try String.fetchAll(db, sql: "SELECT group_id FROM group_member WHERE user_id = ?", arguments: [userID])
             try db.execute(sql: "DELETE FROM rating WHERE user_id = ?", arguments: [userID])
-            // Sessions, settings and favourites go with the account (ON DELETE CASCADE).
+            // Sessions, settings, favourites, friendships, memberships, invitations, notifications and personal
+            // collections go with the account (ON DELETE CASCADE); places they added to others' collections stay,
+            // with no one named as having added them (ON DELETE SET NULL).
             try db.execute(sql: "DELETE FROM user_account WHERE id = ?", arguments: [userID])
+            try SQLiteGroupRepository.afterLeaving(groupIDs, in: db)
             guard !rated.isEmpty || owned else { return }
             let revision = try SQLitePlaceRepository.bumpRevision(db)
             _ = try SQLitePlaceRepository.recountRatings(of: rated, revision: revision, in: db)

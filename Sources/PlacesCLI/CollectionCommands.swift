@@ -1,0 +1,158 @@
+import ArgumentParser
+import GeoIndex
+import PlacesCore
+
+extension Places {
+    /// `places collection …`: collections of places, as a user.
+    struct CollectionCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "collection",
+            abstract: "Collections of places, acting as a user on the database file.",
+            subcommands: [Create.self, List.self, Show.self, Update.self, Delete.self, Add.self, Remove.self, Order.self]
+        )
+
+        static func text(_ detail: CollectionDetail) -> String {
+            let places = detail.places.enumerated().map { index, place in
+                let distance = place.distanceMiles.map { String(format: "  %.2f mi", $0) } ?? ""
+                return "  \(index + 1). \(place.name) (\(place.id))\(distance)"
+            }
+            return ([text(detail.collection)] + places).joined(separator: "\n")
+        }
+
+        static func text(_ collection: PlaceCollection) -> String {
+            "\(collection.id)  \(collection.name)  (\(collection.kind)\(collection.groupId.map { " of \($0)" } ?? ""))"
+        }
+
+        struct Create: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Make a collection: name=… [description=…] [groupId=…].")
+            @Argument(help: "Fields, NAME=VALUE.") var fields: [String]
+            @OptionGroup var actor: ActorOptions
+            @Flag(name: .long, help: "Print the API's JSON.") var json = false
+            @OptionGroup var databaseOptions: DatabaseOptions
+
+            func run() async throws {
+                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                    try await together.services.collections.create(
+                        together.caller,
+                        try FieldArguments.reader(fields, allowed: CollectionService.fields)
+                    )
+                } text: { CollectionCommand.text($0) }
+            }
+        }
+
+        struct List: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "The user's collections and their groups'.")
+            @OptionGroup var actor: ActorOptions
+            @Flag(name: .long, help: "Print the API's JSON.") var json = false
+            @OptionGroup var databaseOptions: DatabaseOptions
+
+            func run() async throws {
+                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                    try await together.services.collections.list(together.caller)
+                } text: { $0.map(CollectionCommand.text).joined(separator: "\n") }
+            }
+        }
+
+        struct Show: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "A collection's places in order, with distances from --lat/--lon.")
+            @Argument(help: "The collection's id.") var id: String
+            @Option(name: .long, parsing: .unconditional, help: "Latitude to measure from.") var lat: String?
+            @Option(name: .long, parsing: .unconditional, help: "Longitude to measure from.") var lon: String?
+            @OptionGroup var actor: ActorOptions
+            @Flag(name: .long, help: "Print the API's JSON.") var json = false
+            @OptionGroup var databaseOptions: DatabaseOptions
+
+            func run() async throws {
+                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                    let center = lat == nil && lon == nil ? nil : try NearbyQuery.parse(lat: lat, lon: lon, limit: nil, filter: PlaceFilter()).center
+                    return try await together.services.collections.detail(together.caller, id: id, center: center)
+                } text: { CollectionCommand.text($0) }
+            }
+        }
+
+        struct Update: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Rename or describe a collection.")
+            @Argument(help: "The collection's id.") var id: String
+            @Argument(help: "Fields, NAME=VALUE.") var fields: [String]
+            @OptionGroup var actor: ActorOptions
+            @Flag(name: .long, help: "Print the API's JSON.") var json = false
+            @OptionGroup var databaseOptions: DatabaseOptions
+
+            func run() async throws {
+                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                    try await together.services.collections.update(
+                        together.caller,
+                        id: id,
+                        try FieldArguments.reader(fields, allowed: CollectionService.fields)
+                    )
+                } text: { CollectionCommand.text($0) }
+            }
+        }
+
+        struct Delete: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Delete a collection.")
+            @Argument(help: "The collection's id.") var id: String
+            @OptionGroup var actor: ActorOptions
+            @Flag(name: .long, help: "Print the API's JSON.") var json = false
+            @OptionGroup var databaseOptions: DatabaseOptions
+
+            func run() async throws {
+                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                    try await together.services.collections.delete(together.caller, id: id)
+                    return Done()
+                } text: { _ in "deleted" }
+            }
+        }
+
+        struct Add: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Add a place, at the end or at --position (0-based).")
+            @Argument(help: "The collection's id.") var id: String
+            @Argument(help: "The place's id.") var placeID: String
+            @Option(name: .long, help: "Where to insert it, 0-based.") var position: Int?
+            @OptionGroup var actor: ActorOptions
+            @Flag(name: .long, help: "Print the API's JSON.") var json = false
+            @OptionGroup var databaseOptions: DatabaseOptions
+
+            func run() async throws {
+                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                    var fields: [String: FieldValue] = ["placeId": .text(placeID)]
+                    if let position { fields["position"] = .number(Double(position)) }
+                    let reader = try FieldReader(.object(fields), allowed: CollectionService.addFields)
+                    return try await together.services.collections.add(together.caller, id: id, reader)
+                } text: { CollectionCommand.text($0) }
+            }
+        }
+
+        struct Remove: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Remove a place.")
+            @Argument(help: "The collection's id.") var id: String
+            @Argument(help: "The place's id.") var placeID: String
+            @OptionGroup var actor: ActorOptions
+            @Flag(name: .long, help: "Print the API's JSON.") var json = false
+            @OptionGroup var databaseOptions: DatabaseOptions
+
+            func run() async throws {
+                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                    try await together.services.collections.remove(together.caller, id: id, placeID: placeID)
+                    return Done()
+                } text: { _ in "removed" }
+            }
+        }
+
+        struct Order: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Put the places in this order (each once).")
+            @Argument(help: "The collection's id.") var id: String
+            @Argument(help: "Every place id, in the new order.") var placeIDs: [String]
+            @OptionGroup var actor: ActorOptions
+            @Flag(name: .long, help: "Print the API's JSON.") var json = false
+            @OptionGroup var databaseOptions: DatabaseOptions
+
+            func run() async throws {
+                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                    let reader = try FieldReader(.object(["placeIds": .list(placeIDs.map(FieldValue.text))]), allowed: ["placeIds"])
+                    return try await together.services.collections.reorder(together.caller, id: id, reader)
+                } text: { CollectionCommand.text($0) }
+            }
+        }
+    }
+}

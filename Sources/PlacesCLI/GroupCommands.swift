@@ -1,0 +1,278 @@
+import ArgumentParser
+import PlacesCore
+
+extension Places {
+    /// `places friend …`: friend requests and friends, as a user.
+    struct FriendCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "friend",
+            abstract: "Friend requests and friends, acting as a user on the database file.",
+            subcommands: [Request.self, Accept.self, Decline.self, Remove.self, List.self]
+        )
+
+        struct Request: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Ask someone to be friends (POST /v1/friends/requests).")
+            @Argument(help: "Their username.") var username: String
+            @OptionGroup var actor: ActorOptions
+            @Flag(name: .long, help: "Print the API's JSON.") var json = false
+            @OptionGroup var databaseOptions: DatabaseOptions
+
+            func run() async throws {
+                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                    try await together.services.groups.requestFriend(together.caller, username: username)
+                } text: { "\($0.user.username): \($0.status.rawValue)" }
+            }
+        }
+
+        struct Accept: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Accept someone's request.")
+            @Argument(help: "Their username.") var username: String
+            @OptionGroup var actor: ActorOptions
+            @Flag(name: .long, help: "Print the API's JSON.") var json = false
+            @OptionGroup var databaseOptions: DatabaseOptions
+
+            func run() async throws {
+                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                    try await together.services.groups.acceptFriend(together.caller, username: username)
+                } text: { "\($0.user.username): \($0.status.rawValue)" }
+            }
+        }
+
+        struct Decline: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Decline someone's request.")
+            @Argument(help: "Their username.") var username: String
+            @OptionGroup var actor: ActorOptions
+            @Flag(name: .long, help: "Print the API's JSON.") var json = false
+            @OptionGroup var databaseOptions: DatabaseOptions
+
+            func run() async throws {
+                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                    try await together.services.groups.declineFriend(together.caller, username: username)
+                    return Done()
+                } text: { _ in "declined" }
+            }
+        }
+
+        struct Remove: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Unfriend someone, or withdraw a request.")
+            @Argument(help: "Their username.") var username: String
+            @OptionGroup var actor: ActorOptions
+            @Flag(name: .long, help: "Print the API's JSON.") var json = false
+            @OptionGroup var databaseOptions: DatabaseOptions
+
+            func run() async throws {
+                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                    try await together.services.groups.unfriend(together.caller, username: username)
+                    return Done()
+                } text: { _ in "removed" }
+            }
+        }
+
+        struct List: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "List friends, or requests with --requests incoming|sent.")
+            @Option(name: .long, help: "incoming or sent: list requests instead of friends.") var requests: String?
+            @OptionGroup var actor: ActorOptions
+            @Flag(name: .long, help: "Print the API's JSON.") var json = false
+            @OptionGroup var databaseOptions: DatabaseOptions
+
+            func run() async throws {
+                if let requests {
+                    guard requests == "incoming" || requests == "sent" else {
+                        throw Failure.exit(PlacesError.invalid("requests", "--requests must be incoming or sent"))
+                    }
+                    try await Together.run(databaseOptions, as: actor, json: json) { together in
+                        try await together.services.groups.friendRequests(together.caller, incoming: requests == "incoming")
+                    } text: { list in list.map { "\($0.from.username) → \($0.to.username)" }.joined(separator: "\n") }
+                    return
+                }
+                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                    try await together.services.groups.friends(together.caller)
+                } text: { list in list.map(\.user.username).joined(separator: "\n") }
+            }
+        }
+    }
+
+    /// `places group …`: groups, invitations and members, as a user.
+    struct GroupCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "group",
+            abstract: "Groups, invitations and members, acting as a user on the database file.",
+            subcommands: [Create.self, List.self, Show.self, Update.self, Delete.self, Invite.self, Answer.self, Leave.self, Remove.self, Role.self]
+        )
+
+        static func text(_ group: Group) -> String {
+            let members = group.members.map { "  \($0.user.username)\($0.role == .admin ? " (admin)" : "")" }
+            return (["\(group.id)  \(group.name)"] + members).joined(separator: "\n")
+        }
+
+        struct Create: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Make a group: name=… [description=…] [pictureURL=…].")
+            @Argument(help: "Fields, NAME=VALUE.") var fields: [String]
+            @OptionGroup var actor: ActorOptions
+            @Flag(name: .long, help: "Print the API's JSON.") var json = false
+            @OptionGroup var databaseOptions: DatabaseOptions
+
+            func run() async throws {
+                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                    try await together.services.groups.createGroup(
+                        together.caller,
+                        try FieldArguments.reader(fields, allowed: GroupService.groupFields)
+                    )
+                } text: { GroupCommand.text($0) }
+            }
+        }
+
+        struct List: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "The user's groups.")
+            @OptionGroup var actor: ActorOptions
+            @Flag(name: .long, help: "Print the API's JSON.") var json = false
+            @OptionGroup var databaseOptions: DatabaseOptions
+
+            func run() async throws {
+                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                    try await together.services.groups.groups(together.caller)
+                } text: { $0.map(GroupCommand.text).joined(separator: "\n") }
+            }
+        }
+
+        struct Show: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "One group and its members.")
+            @Argument(help: "The group's id.") var id: String
+            @OptionGroup var actor: ActorOptions
+            @Flag(name: .long, help: "Print the API's JSON.") var json = false
+            @OptionGroup var databaseOptions: DatabaseOptions
+
+            func run() async throws {
+                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                    try await together.services.groups.group(together.caller, id: id)
+                } text: { GroupCommand.text($0) }
+            }
+        }
+
+        struct Update: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Rename or describe a group (admins).")
+            @Argument(help: "The group's id.") var id: String
+            @Argument(help: "Fields, NAME=VALUE.") var fields: [String]
+            @OptionGroup var actor: ActorOptions
+            @Flag(name: .long, help: "Print the API's JSON.") var json = false
+            @OptionGroup var databaseOptions: DatabaseOptions
+
+            func run() async throws {
+                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                    try await together.services.groups.updateGroup(
+                        together.caller,
+                        id: id,
+                        try FieldArguments.reader(fields, allowed: GroupService.groupFields)
+                    )
+                } text: { GroupCommand.text($0) }
+            }
+        }
+
+        struct Delete: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Delete a group and its collections (admins).")
+            @Argument(help: "The group's id.") var id: String
+            @OptionGroup var actor: ActorOptions
+            @Flag(name: .long, help: "Print the API's JSON.") var json = false
+            @OptionGroup var databaseOptions: DatabaseOptions
+
+            func run() async throws {
+                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                    try await together.services.groups.deleteGroup(together.caller, id: id)
+                    return Done()
+                } text: { _ in "deleted" }
+            }
+        }
+
+        struct Invite: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Invite someone into a group (admins).")
+            @Argument(help: "The group's id.") var id: String
+            @Argument(help: "Their username.") var username: String
+            @OptionGroup var actor: ActorOptions
+            @Flag(name: .long, help: "Print the API's JSON.") var json = false
+            @OptionGroup var databaseOptions: DatabaseOptions
+
+            func run() async throws {
+                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                    try await together.services.groups.invite(together.caller, groupID: id, username: username)
+                } text: { "invited \($0.invitee.username) to \($0.groupName)" }
+            }
+        }
+
+        struct Answer: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "answer",
+                abstract: "Accept or decline an invitation: answer GROUP accept|decline."
+            )
+            @Argument(help: "The group's id.") var id: String
+            @Argument(help: "accept or decline.") var answer: String
+            @OptionGroup var actor: ActorOptions
+            @Flag(name: .long, help: "Print the API's JSON.") var json = false
+            @OptionGroup var databaseOptions: DatabaseOptions
+
+            func run() async throws {
+                guard answer == "accept" || answer == "decline" else {
+                    throw Failure.exit(PlacesError.invalid("answer", "answer accept or decline"))
+                }
+                guard answer == "accept" else {
+                    try await Together.run(databaseOptions, as: actor, json: json) { together in
+                        try await together.services.groups.answerInvitation(together.caller, groupID: id, accept: false)
+                        return Done()
+                    } text: { _ in "declined" }
+                    return
+                }
+                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                    try await together.services.groups.answerInvitation(together.caller, groupID: id, accept: true)
+                } text: { $0.map(GroupCommand.text) ?? "" }
+            }
+        }
+
+        struct Leave: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Leave a group; the last admin names a --successor.")
+            @Argument(help: "The group's id.") var id: String
+            @Option(name: .long, help: "The member who becomes admin.") var successor: String?
+            @OptionGroup var actor: ActorOptions
+            @Flag(name: .long, help: "Print the API's JSON.") var json = false
+            @OptionGroup var databaseOptions: DatabaseOptions
+
+            func run() async throws {
+                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                    try await together.services.groups.leave(together.caller, groupID: id, successor: successor)
+                    return Done()
+                } text: { _ in "left" }
+            }
+        }
+
+        struct Remove: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Remove a member (admins).")
+            @Argument(help: "The group's id.") var id: String
+            @Argument(help: "Their username.") var username: String
+            @OptionGroup var actor: ActorOptions
+            @Flag(name: .long, help: "Print the API's JSON.") var json = false
+            @OptionGroup var databaseOptions: DatabaseOptions
+
+            func run() async throws {
+                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                    try await together.services.groups.removeMember(together.caller, groupID: id, username: username)
+                    return Done()
+                } text: { _ in "removed" }
+            }
+        }
+
+        struct Role: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Promote or demote a member: role GROUP USER admin|member (admins).")
+            @Argument(help: "The group's id.") var id: String
+            @Argument(help: "Their username.") var username: String
+            @Argument(help: "admin or member.") var role: String
+            @OptionGroup var actor: ActorOptions
+            @Flag(name: .long, help: "Print the API's JSON.") var json = false
+            @OptionGroup var databaseOptions: DatabaseOptions
+
+            func run() async throws {
+                guard let role = GroupRole(rawValue: role) else { throw Failure.exit(PlacesError.invalid("role", "role must be admin or member")) }
+                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                    try await together.services.groups.setRole(together.caller, groupID: id, username: username, role: role)
+                } text: { GroupCommand.text($0) }
+            }
+        }
+    }
+}

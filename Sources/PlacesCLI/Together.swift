@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import GeoIndex
+import PlacesCore
+import PlacesHTTP
+import PlacesSQLite
+
+/// `--as USERNAME`: whom a command of people together acts for (the operator works on the file as them).
+struct ActorOptions: ParsableArguments {
+    @Option(name: .customLong("as"), help: "Act as this user (their rights apply, as over HTTP).")
+    var username: String
+}
+
+/// The services of people together over the database file, and the person acting.
+struct Together {
+    let services: PlacesServices
+    let caller: User
+
+    /// Opens the database, loads the index (collections and decisions show live places) and finds the actor.
+    static func open(_ database: DatabaseOptions, as username: String) async throws -> Together {
+        let file = try PlacesDatabase(path: database.path)
+        let places = PlaceService(repository: file.places, index: PlaceIndex())
+        try await places.loadIndex()
+        let accounts = AccountService(repository: file.accounts, hasher: try BcryptPasswordHasher())
+        let services = PlacesServices(places: places, accounts: accounts, repositories: file.repositories)
+        return Together(services: services, caller: try await accounts.user(username: username))
+    }
+
+    /// Runs `body` as the actor and prints what it returns: the API's JSON with `--json`, else `text` of it.
+    static func run<Output: Encodable>(
+        _ database: DatabaseOptions,
+        as actor: ActorOptions,
+        json: Bool,
+        _ body: (Together) async throws -> Output,
+        text: (Output) -> String
+    ) async throws {
+        do {
+            let together = try await open(database, as: actor.username)
+            let output = try await body(together)
+            if json { try printJSON(output) } else { print(text(output)) }
+        } catch {
+            throw Failure.exit(error)
+        }
+    }
+}
+
+/// NAME=VALUE arguments as a JSON object: VALUE is JSON, or a bare word read as text (`name=Crew`,
+/// `'candidates={"collectionId":"c-…"}'`). The names are the API's body fields.
+enum FieldArguments {
+    static func object(_ arguments: [String]) throws(PlacesError) -> [String: FieldValue] {
+        var fields: [String: FieldValue] = [:]
+        for argument in arguments {
+            let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty else {
+                throw PlacesError.invalid(argument, "a field is NAME=VALUE, got \(PlacesError.quoted(argument))")
+            }
+            let text = String(parts[1])
+            fields[String(parts[0])] = (try? JSONText.parse(text)) ?? .text(text)
+        }
+        return fields
+    }
+
+    static func reader(_ arguments: [String], allowed: Set<String>) throws(PlacesError) -> FieldReader {
+        try FieldReader(.object(try object(arguments)), allowed: allowed)
+    }
+}
+
+/// What a command prints when it has nothing to show.
+struct Done: Encodable {
+    var ok = true
+}

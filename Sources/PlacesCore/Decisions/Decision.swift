@@ -1,0 +1,121 @@
+import Foundation
+
+/// A group (or one person) settling where to go: candidate places, a method, participants, and in the end a
+/// result that explains itself.
+public struct Decision: Sendable, Hashable {
+    /// How the winner is chosen.
+    public enum Method: String, Sendable, Hashable, Codable, CaseIterable {
+        /// A draw, uniform or weighted by rating score, from a stored seed.
+        case random
+        /// Ranked ballots, counted by the Schulze method.
+        case tiered
+        /// An admin picks the place.
+        case manual
+    }
+
+    /// Where a decision is in its life.
+    public enum Status: String, Sendable, Hashable, Codable {
+        /// Open: ballots are taken.
+        case active
+        /// Ended with a winner.
+        case completed
+        /// The deadline passed with no ballot.
+        case expired
+        /// An admin cancelled it.
+        case closed
+    }
+
+    /// `d-` and 16 hex digits.
+    public var id: String
+    /// The group deciding; nil for a decision of one's own.
+    public var groupId: String?
+    /// Who started it.
+    public var createdBy: String
+    /// What is being decided ("Friday dinner"), up to 120 characters.
+    public var title: String?
+    /// Random, tiered or manual.
+    public var method: Method
+    /// Where it is in its life.
+    public var status: Status
+    /// The candidate place ids, in ascending id order.
+    public var candidates: [String]
+    /// Who may vote (user ids, ascending).
+    public var participants: [String]
+    /// For random: weighted by rating score instead of uniform.
+    public var weighted: Bool
+    /// For random: the draw waits for an admin (or the deadline) instead of happening at creation.
+    public var scheduled: Bool
+    /// The 64-bit seed the draw (random) or the lot of the tie-break (tiered) uses; stored from the start.
+    public var seed: UInt64
+    /// When voting ends, if set.
+    public var deadline: Date?
+    /// The day the group means to go (`YYYY-MM-DD`), if set.
+    public var visitDate: String?
+    /// When it started.
+    public var createdAt: Date
+    /// When it ended.
+    public var endedAt: Date?
+    /// When the reminder to those who have not voted went out.
+    public var reminderSentAt: Date?
+    /// The result, once completed.
+    public var result: DecisionResult?
+
+    /// Makes a decision.
+    public init(
+        id: String,
+        groupId: String?,
+        createdBy: String,
+        title: String?,
+        method: Method,
+        status: Status,
+        candidates: [String],
+        participants: [String],
+        weighted: Bool,
+        scheduled: Bool,
+        seed: UInt64,
+        deadline: Date?,
+        visitDate: String?,
+        createdAt: Date,
+        endedAt: Date? = nil,
+        reminderSentAt: Date? = nil,
+        result: DecisionResult? = nil
+    ) {
+        self.id = id
+        self.groupId = groupId
+        self.createdBy = createdBy
+        self.title = title
+        self.method = method
+        self.status = status
+        self.candidates = candidates
+        self.participants = participants
+        self.weighted = weighted
+        self.scheduled = scheduled
+        self.seed = seed
+        self.deadline = deadline
+        self.visitDate = visitDate
+        self.createdAt = createdAt
+        self.endedAt = endedAt
+        self.reminderSentAt = reminderSentAt
+        self.result = result
+    }
+}
+
+/// One participant's ranking of the candidates, best first; candidates left out tie below the ranked ones.
+public struct Ballot: Sendable, Hashable, Codable {
+    /// Who voted.
+    public var userId: String
+    /// Place ids, best first, each at most once.
+    public var ranking: [String]
+    /// When first cast.
+    public var castAt: Date
+    /// When last changed.
+    public var updatedAt: Date
+
+    /// Makes a ballot.
+    public init(userId: String, ranking: [String], castAt: Date, updatedAt: Date) {
+        self.userId = userId
+        self.ranking = ranking
+        self.castAt = castAt
+        self.updatedAt = updatedAt
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+/// How a decision ended and why its winner won: everything needed to check it by hand.
+public struct DecisionResult: Sendable, Hashable, Codable {
+    /// What ended the decision.
+    public enum Ending: String, Sendable, Hashable, Codable {
+        /// Every participant had voted.
+        case allVoted
+        /// An admin ended the voting.
+        case adminClosed
+        /// The deadline passed with at least one ballot.
+        case deadline
+        /// A random draw at creation, or when an admin or the deadline triggered a scheduled one.
+        case draw
+        /// An admin picked the place (manual).
+        case adminPick
+    }
+
+    /// One candidate's line in the explanation.
+    public struct Standing: Sendable, Hashable, Codable {
+        /// The place.
+        public var placeId: String
+        /// Its name when the result was made.
+        public var name: String?
+        /// Tiered: the sum of its head-to-head margins against every other candidate.
+        public var marginSum: Int?
+        /// Tiered: its Borda score.
+        public var borda: Int?
+        /// Tiered: how many ballots rank it first.
+        public var firstChoices: Int?
+        /// Random: its weight in the draw.
+        public var weight: Double?
+
+        /// Makes a standing.
+        public init(placeId: String, name: String? = nil, marginSum: Int? = nil, borda: Int? = nil, firstChoices: Int? = nil, weight: Double? = nil) {
+            self.placeId = placeId
+            self.name = name
+            self.marginSum = marginSum
+            self.borda = borda
+            self.firstChoices = firstChoices
+            self.weight = weight
+        }
+    }
+
+    /// Random, tiered or manual.
+    public var method: Decision.Method
+    /// The winning place's id.
+    public var winner: String
+    /// Every candidate, best first.
+    public var ranking: [String]
+    /// Which tie-break step decided: `none`, `marginSum`, `borda`, `firstChoices` or `lot`.
+    public var tieBreak: String
+    /// One paragraph for people.
+    public var reasoning: String
+    /// The decision's seed, as decimal text (JSON numbers lose precision above 2^53).
+    public var seed: String
+    /// How many ballots were counted.
+    public var ballotCount: Int
+    /// What ended the decision.
+    public var endedBy: Ending
+    /// Per candidate, in ranking order: the figures the method used.
+    public var standings: [Standing]
+    /// Tiered: for each ordered pair, how many ballots prefer the one to the other.
+    public var pairwise: [TieredResult.PairwiseCount]?
+    /// Tiered: for each ordered pair, the Schulze strongest-path strength (by margins).
+    public var strongestPaths: [TieredResult.PathStrength]?
+    /// Tiered: the candidates the Schulze method alone could not separate.
+    public var schulzeWinners: [String]?
+    /// Random: the total weight and the roll in [0, total) that picked the winner.
+    public var totalWeight: Double?
+    /// Random: the first roll.
+    public var roll: Double?
+    /// Manual: who picked.
+    public var pickedBy: String?
+
+    /// Makes a result.
+    public init(
+        method: Decision.Method,
+        winner: String,
+        ranking: [String],
+        tieBreak: String,
+        reasoning: String,
+        seed: UInt64,
+        ballotCount: Int,
+        endedBy: Ending,
+        standings: [Standing]
+    ) {
+        self.method = method
+        self.winner = winner
+        self.ranking = ranking
+        self.tieBreak = tieBreak
+        self.reasoning = reasoning
+        self.seed = String(seed)
+        self.ballotCount = ballotCount
+        self.endedBy = endedBy
+        self.standings = standings
+    }
+}

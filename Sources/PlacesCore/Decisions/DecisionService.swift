@@ -1,0 +1,293 @@
+import Foundation
+import GeoIndex
+
+/// Group decisions: starting one over candidate places, ballots, the draw or the count, deadlines and the result.
+///
+/// The clock is injected and so is the source of seeds (tests pin both); a decision stores the seed it used, so
+/// its result can be recounted at any time.
+public struct DecisionService: Sendable {
+    /// At most this many candidates in one decision.
+    public static let maximumCandidates = 100
+    /// A reminder goes to those who have not voted when the deadline is this near.
+    public static let reminderLead: TimeInterval = 60 * 60
+
+    let repository: any DecisionRepository
+    let groups: any GroupRepository
+    let accounts: any AccountRepository
+    let collections: CollectionService
+    let places: PlaceService
+    let notifier: Notifier
+    let clock: @Sendable () -> Date
+    let makeSeed: @Sendable () -> UInt64
+
+    /// Makes the service; `makeSeed` defaults to the system's secure generator.
+    public init(
+        repository: any DecisionRepository,
+        groups: any GroupRepository,
+        accounts: any AccountRepository,
+        collections: CollectionService,
+        places: PlaceService,
+        clock: @escaping @Sendable () -> Date = { Date() },
+        makeSeed: @escaping @Sendable () -> UInt64 = {
+            var generator = SystemRandomNumberGenerator()
+            return generator.next()
+        }
+    ) {
+        self.repository = repository
+        self.groups = groups
+        self.accounts = accounts
+        self.collections = collections
+        self.places = places
+        notifier = Notifier(accounts: accounts, clock: clock)
+        self.clock = clock
+        self.makeSeed = makeSeed
+    }
+
+    /// The fields starting a decision reads.
+    public static let fields: Set<String> = [
+        "groupId", "title", "method", "candidates", "participants", "deadline", "visitDate", "weighted", "excludeRecentDays",
+        "seed", "scheduled",
+    ]
+
+    /// Starts a decision. A random one that is not scheduled is drawn at once and comes back completed.
+    public func create(_ caller: User, _ reader: FieldReader) async throws -> DecisionView {
+        let now = clock()
+        guard let methodText = try reader.text("method", limit: 20) else {
+            throw PlacesError.invalid("method", "method is required: random, tiered or manual")
+        }
+        guard let method = Decision.Method(rawValue: methodText) else {
+            throw PlacesError.invalid("method", "method must be random, tiered or manual")
+        }
+        var group: Group?
+        if let groupID = try reader.text("groupId", limit: 40) {
+            guard let found = try await groups.group(id: groupID) else {
+                throw PlacesError(.notFound, "no group with id \(PlacesError.quoted(groupID))", field: "groupId")
+            }
+            guard found.role(of: caller.id) != nil else { throw PlacesError.forbidden("only members start a group's decisions") }
+            group = found
+        }
+        let participants = try await participants(reader, caller: caller, group: group)
+        var candidates = try await candidates(reader, caller: caller)
+        let weighted = try reader.bool("weighted") ?? false
+        let scheduled = try reader.bool("scheduled") ?? false
+        let excludeDays = try reader.integer("excludeRecentDays", in: 1...365)
+        if method != .random {
+            for field in ["weighted", "excludeRecentDays", "scheduled"] where reader.has(field) && !reader.isNull(field) {
+                throw PlacesError.invalid(field, "\(field) applies to random decisions only")
+            }
+        }
+        if let excludeDays {
+            let since = now.addingTimeInterval(-Double(excludeDays) * 24 * 60 * 60)
+            let recent = try await repository.recentWinners(groupID: group?.id, createdBy: caller.id, since: since)
+            candidates.removeAll { recent.contains($0) }
+            guard !candidates.isEmpty else {
+                throw PlacesError(.conflict, "every candidate was picked in the last \(excludeDays) days", field: "excludeRecentDays")
+            }
+        }
+        let deadline = try DecisionService.date(reader, "deadline")
+        if let deadline, deadline <= now { throw PlacesError.invalid("deadline", "deadline must be in the future") }
+        let decision = Decision(
+            id: RandomID.make("d-"),
+            groupId: group?.id,
+            createdBy: caller.id,
+            title: try reader.text("title", limit: 120),
+            method: method,
+            status: .active,
+            candidates: CandidateOrder.sorted(candidates),
+            participants: participants.sorted(),
+            weighted: weighted,
+            scheduled: scheduled,
+            seed: try DecisionService.seed(reader) ?? makeSeed(),
+            deadline: deadline,
+            visitDate: try DecisionService.visitDate(reader),
+            createdAt: now
+        )
+        let title = decision.title.map { " “\($0)”" } ?? ""
+        let announcement = try await notifier.audience(participants.filter { $0 != caller.id }).notifications(
+            .decisionStarted,
+            message: "\(caller.username) started a decision\(title) among \(candidates.count) places",
+            subject: .init(userId: caller.id, groupId: group?.id, decisionId: decision.id),
+            now: now
+        )
+        try await repository.insert(decision, notifications: announcement)
+        if method == .random, !scheduled {
+            try await end(decision.id, by: .draw, strict: true)
+        }
+        return try await view(caller, id: decision.id)
+    }
+
+    /// The decision as the caller may see it, after applying a deadline that has passed.
+    public func view(_ caller: User, id: String) async throws -> DecisionView {
+        try await enforceDeadline(id)
+        let decision = try await readable(caller, id)
+        let ballots = try await repository.ballots(decisionID: id)
+        return try await DecisionView.make(decision, ballots: ballots, for: caller, service: self)
+    }
+
+    /// The decisions the caller can see, newest first.
+    public func list(_ caller: User) async throws -> [DecisionView] {
+        let memberOf = try await groups.groups(memberID: caller.id).map(\.id)
+        var views: [DecisionView] = []
+        for decision in try await repository.decisions(visibleTo: caller.id, groupIDs: memberOf) {
+            views.append(try await view(caller, id: decision.id))
+        }
+        return views
+    }
+
+    /// Recomputes the result from the stored ballots and seed, and says whether it agrees with the stored one.
+    public func recount(_ caller: User, id: String) async throws -> Recount {
+        try await enforceDeadline(id)
+        let decision = try await readable(caller, id)
+        guard let stored = decision.result else {
+            throw PlacesError(.conflict, "the decision has no result yet (it is \(decision.status.rawValue))")
+        }
+        let ballots = try await repository.ballots(decisionID: id)
+        var recounted = try DecisionTally.result(
+            decision,
+            ballots: ballots,
+            endedBy: stored.endedBy,
+            names: names(decision.candidates),
+            weights: stored.standings.reduce(into: [:]) { $0[$1.placeId] = $1.weight }
+        )
+        if decision.method == .manual { recounted = stored }
+        return Recount(agrees: recounted == stored, stored: stored, recounted: recounted)
+    }
+
+    // MARK: - Who and what
+
+    /// The participants a body names (usernames), or every member of the group, or the caller alone.
+    private func participants(_ reader: FieldReader, caller: User, group: Group?) async throws -> [String] {
+        guard case .list(let values)? = reader.fields["participants"] else {
+            if reader.has("participants") && !reader.isNull("participants") {
+                throw PlacesError.invalid("participants", "participants must be a list of usernames")
+            }
+            return group?.members.map(\.user.id) ?? [caller.id]
+        }
+        guard !values.isEmpty, values.count <= 200 else { throw PlacesError.invalid("participants", "name 1 to 200 participants") }
+        var ids: [String] = []
+        for value in values {
+            guard case .text(let name) = value else { throw PlacesError.invalid("participants", "participants must be usernames") }
+            guard let user = try await accounts.user(login: .username(name)) else {
+                throw PlacesError(.invalidInput, "no user named \(PlacesError.quoted(name))", field: "participants")
+            }
+            if let group {
+                guard group.role(of: user.id) != nil else {
+                    throw PlacesError.invalid("participants", "\(user.username) is not a member of the group")
+                }
+            } else if user.id != caller.id, try await groups.friendship(caller.id, user.id) != .friends {
+                throw PlacesError.invalid("participants", "\(user.username) is not your friend; start the decision in a group instead")
+            }
+            if !ids.contains(user.id) { ids.append(user.id) }
+        }
+        return ids
+    }
+
+    /// The candidate place ids from a collection, an explicit list, or a nearby query.
+    private func candidates(_ reader: FieldReader, caller: User) async throws -> [String] {
+        guard let source = try reader.object("candidates", allowed: ["collectionId", "placeIds", "nearby"]) else {
+            throw PlacesError.invalid("candidates", "candidates is required: {collectionId}, {placeIds} or {nearby}")
+        }
+        guard source.fields.count == 1 else {
+            throw PlacesError.invalid("candidates", "give exactly one of collectionId, placeIds or nearby")
+        }
+        var ids: [String]
+        if let collectionID = try source.text("collectionId", limit: 40) {
+            ids = try await collections.placeIDs(caller, id: collectionID)
+        } else if case .list(let values)? = source.fields["placeIds"] {
+            ids = []
+            for value in values {
+                guard case .text(let id) = value else { throw PlacesError.invalid("candidates.placeIds", "placeIds must be ids") }
+                do {
+                    _ = try await places.place(id: id)
+                } catch let error as PlacesError {
+                    throw PlacesError(.invalidInput, error.message, field: "candidates.placeIds")
+                }
+                guard !ids.contains(id) else { throw PlacesError.invalid("candidates.placeIds", "place '\(id)' is named twice") }
+                ids.append(id)
+            }
+        } else if let nearby = try source.object("nearby", allowed: CandidateQuery.fields) {
+            ids = try CandidateQuery.parse(nearby).places(in: places)
+        } else {
+            throw PlacesError.invalid("candidates", "give exactly one of collectionId, placeIds or nearby")
+        }
+        guard !ids.isEmpty else { throw PlacesError.invalid("candidates", "there are no candidate places") }
+        guard ids.count <= DecisionService.maximumCandidates else {
+            throw PlacesError.invalid("candidates", "at most \(DecisionService.maximumCandidates) candidates, got \(ids.count)")
+        }
+        return ids
+    }
+
+    /// The decision, when the caller takes part, started it, or belongs to its group; `forbidden` otherwise.
+    func readable(_ caller: User, _ id: String) async throws -> Decision {
+        let decision = try await existing(id)
+        if decision.participants.contains(caller.id) || decision.createdBy == caller.id { return decision }
+        if let groupID = decision.groupId, try await groups.group(id: groupID)?.role(of: caller.id) != nil { return decision }
+        throw PlacesError.forbidden("only the decision's participants and group see it")
+    }
+
+    /// True when the caller runs the decision: an admin of its group, or its starter when it has no group.
+    func isAdmin(_ caller: User, of decision: Decision) async throws -> Bool {
+        guard let groupID = decision.groupId else { return decision.createdBy == caller.id }
+        return try await groups.group(id: groupID)?.role(of: caller.id) == .admin
+    }
+
+    func existing(_ id: String) async throws -> Decision {
+        guard let decision = try await repository.decision(id: id) else {
+            throw PlacesError.notFound("no decision with id \(PlacesError.quoted(id))")
+        }
+        return decision
+    }
+
+    /// Place names by id, for explanations (places deleted since are left out).
+    func names(_ ids: [String]) -> [String: String] {
+        places.index.summaries(ids).mapValues(\.name)
+    }
+
+    // MARK: - Parsing
+
+    static func seed(_ reader: FieldReader) throws(PlacesError) -> UInt64? {
+        guard let value = reader.fields["seed"], value != .null else { return nil }
+        switch value {
+        case .text(let text):
+            guard let seed = UInt64(text) else { throw .invalid("seed", "seed must be a whole number from 0 to 2^64-1") }
+            return seed
+        case .number(let number):
+            guard number >= 0, number == number.rounded(), number < 9_007_199_254_740_992 else {
+                throw .invalid("seed", "a seed above 2^53 must be sent as a string of digits")
+            }
+            return UInt64(number)
+        default:
+            throw .invalid("seed", "seed must be a whole number (or a string of digits)")
+        }
+    }
+
+    static func date(_ reader: FieldReader, _ field: String) throws(PlacesError) -> Date? {
+        guard let text = try reader.text(field, limit: 40) else { return nil }
+        guard let date = ISO8601Time.date(text) else {
+            throw .invalid(field, "\(field) must be an ISO-8601 time such as 2026-11-22T18:30:00Z")
+        }
+        return date
+    }
+
+    static func visitDate(_ reader: FieldReader) throws(PlacesError) -> String? {
+        guard let text = try reader.text("visitDate", limit: 10) else { return nil }
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+            (1...12).contains(month), (1...31).contains(day), year >= 2000,
+            let date = ISO8601Time.date(text + "T12:00:00Z"),
+            Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC") ?? .current, from: date).day == day
+        else { throw .invalid("visitDate", "visitDate must be a day such as 2026-12-24") }
+        return text
+    }
+}
+
+/// A recomputed result beside the stored one.
+public struct Recount: Sendable, Encodable {
+    /// True when the two are the same.
+    public var agrees: Bool
+    /// The result stored when the decision ended.
+    public var stored: DecisionResult
+    /// The result computed now from the stored ballots and seed.
+    public var recounted: DecisionResult
+}

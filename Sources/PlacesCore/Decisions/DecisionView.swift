@@ -1,0 +1,86 @@
+import Foundation
+
+/// A decision as one person sees it: results only after they voted or after the end (no bandwagon), the seed only
+/// after the end, and who has not voted yet.
+public struct DecisionView: Sendable, Encodable {
+    /// A candidate place.
+    public struct Candidate: Sendable, Encodable {
+        public var placeId: String
+        /// Absent when the place was deleted since.
+        public var name: String?
+    }
+
+    /// A participant and whether they voted.
+    public struct Participant: Sendable, Encodable {
+        public var user: PublicUser
+        public var hasVoted: Bool
+    }
+
+    public var id: String
+    public var groupId: String?
+    public var createdBy: String
+    public var title: String?
+    public var method: Decision.Method
+    public var status: Decision.Status
+    public var candidates: [Candidate]
+    public var participants: [Participant]
+    /// Usernames of the participants who have not voted (tiered, while active).
+    public var waitingFor: [String]
+    public var weighted: Bool
+    public var scheduled: Bool
+    public var deadline: Date?
+    public var visitDate: String?
+    public var createdAt: Date
+    public var endedAt: Date?
+    /// The seed, as decimal text, once the decision ended (before, it would tell a draw in advance).
+    public var seed: String?
+    public var ballotCount: Int
+    /// The caller's own ballot, when they cast one.
+    public var myBallot: [String]?
+    /// True when the caller may see the count: they voted, or the decision ended.
+    public var tallyVisible: Bool
+    /// The result, once completed.
+    public var result: DecisionResult?
+    /// The count so far (tiered, active), for a participant who has voted.
+    public var provisional: DecisionResult?
+
+    static func make(_ decision: Decision, ballots: [Ballot], for caller: User, service: DecisionService) async throws -> DecisionView {
+        let names = service.names(decision.candidates)
+        let voted = Set(ballots.map(\.userId))
+        var participants: [Participant] = []
+        for id in decision.participants {
+            guard let user = try await service.accounts.user(id: id) else { continue }
+            participants.append(Participant(user: PublicUser(user), hasVoted: voted.contains(id)))
+        }
+        participants.sort { $0.user.username.lowercased() < $1.user.username.lowercased() }
+        let ended = decision.status != .active
+        let myBallot = ballots.first { $0.userId == caller.id }?.ranking
+        var provisional: DecisionResult?
+        if !ended, decision.method == .tiered, myBallot != nil, !ballots.isEmpty {
+            provisional = try DecisionTally.result(decision, ballots: ballots, endedBy: .adminClosed, names: names, weights: nil)
+        }
+        return DecisionView(
+            id: decision.id,
+            groupId: decision.groupId,
+            createdBy: decision.createdBy,
+            title: decision.title,
+            method: decision.method,
+            status: decision.status,
+            candidates: decision.candidates.map { Candidate(placeId: $0, name: names[$0]) },
+            participants: participants,
+            waitingFor: ended || decision.method != .tiered ? [] : participants.filter { !$0.hasVoted }.map(\.user.username),
+            weighted: decision.weighted,
+            scheduled: decision.scheduled,
+            deadline: decision.deadline,
+            visitDate: decision.visitDate,
+            createdAt: decision.createdAt,
+            endedAt: decision.endedAt,
+            seed: ended ? String(decision.seed) : nil,
+            ballotCount: ballots.count,
+            myBallot: myBallot,
+            tallyVisible: ended || myBallot != nil,
+            result: decision.result,
+            provisional: provisional
+        )
+    }
+}

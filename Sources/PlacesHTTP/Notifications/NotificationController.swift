@@ -1,0 +1,37 @@
+import Hummingbird
+import PlacesCore
+
+/// `/v1/notifications`: the caller's notifications, newest first, with the unread count.
+struct NotificationController: Sendable {
+    let notifications: NotificationService
+
+    func addRoutes(to v1: RouterGroup<PlacesRequestContext>) {
+        v1.readOnly("notifications", use: list)
+        v1.post("notifications/read-all", use: readAll)
+        v1.post("notifications/{id}/read", use: read)
+    }
+
+    /// `GET /v1/notifications?limit=&cursor=`
+    @Sendable func list(request: Request, context: PlacesRequestContext) async throws -> Response {
+        let caller = try context.requireCaller()
+        let parameters = try QueryParameters(request.uri.query)
+        let page = try PageRequest.parse(limit: parameters["limit"], cursor: parameters["cursor"])
+        return try JSONResponse.make(try await notifications.list(recipientID: caller.user.id, page: page))
+    }
+
+    /// `POST /v1/notifications/{id}/read` → 204.
+    @Sendable func read(request: Request, context: PlacesRequestContext) async throws -> Response {
+        try await notifications.markRead(id: try context.pathText("id"), recipientID: try context.requireCaller().user.id)
+        return Response(status: .noContent)
+    }
+
+    /// `POST /v1/notifications/read-all` → how many were marked.
+    @Sendable func readAll(request: Request, context: PlacesRequestContext) async throws -> Response {
+        let marked = try await notifications.markAllRead(recipientID: try context.requireCaller().user.id)
+        return try JSONResponse.make(MarkedRead(marked: marked))
+    }
+}
+
+struct MarkedRead: Encodable {
+    var marked: Int
+}

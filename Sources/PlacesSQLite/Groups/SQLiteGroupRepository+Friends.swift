@@ -1,0 +1,111 @@
+import Foundation
+import GRDB
+import PlacesCore
+
+extension SQLiteGroupRepository {
+    /// Matches the one row of a pair, whichever of the two asked.
+    static let pairCondition = "((requester_id = ? AND addressee_id = ?) OR (requester_id = ? AND addressee_id = ?))"
+
+    public func friendship(_ a: String, _ b: String) async throws -> Friendship? {
+        try await database.read { db in
+            try Row.fetchOne(
+                db,
+                sql: "SELECT requester_id, status FROM friendship WHERE \(SQLiteGroupRepository.pairCondition)",
+                arguments: [a, b, b, a]
+            ).map { row -> Friendship in
+                let status: String = row["status"]
+                return status == "accepted" ? .friends : .pending(requesterID: row["requester_id"])
+            }
+        }
+    }
+
+    public func insertFriendRequest(from: String, to: String, now: Date, notifications: [UserNotification]) async throws {
+        try await database.write { db in
+            let exists = try Bool.fetchOne(
+                db,
+                sql: "SELECT EXISTS (SELECT 1 FROM friendship WHERE \(SQLiteGroupRepository.pairCondition))",
+                arguments: [from, to, to, from]
+            )
+            if exists == true {
+                throw PlacesError(.conflict, "there is already a request or a friendship between you", field: "username")
+            }
+            try db.execute(
+                sql: "INSERT INTO friendship (requester_id, addressee_id, status, created_at) VALUES (?, ?, 'pending', ?)",
+                arguments: [from, to, Timestamp.text(now)]
+            )
+            try SQLiteNotificationRepository.insert(notifications, in: db)
+        }
+    }
+
+    public func acceptFriendRequest(from: String, to: String, now: Date) async throws -> Bool {
+        try await database.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE friendship SET status = 'accepted', accepted_at = ?
+                    WHERE requester_id = ? AND addressee_id = ? AND status = 'pending'
+                    """,
+                arguments: [Timestamp.text(now), from, to]
+            )
+            return db.changesCount > 0
+        }
+    }
+
+    public func deleteFriendship(_ a: String, _ b: String) async throws -> Bool {
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM friendship WHERE \(SQLiteGroupRepository.pairCondition)", arguments: [a, b, b, a])
+            return db.changesCount > 0
+        }
+    }
+
+    public func friends(of userID: String) async throws -> [Friend] {
+        try await database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT u.*, f.accepted_at AS friend_since
+                    FROM friendship f
+                    JOIN user_account u ON u.id = CASE WHEN f.requester_id = ? THEN f.addressee_id ELSE f.requester_id END
+                    WHERE (f.requester_id = ? OR f.addressee_id = ?) AND f.status = 'accepted'
+                    ORDER BY u.username_key, u.id
+                    """,
+                arguments: [userID, userID, userID]
+            ).map { row in
+                Friend(
+                    user: PublicUser(SQLiteAccountRepository.user(row)),
+                    since: Timestamp.date(row["friend_since"]) ?? Date(timeIntervalSince1970: 0)
+                )
+            }
+        }
+    }
+
+    public func friendRequests(userID: String, incoming: Bool) async throws -> [FriendRequest] {
+        // The person is one side of every request listed; the other side comes from the join.
+        let (ownColumn, otherColumn) = incoming ? ("addressee_id", "requester_id") : ("requester_id", "addressee_id")
+        return try await database.read { db in
+            guard let own = try SQLiteGroupRepository.publicUser(userID, in: db) else { return [] }
+            return try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT u.*, f.created_at AS requested_at
+                    FROM friendship f JOIN user_account u ON u.id = f.\(otherColumn)
+                    WHERE f.\(ownColumn) = ? AND f.status = 'pending'
+                    ORDER BY f.created_at DESC, u.username_key
+                    """,
+                arguments: [userID]
+            ).map { row in
+                let other = PublicUser(SQLiteAccountRepository.user(row))
+                return FriendRequest(
+                    from: incoming ? other : own,
+                    to: incoming ? own : other,
+                    createdAt: Timestamp.date(row["requested_at"]) ?? Date(timeIntervalSince1970: 0)
+                )
+            }
+        }
+    }
+
+    /// The public view of one account, read inside the caller's transaction.
+    static func publicUser(_ id: String, in db: Database) throws -> PublicUser? {
+        try Row.fetchOne(db, sql: "SELECT * FROM user_account WHERE id = ?", arguments: [id])
+            .map { PublicUser(SQLiteAccountRepository.user($0)) }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import GRDB
+import PlacesCore
+
+/// Notifications in SQLite. Other repositories store them with `insert(_:in:)` inside their own transactions.
+public struct SQLiteNotificationRepository: NotificationRepository {
+    let database: PlacesDatabase
+
+    public func notifications(recipientID: String, page: PageRequest) async throws -> [UserNotification] {
+        try await database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM notification WHERE recipient_id = ?
+                    ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?
+                    """,
+                arguments: [recipientID, page.limit, page.offset]
+            ).map(SQLiteNotificationRepository.notification)
+        }
+    }
+
+    public func unreadCount(recipientID: String) async throws -> Int {
+        try await database.read { db in
+            try Int.fetchOne(
+                db,
+                sql: "SELECT count(*) FROM notification WHERE recipient_id = ? AND read_at IS NULL",
+                arguments: [recipientID]
+            ) ?? 0
+        }
+    }
+
+    public func markRead(id: String, recipientID: String, now: Date) async throws -> Bool {
+        try await database.write { db in
+            try db.execute(
+                sql: "UPDATE notification SET read_at = ? WHERE id = ? AND recipient_id = ? AND read_at IS NULL",
+                arguments: [Timestamp.text(now), id, recipientID]
+            )
+            if db.changesCount > 0 { return true }
+            // Already read counts as done; only someone else's or an unknown id is "none".
+            return try Bool.fetchOne(
+                db,
+                sql: "SELECT EXISTS (SELECT 1 FROM notification WHERE id = ? AND recipient_id = ?)",
+                arguments: [id, recipientID]
+            ) ?? false
+        }
+    }
+
+    public func markAllRead(recipientID: String, now: Date) async throws -> Int {
+        try await database.write { db in
+            try db.execute(
+                sql: "UPDATE notification SET read_at = ? WHERE recipient_id = ? AND read_at IS NULL",
+                arguments: [Timestamp.text(now), recipientID]
+            )
+            return db.changesCount
+        }
+    }
+
+    /// Stores `notifications` in the caller's transaction, so they commit (or roll back) with the event they tell of.
+    static func insert(_ notifications: [UserNotification], in db: Database) throws {
+        guard !notifications.isEmpty else { return }
+        let encoder = PlacesJSON.makeEncoder()
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO notification (id, recipient_id, kind, message, subject, channels, created_at, read_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        )
+        for notification in notifications {
+            let subject = String(decoding: try encoder.encode(notification.subject), as: UTF8.self)
+            let channels = String(decoding: try encoder.encode(notification.channels), as: UTF8.self)
+            try statement.execute(arguments: [
+                notification.id, notification.recipientId, notification.kind.rawValue, notification.message, subject, channels,
+                Timestamp.text(notification.createdAt), notification.readAt.map(Timestamp.text),
+            ])
+        }
+    }
+
+    static func notification(_ row: Row) throws -> UserNotification {
+        let id: String = row["id"]
+        let kindText: String = row["kind"]
+        let subjectText: String = row["subject"]
+        let channelsText: String = row["channels"]
+        let readAt: String? = row["read_at"]
+        guard let kind = UserNotification.Kind(rawValue: kindText) else {
+            throw PlacesError(.internalError, "stored notification '\(id)' has an unknown kind '\(kindText)'")
+        }
+        let decoder = JSONDecoder()
+        let subject: UserNotification.Subject
+        let channels: [String]
+        do {
+            subject = try decoder.decode(UserNotification.Subject.self, from: Data(subjectText.utf8))
+            channels = try decoder.decode([String].self, from: Data(channelsText.utf8))
+        } catch {
+            throw PlacesError(.internalError, "stored notification '\(id)' is unreadable")
+        }
+        return UserNotification(
+            id: id,
+            recipientId: row["recipient_id"],
+            kind: kind,
+            message: row["message"],
+            subject: subject,
+            channels: channels,
+            createdAt: Timestamp.date(row["created_at"]) ?? Date(timeIntervalSince1970: 0),
+            readAt: readAt.flatMap(Timestamp.date)
+        )
+    }
+}
+
+extension PlacesDatabase {
+    /// The notification repository over this database.
+    public var notifications: SQLiteNotificationRepository { SQLiteNotificationRepository(database: self) }
+}
