@@ -44,6 +44,11 @@ public struct PlacesDatabase: Sendable {
     /// `places_distance(lat1, lon1, lat2, lon2)`: great-circle metres, the one definition of distance (Geodesy).
     static func addFunctions(_ db: Database) {
         db.add(
+            function: DatabaseFunction("places_fold", argumentCount: 1, pure: true) { values in
+                String.fromDatabaseValue(values[0]).map(PlacesDatabase.folded)
+            }
+        )
+        db.add(
             function: DatabaseFunction("places_distance", argumentCount: 4, pure: true) { values in
                 guard let lat1 = Double.fromDatabaseValue(values[0]), let lon1 = Double.fromDatabaseValue(values[1]),
                     let lat2 = Double.fromDatabaseValue(values[2]), let lon2 = Double.fromDatabaseValue(values[3])
@@ -51,6 +56,11 @@ public struct PlacesDatabase: Sendable {
                 return Geodesy.distanceMeters(Coordinate(latitude: lat1, longitude: lon1), Coordinate(latitude: lat2, longitude: lon2))
             }
         )
+    }
+
+    /// Text as searches compare it: without case, accents or width (`Zoë` and `zoe` match).
+    static func folded(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
     }
 
     private init(writer: any DatabaseWriter, migrate: Bool = true) throws {

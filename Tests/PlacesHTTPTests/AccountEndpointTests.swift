@@ -195,6 +195,10 @@ struct AccountEndpointTests {
             #expect(items.map { $0["username"] as? String } == ["hopper"])
             #expect(items[0]["email"] == nil && items[0]["phone"] == nil)
             #expect(try await client.json(.get, "/v1/users/search?q=grace").status == .unauthorized)
+            // Accents and case do not matter, either way round.
+            _ = try await client.json(.patch, "/v1/me", token: viewer, body: ["displayName": "Zoë Ångström"])
+            let accented = try await client.json(.get, "/v1/users/search?q=ZOE%20ANG", token: token)
+            #expect((try TestApp.object(accented.body)["items"] as? [[String: Any]])?.map { $0["username"] as? String } == ["viewer"])
         }
     }
 

@@ -115,14 +115,14 @@ public struct SQLiteAccountRepository: AccountRepository {
     }
 
     public func searchUsers(_ text: String, page: PageRequest) async throws -> [User] {
-        let pattern = "%" + text.lowercased().replacingOccurrences(of: "\\", with: "\\\\")
+        let pattern = "%" + PlacesDatabase.folded(text).replacingOccurrences(of: "\\", with: "\\\\")
             .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
         return try await database.read { db in
             try Row.fetchAll(
                 db,
                 sql: """
                     SELECT * FROM user_account
-                    WHERE username_key LIKE ? ESCAPE '\\' OR lower(display_name) LIKE ? ESCAPE '\\'
+                    WHERE username_key LIKE ? ESCAPE '\\' OR places_fold(display_name) LIKE ? ESCAPE '\\'
                     ORDER BY username_key LIMIT ? OFFSET ?
                     """,
                 arguments: [pattern, pattern, page.limit, page.offset]
