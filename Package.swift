@@ -79,7 +79,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "GeoIndexTests", dependencies: ["GeoIndex"], swiftSettings: swiftSettings),
-        .testTarget(name: "PlacesCoreTests", dependencies: ["GeoIndex", "PlacesCore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PlacesCoreTests",
+            dependencies: ["GeoIndex", "PlacesCore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "PlacesSQLiteTests",
             dependencies: ["GeoIndex", "PlacesCore", "PlacesSQLite", .product(name: "GRDB", package: "GRDB.swift")],
