@@ -50,9 +50,25 @@ struct PlaceEndpointTests {
                 #expect(response.status == .ok)
                 let text = String(buffer: response.body)
                 #expect(text.hasPrefix("openapi: 3.1"))
-                for path in ["/health:", "/openapi.yaml:", "/v1/places/nearby:", "/v1/places/{id}:"] {
-                    #expect(text.contains(path), "document lacks \(path)")
+                // Every route the router serves is in the document with exactly its methods (HEAD goes with GET).
+                var documented: [String: Set<String>] = [:]
+                var current: String?
+                for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                    if line.hasPrefix("  /"), line.hasSuffix(":") {
+                        current = String(line.dropFirst(3).dropLast())
+                        documented[current ?? "", default: []] = []
+                    } else if let path = current, line.hasPrefix("    "), !line.hasPrefix("     "), line.hasSuffix(":") {
+                        let method = line.trimmingCharacters(in: .whitespaces).dropLast()
+                        if ["get", "put", "post", "patch", "delete"].contains(method) { documented[path]?.insert(method.uppercased()) }
+                    } else if !line.hasPrefix(" ") {
+                        current = nil
+                    }
                 }
+                for route in routeMethods {
+                    let served = Set(route.methods.filter { $0 != .head }.map(\.rawValue))
+                    #expect(documented[route.path] == served, "\(route.path): served \(served), documented \(documented[route.path] ?? [])")
+                }
+                #expect(documented.count == routeMethods.count)
             }
         }
     }

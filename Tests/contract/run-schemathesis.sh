@@ -30,10 +30,18 @@ done
 
 base="http://127.0.0.1:$port"
 status=0
+# Every check on every operation, but three rules that OpenAPI cannot state: a parameter that needs another
+# (search's lat with lon), two that exclude each other (radius and radiusKm) and a password that must differ
+# from the username. Those operations run a second time with every other check.
+crossfield=(--include-operation-id nearbyPlaces --include-operation-id searchPlaces --include-operation-id register)
 "$venv/bin/st" run "$base/openapi.yaml" --url "$base" --checks all --max-examples 150 --seed 1 \
-    --workers 1 --request-timeout 10 || status=1
+    --workers 1 --request-timeout 10 --exclude-operation-id nearbyPlaces --exclude-operation-id searchPlaces \
+    --exclude-operation-id register || status=1
+"$venv/bin/st" run "$base/openapi.yaml" --url "$base" --checks all --exclude-checks positive_data_acceptance \
+    --max-examples 150 --seed 1 --workers 1 --request-timeout 10 "${crossfield[@]}" || status=1
 "$venv/bin/st" run "$base/openapi.yaml" --url "$base" --checks all --max-examples 100 --seed 2 \
-    --workers 1 --request-timeout 10 -H 'Accept: application/geo+json' --include-operation-id nearbyPlaces || status=1
+    --workers 1 --request-timeout 10 -H 'Accept: application/geo+json' --include-operation-id nearbyPlaces \
+    --exclude-checks positive_data_acceptance || status=1
 
 if grep -q ' error ' "$work/server.log"; then
     echo "contract: the server logged errors:" >&2

@@ -42,18 +42,18 @@ public struct PlaceFilter: Sendable, Hashable {
             }
             filter.kind = parsed
         }
+        guard tags.count <= PlaceLimits.tagCount else { throw .invalid("tag", "at most \(PlaceLimits.tagCount) tags") }
         for tag in tags {
             let text = tag.trimmingWhitespace().nfc.lowercased()
-            guard !text.isEmpty, text.count <= PlaceLimits.tagLength else {
-                throw .invalid("tag", "tag must be 1–\(PlaceLimits.tagLength) characters")
+            guard !text.isEmpty, text.count <= PlaceLimits.tagLength, !tag.containsControlCharacter else {
+                throw .invalid("tag", "tag must be 1–\(PlaceLimits.tagLength) characters without control characters")
             }
             if !filter.tags.contains(text) { filter.tags.append(text) }
         }
-        guard filter.tags.count <= PlaceLimits.tagCount else { throw .invalid("tag", "at most \(PlaceLimits.tagCount) tags") }
         if let cuisine {
             let text = cuisine.trimmingWhitespace().nfc
-            guard !text.isEmpty, text.count <= PlaceLimits.cuisineLength else {
-                throw .invalid("cuisine", "cuisine must be 1–\(PlaceLimits.cuisineLength) characters")
+            guard !text.isEmpty, text.count <= PlaceLimits.cuisineLength, !cuisine.containsControlCharacter else {
+                throw .invalid("cuisine", "cuisine must be 1–\(PlaceLimits.cuisineLength) characters without control characters")
             }
             filter.cuisine = text.lowercased()
         }

@@ -30,7 +30,7 @@ public struct PlaceSearchQuery: Sendable, Hashable {
         page: PageRequest
     ) throws(PlacesError) -> PlaceSearchQuery {
         guard let q, !q.trimmingWhitespace().isEmpty else { throw .invalid("q", "q is required: the words to search for") }
-        guard q.count <= 200 else { throw .invalid("q", "q is longer than 200 characters") }
+        guard q.unicodeScalars.count <= 200 else { throw .invalid("q", "q is longer than 200 characters") }
         let words = PlaceSearchQuery.words(q)
         guard !words.isEmpty else { throw .invalid("q", "q holds no letters or digits to search for") }
         guard words.count <= maximumWords else { throw .invalid("q", "q holds more than \(maximumWords) words") }

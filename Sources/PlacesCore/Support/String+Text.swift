@@ -14,4 +14,9 @@ extension String {
         if utf8.allSatisfy({ $0 < 0x80 }) { return self }
         return precomposedStringWithCanonicalMapping
     }
+
+    /// True when the string holds an ASCII control character (U+0000–U+001F or U+007F), line breaks included.
+    var containsControlCharacter: Bool {
+        utf8.contains { $0 < 0x20 || $0 == 0x7F }
+    }
 }

@@ -2,7 +2,7 @@ import PlacesCore
 
 /// A nearby answer as a GeoJSON FeatureCollection (RFC 7946): one Point feature a place, ready to drop on a map.
 ///
-/// The answer's own fields (`radiusMiles`, `capped`, `count`, `center`) ride along as foreign members.
+/// The answer's own fields (`radiusMiles`, `radiusMeters`, `radiusKm`, `capped`, `count`, `center`) ride along as foreign members.
 struct GeoJSONFeatureCollection: Encodable {
     struct Feature: Encodable {
         struct Geometry: Encodable {
@@ -19,6 +19,7 @@ struct GeoJSONFeatureCollection: Encodable {
     var center: NearbyAnswer.Center
     var radiusMiles: Double
     var radiusMeters: Double
+    var radiusKm: Double
     var capped: Bool
     var count: Int
     var features: [Feature]
@@ -27,6 +28,7 @@ struct GeoJSONFeatureCollection: Encodable {
         center = answer.center
         radiusMiles = answer.radiusMiles
         radiusMeters = answer.radiusMeters
+        radiusKm = answer.radiusKm
         capped = answer.capped
         count = answer.count
         features = answer.places.map { place in
