@@ -121,6 +121,37 @@ struct AccountEndpointTests {
         }
     }
 
+    @Test func loginTakesTheUsernameOrTheEmailOrThePhoneButOnlyOne() async throws {
+        let app = try await TestApp.make([])
+        try await app.test(.router) { client in
+            let registered = try await client.json(.post, "/v1/auth/register", body: [
+                "username": "grace", "email": " Grace@Example.com", "phone": "+1 (415) 555-0100", "password": "correct horse battery",
+            ])
+            #expect(registered.status == .created)
+            for who in [["username": "GRACE"], ["email": "grace@EXAMPLE.com"], ["phone": "+1 415 555 0100"]] {
+                let login = try await client.json(.post, "/v1/auth/login", body: who.merging(["password": "correct horse battery"]) { a, _ in a })
+                #expect(login.status == .ok, "\(who)")
+                #expect(try TestApp.object(login.body)["token"] is String)
+            }
+            let both = try await client.json(.post, "/v1/auth/login", body: [
+                "username": "grace", "email": "grace@example.com", "password": "correct horse battery",
+            ])
+            #expect(both.status == .badRequest)
+            #expect(try TestApp.error(both.body).code == "invalid_input")
+        }
+    }
+
+    @Test func theClientAddressIsThePeersUnlessATrustedProxyNamesAnother() {
+        let proxies: Set<String> = ["10.0.0.1", "10.0.0.2"]
+        // A client that sends X-Forwarded-For itself is not believed.
+        #expect(ClientAddress.resolve(peer: "203.0.113.9", forwardedFor: "198.51.100.1", trustedProxies: proxies) == "203.0.113.9")
+        // Behind the proxies, the right-most hop that is not a proxy: what a client prepends is ignored.
+        #expect(ClientAddress.resolve(peer: "10.0.0.1", forwardedFor: "6.6.6.6, 198.51.100.7, 10.0.0.2", trustedProxies: proxies) == "198.51.100.7")
+        #expect(ClientAddress.resolve(peer: "10.0.0.1", forwardedFor: nil, trustedProxies: proxies) == "10.0.0.1")
+        #expect(ClientAddress.resolve(peer: "10.0.0.1", forwardedFor: " , 10.0.0.2", trustedProxies: proxies) == "10.0.0.1")
+        #expect(ClientAddress.resolve(peer: nil, forwardedFor: "198.51.100.7", trustedProxies: proxies) == "unknown")
+    }
+
     @Test func tokensExpire() async throws {
         let now = Mutex(TestApp.now)
         let app = try await TestApp.make([], clock: { now.withLock { $0 } })

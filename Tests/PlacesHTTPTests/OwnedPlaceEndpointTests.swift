@@ -52,6 +52,9 @@ struct OwnedPlaceEndpointTests {
             // Seeded places have no owner: only the operator's CLI edits them.
             let seeded = try await client.json(.patch, "/v1/places/seeded-cafe", token: owner, body: ["name": "Mine"])
             #expect(seeded.status == .forbidden)
+            #expect(try await client.json(.delete, "/v1/places/seeded-cafe", token: owner).status == .forbidden)
+            #expect(try await client.json(.post, "/v1/places/seeded-cafe/restore", token: owner).status == .forbidden)
+            #expect(try await client.json(.delete, "/v1/places/seeded-cafe").status == .unauthorized)
 
             #expect(try await client.json(.delete, "/v1/places/\(id)", token: owner).status == .noContent)
             #expect(try await !Self.ids(try await client.json(.get, "/v1/places/nearby?lat=37.78&lon=-122.4195&radius=1")).contains(id))
@@ -191,6 +194,26 @@ struct OwnedPlaceEndpointTests {
             #expect(try await found("q=quagga") == [id])
             _ = try await client.json(.delete, "/v1/places/\(id)", token: token)
             #expect(try await found("q=quagga").isEmpty)
+        }
+    }
+
+    @Test func searchPagesFollowTheCursorWithoutGapsOrRepeats() async throws {
+        let piers = (0..<7).map { TestApp.place("pier-\($0)", 37.80 + Double($0) * 0.001, -122.40, name: "Pier \($0)") }
+        let app = try await TestApp.make(piers + [TestApp.place("other", 37.8, -122.4, name: "Ferry Building")])
+        try await app.test(.router) { client in
+            let query = "/v1/places/search?q=pier&lat=37.8&lon=-122.4&radius=5"
+            let all = try TestApp.object(try await client.json(.get, query + "&limit=100").body)
+            let everything = (all["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            #expect(everything == (0..<7).map { "pier-\($0)" })
+            var paged: [String] = []
+            var cursor: String?
+            repeat {
+                let page = try TestApp.object(try await client.json(.get, query + "&limit=3" + (cursor.map { "&cursor=\($0)" } ?? "")).body)
+                paged += (page["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+                cursor = page["nextCursor"] as? String
+            } while cursor != nil && paged.count < 20
+            #expect(paged == everything)
+            #expect(try await client.json(.get, query + "&cursor=garbage").status == .badRequest)
         }
     }
 
