@@ -101,11 +101,16 @@ public struct Place: Sendable, Hashable, Identifiable {
 }
 
 /// What a nearby answer shows and its filters read, kept in memory beside the grid index.
+///
+/// A million of these stay in memory, so the filter fields are stored compactly (the price level in the padding
+/// after `kind`, the rating as two 32-bit counts): they add 56 bytes to a summary, and equal tag lists, time zones
+/// and opening hours share their storage (see the SQLite repository's `SharedValues`).
 public struct PlaceSummary: Sendable, Hashable {
     /// The place's id.
     public var id: String
     /// Gem or restaurant.
     public var kind: PlaceKind
+    private var storedPriceLevel: Int8?
     /// Display name.
     public var name: String
     /// Where it is.
@@ -116,14 +121,27 @@ public struct PlaceSummary: Sendable, Hashable {
     public var tags: [String] = []
     /// The cuisine, if any.
     public var cuisine: String?
-    /// Price level 1–4, if any.
-    public var priceLevel: Int?
-    /// Ratings in aggregate.
-    public var rating = RatingAggregate()
+    private var ratingCount: Int32 = 0
+    private var ratingSum: Int32 = 0
     /// The weekly schedule, if any.
     public var openingHours: OpeningHours?
     /// The IANA time zone its hours are in.
     public var timeZone: String?
+
+    /// Price level 1–4, if any.
+    public var priceLevel: Int? {
+        get { storedPriceLevel.map(Int.init) }
+        set { storedPriceLevel = newValue.map { Int8(clamping: $0) } }
+    }
+
+    /// Ratings in aggregate.
+    public var rating: RatingAggregate {
+        get { RatingAggregate(count: Int(ratingCount), sum: Int(ratingSum)) }
+        set {
+            ratingCount = Int32(clamping: newValue.count)
+            ratingSum = Int32(clamping: newValue.sum)
+        }
+    }
 
     /// Makes a summary.
     public init(id: String, kind: PlaceKind, name: String, coordinate: Coordinate, city: String? = nil) {

@@ -57,8 +57,9 @@ enum PlaceRow {
         return place
     }
 
-    /// Decodes a summary from a row of `summaryColumns`.
-    static func summary(_ row: Row) -> PlaceSummary? {
+    /// Decodes a summary from a row of `summaryColumns`; `shared` lets equal tag lists, opening hours and time zones
+    /// share one stored value across places.
+    static func summary(_ row: Row, shared: inout SharedValues) -> PlaceSummary? {
         guard let kind = PlaceKind(rawValue: row[1]) else { return nil }
         var summary = PlaceSummary(
             id: row[0],
@@ -67,11 +68,11 @@ enum PlaceRow {
             coordinate: Coordinate(latitude: row[3], longitude: row[4]),
             city: row[5]
         )
-        summary.tags = decodeTags(row[6])
-        summary.cuisine = row[7]
+        summary.tags = shared.tags(row[6])
+        summary.cuisine = shared.text(row[7])
         summary.priceLevel = row[8]
-        summary.openingHours = decodeHours(row[9])
-        summary.timeZone = row[10]
+        summary.openingHours = shared.hours(row[9])
+        summary.timeZone = shared.text(row[10])
         summary.rating = RatingAggregate(count: row[11], sum: row[12])
         return summary
     }
@@ -133,6 +134,45 @@ enum PlaceRow {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return (try? encoder.encode(hours)).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
+    }
+}
+
+/// Decoded column values shared by the places that store the same text.
+///
+/// A million summaries held in memory mostly repeat a few tag lists, cuisines, time zones and opening hours;
+/// decoding each distinct text once and reusing the value keeps one copy of its storage instead of a million
+/// (a two-tag list alone costs about 80 bytes a place) and skips the repeated parsing. Only the first
+/// `capacity` distinct texts of each column are remembered, so places that are all different cost no more.
+struct SharedValues {
+    static let capacity = 4_096
+    private var tagLists: [String: [String]] = [:]
+    private var openingHours: [String: OpeningHours] = [:]
+    private var texts: [String: String] = [:]
+
+    /// The tags a JSON array holds.
+    mutating func tags(_ json: String?) -> [String] {
+        guard let json else { return [] }
+        if let tags = tagLists[json] { return tags }
+        let tags = PlaceRow.decodeTags(json)
+        if tagLists.count < Self.capacity { tagLists[json] = tags }
+        return tags
+    }
+
+    /// The opening hours a JSON object holds, nil when absent or unreadable.
+    mutating func hours(_ json: String?) -> OpeningHours? {
+        guard let json else { return nil }
+        if let hours = openingHours[json] { return hours }
+        let hours = PlaceRow.decodeHours(json)
+        if let hours, openingHours.count < Self.capacity { openingHours[json] = hours }
+        return hours
+    }
+
+    /// The text itself, sharing storage with an equal text seen before.
+    mutating func text(_ text: String?) -> String? {
+        guard let text else { return nil }
+        if let shared = texts[text] { return shared }
+        if texts.count < Self.capacity { texts[text] = text }
+        return text
     }
 }
 

@@ -17,9 +17,10 @@ public struct SQLitePlaceRepository: PlaceRepository {
         try await database.read { db in
             let revision = try SQLitePlaceRepository.revision(db)
             var summaries: [PlaceSummary] = []
+            var shared = SharedValues()
             let cursor = try Row.fetchCursor(db, sql: "SELECT \(PlaceRow.summaryColumns) FROM place WHERE deleted_at IS NULL")
             while let row = try cursor.next() {
-                if let summary = PlaceRow.summary(row) { summaries.append(summary) }
+                if let summary = PlaceRow.summary(row, shared: &shared) { summaries.append(summary) }
             }
             return PlaceSnapshot(summaries: summaries, revision: revision)
         }
@@ -29,6 +30,7 @@ public struct SQLitePlaceRepository: PlaceRepository {
         try await database.read { db in
             let current = try SQLitePlaceRepository.revision(db)
             var changes = PlaceChanges(upserted: [], deleted: [], revision: current)
+            var shared = SharedValues()
             guard current > revision else { return changes }
             let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM place WHERE revision > ?", arguments: [revision]) ?? 0
             guard count <= limit else { return nil }
@@ -40,7 +42,7 @@ public struct SQLitePlaceRepository: PlaceRepository {
             while let row = try cursor.next() {
                 if row[PlaceRow.summaryColumnCount] as Bool {
                     changes.deleted.append(row[0])
-                } else if let summary = PlaceRow.summary(row) {
+                } else if let summary = PlaceRow.summary(row, shared: &shared) {
                     changes.upserted.append(summary)
                 }
             }
