@@ -13,6 +13,12 @@ struct PlacesBinary {
         database = folder.appendingPathComponent("places.sqlite").path
     }
 
+    /// The binary on another database file inside `folder`.
+    init(database: String, folder: URL) {
+        self.database = database
+        self.folder = folder
+    }
+
     /// `swift test` builds the `places` product into the build folder the test runner itself runs from.
     static var executable: URL {
         let runner = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])

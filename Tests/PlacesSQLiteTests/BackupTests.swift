@@ -1,0 +1,73 @@
+import Foundation
+import GeoIndex
+import PlacesCore
+import Synchronization
+import Testing
+
+@testable import PlacesSQLite
+
+@Suite("Online backup")
+struct BackupTests {
+    /// `count` places with ids `prefix-0…`, spread over a small area.
+    static func places(_ prefix: String, _ count: Int) -> [Place] {
+        (0..<count).map { Fixtures.place("\(prefix)-\($0)", 40 + Double($0 % 100) * 0.01, -3 - Double($0 / 100) * 0.01) }
+    }
+
+    @Test func aBackupTakenDuringWritesIsOneCompleteCommittedMoment() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try PlacesDatabase(path: folder.appendingPathComponent("live.sqlite").path)
+        try await database.places.withSeedTransaction { writer in
+            for place in Self.places("base", 2_000) { try writer.upsert(place) }
+        }
+        // A writer adds ten places per transaction before, during and after the backup.
+        let writing = Atomic<Bool>(true)
+        let committed = Atomic<Int>(0)
+        let writes = Task {
+            var batch = 0
+            while writing.load(ordering: .relaxed) && batch < 1_000 {
+                let places = Self.places("batch\(batch)", 10)
+                try await database.places.withSeedTransaction { writer in
+                    for place in places { try writer.upsert(place) }
+                }
+                batch += 1
+                committed.store(batch, ordering: .relaxed)
+            }
+            return batch
+        }
+        while committed.load(ordering: .relaxed) < 3 { try await Task.sleep(for: .milliseconds(1)) }
+        let copyPath = folder.appendingPathComponent("copy.sqlite").path
+        let report = try database.backup(to: copyPath)
+        let atBackup = committed.load(ordering: .relaxed)
+        while committed.load(ordering: .relaxed) < atBackup + 3 { try await Task.sleep(for: .milliseconds(1)) }
+        writing.store(false, ordering: .relaxed)
+        let batches = try await writes.value
+
+        let copy = try PlacesDatabase(path: copyPath, readOnly: true)
+        let copied = try await copy.places.liveSummaries()
+        let live = try await database.places.liveSummaries()
+        // The copy holds exactly the transactions committed up to its revision: the base seed (revision 1)
+        // and one batch of ten per later revision, nothing half-written.
+        #expect(report.places == copied.summaries.count)
+        #expect(copied.summaries.count == 2_000 + 10 * Int(copied.revision - 1))
+        #expect(copied.revision >= 4 && copied.revision < live.revision && live.revision == Int64(batches) + 1)
+        let liveByID = Dictionary(uniqueKeysWithValues: live.summaries.map { ($0.id, $0) })
+        for summary in copied.summaries { #expect(liveByID[summary.id] == summary) }
+        // The copy is a working database: search and the other tables came along.
+        let hits = try await copy.places.search(PlaceSearchQuery.parse(q: "place base", lat: nil, lon: nil, radius: nil, page: PageRequest()))
+        #expect(hits.count == PageRequest.defaultLimit)
+        // No temporary file is left beside it.
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(!names.contains { $0.contains("partial") }, "\(names)")
+    }
+
+    @Test func aBackupNeverOverwritesAFile() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try PlacesDatabase(path: folder.appendingPathComponent("live.sqlite").path)
+        let existing = try Fixtures.write("keep me", to: "existing.sqlite", in: folder)
+        #expect(throws: PlacesError.self) { try database.backup(to: existing) }
+        #expect(try String(contentsOfFile: existing, encoding: .utf8) == "keep me")
+        #expect(throws: PlacesError.self) { try database.backup(to: folder.appendingPathComponent("no/such/folder.sqlite").path) }
+    }
+}
