@@ -191,6 +191,7 @@ let routeMethods: [(path: String, methods: [HTTPRequest.Method])] = [
 /// The routes of the API, behind the error, method and authentication middleware.
 public func buildRouter(services: PlacesServices, trustedProxies: Set<String> = []) -> Router<PlacesRequestContext> {
     let router = Router(context: PlacesRequestContext.self)
+    router.add(middleware: RequestLogMiddleware())
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: HeadMiddleware())
     router.add(middleware: MethodsMiddleware(routes: routeMethods))

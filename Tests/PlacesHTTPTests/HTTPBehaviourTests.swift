@@ -9,6 +9,27 @@ import Testing
 struct HTTPBehaviourTests {
     static let places = [TestApp.place("a:b", 10, 10), TestApp.place("gem-1", 10, 10.001)]
 
+    @Test func everyAnswerCarriesARequestID() async throws {
+        let app = try await TestApp.make(Self.places)
+        let name = RequestLogMiddleware<PlacesRequestContext>.header
+        try await app.test(.router) { client in
+            // A sane id from the client is kept; a missing or unsafe one is replaced by a fresh one.
+            try await client.execute(uri: "/v1/places/gem-1", method: .get, headers: [name: "trace-42.a_b"]) { response in
+                #expect(response.headers[name] == "trace-42.a_b")
+            }
+            var seen: Set<String> = []
+            for (uri, sent) in [("/v1/places/gem-1", nil), ("/v1/places/none", "bad id\u{7}"), ("/v1/nowhere", String(repeating: "x", count: 129))] {
+                let headers: HTTPFields = sent.map { [name: $0] } ?? [:]
+                try await client.execute(uri: uri, method: .get, headers: headers) { response in
+                    let id = try #require(response.headers[name])
+                    #expect(id.hasPrefix("r-") && id.count == 18, "\(uri): \(id)")
+                    seen.insert(id)
+                }
+            }
+            #expect(seen.count == 3)
+        }
+    }
+
     @Test func headAnswersLikeGetWithoutABody() async throws {
         let app = try await TestApp.make(Self.places)
         try await app.test(.router) { client in
