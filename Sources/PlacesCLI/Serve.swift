@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Metrics
 import PlacesCore
 import PlacesHTTP
 import PlacesSQLite
@@ -77,9 +78,16 @@ extension Places {
             logger.info("index loaded", metadata: ["places": "\(places.indexedCount)", "took": "\(ContinuousClock.now - started)"])
 
             let services = PlacesServices(places: places, accounts: try accountOptions.service(database), repositories: database.repositories)
+            let metrics = PlacesMetrics(databaseSize: {
+                [path, path + "-wal"].reduce(0) { total, file in
+                    total + ((try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int ?? 0)
+                }
+            })
+            MetricsSystem.bootstrap(metrics.factory)
             try await runServer(
                 settings: settings,
                 services: services,
+                metrics: metrics,
                 background: [
                     IndexSyncService(service: places, logger: logger),
                     DecisionDeadlineService(decisions: services.decisions, logger: logger),

@@ -124,12 +124,13 @@ public struct PlacesServices: Sendable {
 public func buildApplication(
     settings: ServerSettings,
     services: PlacesServices,
+    metrics: PlacesMetrics = PlacesMetrics(),
     background: [any Service] = [],
     logger: Logger,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     Application(
-        router: buildRouter(services: services, trustedProxies: settings.trustedProxies),
+        router: buildRouter(services: services, trustedProxies: settings.trustedProxies, metrics: metrics),
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "places"),
         services: background,
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? settings.port) },
@@ -141,6 +142,7 @@ public func buildApplication(
 let routeMethods: [(path: String, methods: [HTTPRequest.Method])] = [
     ("health", [.get, .head]),
     ("openapi.yaml", [.get, .head]),
+    ("metrics", [.get, .head]),
     ("v1/auth/register", [.post]),
     ("v1/auth/login", [.post]),
     ("v1/auth/logout", [.post]),
@@ -188,10 +190,15 @@ let routeMethods: [(path: String, methods: [HTTPRequest.Method])] = [
     ("v1/notifications/{id}/read", [.post]),
 ]
 
-/// The routes of the API, behind the error, method and authentication middleware.
-public func buildRouter(services: PlacesServices, trustedProxies: Set<String> = []) -> Router<PlacesRequestContext> {
+/// The routes of the API, behind the logging, metrics, error, method and authentication middleware.
+public func buildRouter(
+    services: PlacesServices,
+    trustedProxies: Set<String> = [],
+    metrics: PlacesMetrics = PlacesMetrics()
+) -> Router<PlacesRequestContext> {
     let router = Router(context: PlacesRequestContext.self)
     router.add(middleware: RequestLogMiddleware())
+    router.add(middleware: MetricsMiddleware())
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: HeadMiddleware())
     router.add(middleware: MethodsMiddleware(routes: routeMethods))
@@ -200,6 +207,7 @@ public func buildRouter(services: PlacesServices, trustedProxies: Set<String> = 
         try JSONResponse.make(Health(status: "ok", places: services.places.indexedCount))
     }
     router.readOnly("openapi.yaml", use: OpenAPIDocument.serve)
+    router.readOnly("metrics") { _, _ in try await metrics.render(services: services) }
     let v1 = router.group("v1")
     AccountController(accounts: services.accounts, places: services.places).addRoutes(to: v1)
     PlaceController(service: services.places, accounts: services.accounts).addRoutes(to: v1.group("places"))
@@ -214,6 +222,7 @@ public func buildRouter(services: PlacesServices, trustedProxies: Set<String> = 
 public func runServer(
     settings: ServerSettings,
     services: PlacesServices,
+    metrics: PlacesMetrics = PlacesMetrics(),
     background: [any Service] = [],
     logger: Logger,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
@@ -221,6 +230,7 @@ public func runServer(
     let app = buildApplication(
         settings: settings,
         services: services,
+        metrics: metrics,
         background: background,
         logger: logger,
         onServerRunning: onServerRunning

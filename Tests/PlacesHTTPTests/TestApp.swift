@@ -28,9 +28,10 @@ enum TestApp {
     static func make(
         _ places: [Place],
         clock: @escaping @Sendable () -> Date = { TestApp.now },
-        throttle: LoginThrottle = LoginThrottle()
+        throttle: LoginThrottle = LoginThrottle(),
+        metrics: PlacesMetrics = PlacesMetrics()
     ) async throws -> some ApplicationProtocol {
-        try await services(places, clock: clock, throttle: throttle).app
+        try await togetherServices(places, clock: clock, throttle: throttle, metrics: metrics).app
     }
 
     /// The application and the database behind it.
@@ -47,7 +48,8 @@ enum TestApp {
     static func togetherServices(
         _ places: [Place],
         clock: @escaping @Sendable () -> Date = { TestApp.now },
-        throttle: LoginThrottle = LoginThrottle()
+        throttle: LoginThrottle = LoginThrottle(),
+        metrics: PlacesMetrics = PlacesMetrics()
     ) async throws -> (app: some ApplicationProtocol, database: PlacesDatabase, places: PlaceService, decisions: DecisionService) {
         let database = try PlacesDatabase.inMemory()
         if !places.isEmpty {
@@ -64,7 +66,12 @@ enum TestApp {
             clock: clock
         )
         let services = PlacesServices(places: service, accounts: accounts, repositories: repositories(database), clock: clock)
-        let app = buildApplication(settings: ServerSettings(host: "127.0.0.1", port: 0), services: services, logger: Logger(label: "test"))
+        let app = buildApplication(
+            settings: ServerSettings(host: "127.0.0.1", port: 0),
+            services: services,
+            metrics: metrics,
+            logger: Logger(label: "test")
+        )
         return (app, database, service, services.decisions)
     }
 

@@ -34,4 +34,6 @@ public protocol DecisionRepository: Sendable {
     func activeDecisions(deadlineBefore date: Date) async throws -> [String]
     /// Winners of the group's (or, without a group, the person's own) decisions completed at or after `since`.
     func recentWinners(groupID: String?, createdBy userID: String, since: Date) async throws -> Set<String>
+    /// How many decisions are active.
+    func activeCount() async throws -> Int
 }

@@ -116,6 +116,11 @@ public struct DecisionService: Sendable {
         return try await view(caller, id: decision.id)
     }
 
+    /// How many decisions are active, for the server's metrics.
+    public func activeCount() async throws -> Int {
+        try await repository.activeCount()
+    }
+
     /// The decision as the caller may see it, after applying a deadline that has passed.
     public func view(_ caller: User, id: String) async throws -> DecisionView {
         try await enforceDeadline(id)

@@ -82,6 +82,12 @@ public struct SQLiteDecisionRepository: DecisionRepository {
         }
     }
 
+    public func activeCount() async throws -> Int {
+        try await database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM decision WHERE status = 'active'") ?? 0
+        }
+    }
+
     public func activeDecisions(deadlineBefore date: Date) async throws -> [String] {
         try await database.read { db in
             try String.fetchAll(

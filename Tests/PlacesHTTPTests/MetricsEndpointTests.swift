@@ -1,0 +1,49 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Metrics
+import Testing
+
+@testable import PlacesHTTP
+
+@Suite("GET /metrics")
+struct MetricsEndpointTests {
+    /// swift-metrics has one backend per process: the first use points it at this registry.
+    static let metrics: PlacesMetrics = {
+        let metrics = PlacesMetrics(databaseSize: { 4_096 })
+        MetricsSystem.bootstrap(metrics.factory)
+        return metrics
+    }()
+
+    /// Samples of Prometheus's text format (version 0.0.4): `name{label="value",…} number` per line, after
+    /// `# HELP` and `# TYPE` comments; anything else fails the parse.
+    static func samples(_ text: String) throws -> [String: Double] {
+        var samples: [String: Double] = [:]
+        let sample = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*",?)*\})? (\S+)$/
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            let match = try #require(try sample.wholeMatch(in: String(line)), "not a sample: \(line)")
+            let value = try #require(Double(match.output.3), "not a number: \(line)")
+            samples[String(match.output.1) + String(match.output.2 ?? "")] = value
+        }
+        return samples
+    }
+
+    @Test func requestsAreCountedByRouteMethodAndStatusBesideTheGauges() async throws {
+        let app = try await TestApp.make([TestApp.place("gem-1", 10, 10), TestApp.place("gem-2", 10, 10.01)], metrics: Self.metrics)
+        try await app.test(.router) { client in
+            for _ in 0..<3 { _ = try await client.json(.get, "/v1/places/nearby?lat=10&lon=10&radius=1") }
+            _ = try await client.json(.get, "/v1/places/missing")
+            let response = try await client.json(.get, "/metrics")
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
+            let samples = try Self.samples(String(buffer: response.body))
+            #expect(samples["places_indexed"] == 2)
+            #expect(samples["places_database_bytes"] == 4_096)
+            #expect(samples["places_decisions_active"] == 0)
+            let nearby = #"{route="/v1/places/nearby",method="GET",status="200"}"#
+            #expect((samples["http_requests_total" + nearby] ?? 0) >= 3)
+            #expect((samples["http_request_duration_seconds_count" + nearby] ?? 0) >= 3)
+            #expect((samples[#"http_requests_total{route="/v1/places/{id}",method="GET",status="404"}"#] ?? 0) >= 1)
+        }
+    }
+}
