@@ -32,6 +32,12 @@ extension Places {
         )
         var trustedProxies: [String] = []
 
+        @Option(
+            name: .customLong("cors-origin"),
+            help: "Origin of a browser app allowed to call the API (https://app.example.com, or * for any); repeatable (env PLACES_CORS_ORIGINS, comma-separated; default none)."
+        )
+        var corsOrigins: [String] = []
+
         @OptionGroup var databaseOptions: DatabaseOptions
         @OptionGroup var accountOptions: AccountOptions
 
@@ -52,15 +58,20 @@ extension Places {
             guard let portNumber = Int(portText), (0...65_535).contains(portNumber) else {
                 throw PlacesError.invalid("port", "port must be a number from 0 to 65535, got '\(portText)'")
             }
-            let proxies = trustedProxies.isEmpty
-                ? Setting.value(nil, environment: "PLACES_TRUSTED_PROXIES", default: "").split(separator: ",").map {
-                    $0.trimmingCharacters(in: .whitespaces)
+            let proxies = Self.list(trustedProxies, environment: "PLACES_TRUSTED_PROXIES")
+            let origins = Self.list(corsOrigins, environment: "PLACES_CORS_ORIGINS")
+            for origin in origins where origin != "*" {
+                guard let url = URL(string: origin), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil,
+                    url.path.isEmpty, url.query == nil
+                else {
+                    throw PlacesError.invalid("cors-origin", "a CORS origin is a scheme and host (and port), like https://app.example.com, got '\(origin)'")
                 }
-                : trustedProxies
+            }
             let settings = ServerSettings(
                 host: Setting.value(host, environment: "PLACES_HOST", default: "127.0.0.1"),
                 port: portNumber,
-                trustedProxies: Set(proxies.filter { !$0.isEmpty })
+                trustedProxies: Set(proxies),
+                corsOrigins: Set(origins)
             )
             let logger = Logger(label: "places") { label in
                 var handler = StreamLogHandler.standardError(label: label)
@@ -97,6 +108,12 @@ extension Places {
                     logger.notice("serving \(places.indexedCount) places on http://\(settings.host):\(port) from \(path)")
                 }
             )
+        }
+
+        /// The values of a repeatable flag, or else of a comma-separated environment variable.
+        static func list(_ flags: [String], environment name: String) -> [String] {
+            let values = flags.isEmpty ? Setting.value(nil, environment: name, default: "").split(separator: ",").map(String.init) : flags
+            return values.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
 
         private func seedFirstStart(_ database: PlacesDatabase, logger: Logger) async throws {

@@ -12,12 +12,24 @@ public struct ServerSettings: Sendable {
     public var port: Int
     /// Addresses of reverse proxies trusted to say who the client is in `X-Forwarded-For` (none by default).
     public var trustedProxies: Set<String>
+    /// Origins of browser apps allowed to call the API (`*` for any; none by default).
+    public var corsOrigins: Set<String>
+    /// How long a connection may sit idle (between requests, or with a request stalled) before it is closed.
+    public var idleTimeout: Duration
 
     /// Makes settings.
-    public init(host: String = "127.0.0.1", port: Int = 8080, trustedProxies: Set<String> = []) {
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        trustedProxies: Set<String> = [],
+        corsOrigins: Set<String> = [],
+        idleTimeout: Duration = .seconds(30)
+    ) {
         self.host = host
         self.port = port
         self.trustedProxies = trustedProxies
+        self.corsOrigins = corsOrigins
+        self.idleTimeout = idleTimeout
     }
 }
 
@@ -130,7 +142,15 @@ public func buildApplication(
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     Application(
-        router: buildRouter(services: services, trustedProxies: settings.trustedProxies, metrics: metrics),
+        router: buildRouter(services: services, trustedProxies: settings.trustedProxies, corsOrigins: settings.corsOrigins, metrics: metrics),
+        server: .http1(
+            configuration: .init(
+                idleTimeout: .nanoseconds(Int64(settings.idleTimeout.components.seconds) * 1_000_000_000),
+                // Limits well above what a client of this API sends, far below the framework's 80 KiB; the request line counts
+                // as a field, so targets of 8-16 KiB reach RequestLimitsMiddleware and get a clear 414.
+                httpDecoderConfiguration: .init(maxHeaderFieldSize: 16_384, maxHeaderListSize: 32_768, maxHeaderFieldCount: 100)
+            )
+        ),
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "places"),
         services: background,
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? settings.port) },
@@ -190,16 +210,19 @@ let routeMethods: [(path: String, methods: [HTTPRequest.Method])] = [
     ("v1/notifications/{id}/read", [.post]),
 ]
 
-/// The routes of the API, behind the logging, metrics, error, method and authentication middleware.
+/// The routes of the API, behind the logging, metrics, CORS, error, limits, method and authentication middleware.
 public func buildRouter(
     services: PlacesServices,
     trustedProxies: Set<String> = [],
+    corsOrigins: Set<String> = [],
     metrics: PlacesMetrics = PlacesMetrics()
 ) -> Router<PlacesRequestContext> {
     let router = Router(context: PlacesRequestContext.self)
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: MetricsMiddleware())
+    router.add(middleware: CORSMiddleware(origins: corsOrigins))
     router.add(middleware: ErrorMiddleware())
+    router.add(middleware: RequestLimitsMiddleware())
     router.add(middleware: HeadMiddleware())
     router.add(middleware: MethodsMiddleware(routes: routeMethods))
     router.add(middleware: AuthMiddleware(accounts: services.accounts, trustedProxies: trustedProxies))

@@ -30,6 +30,54 @@ struct HTTPBehaviourTests {
         }
     }
 
+    @Test func browserAppsFromAllowedOriginsOnly() async throws {
+        let settings = ServerSettings(host: "127.0.0.1", port: 0, corsOrigins: ["https://app.example.com"])
+        let app = try await TestApp.make(Self.places, settings: settings)
+        try await app.test(.router) { client in
+            let preflight: HTTPFields = [.origin: "https://app.example.com", .accessControlRequestMethod: "POST"]
+            try await client.execute(uri: "/v1/places", method: .options, headers: preflight) { response in
+                #expect(response.status == .noContent)
+                #expect(response.headers[.accessControlAllowOrigin] == "https://app.example.com")
+                #expect(response.headers[.accessControlAllowMethods]?.contains("PATCH") == true)
+                #expect(response.headers[.accessControlAllowHeaders]?.contains("Authorization") == true)
+            }
+            // Errors carry the header too, so the app can read the error body.
+            try await client.execute(uri: "/v1/places/none", method: .get, headers: [.origin: "https://app.example.com"]) { response in
+                #expect(response.status == .notFound)
+                #expect(response.headers[.accessControlAllowOrigin] == "https://app.example.com")
+                #expect(response.headers[.accessControlExposeHeaders]?.contains("X-Request-ID") == true)
+            }
+            // Another origin gets nothing: its preflight is an OPTIONS like any other.
+            let stranger: HTTPFields = [.origin: "https://evil.example", .accessControlRequestMethod: "POST"]
+            try await client.execute(uri: "/v1/places", method: .options, headers: stranger) { response in
+                #expect(response.status == .methodNotAllowed)
+                #expect(response.headers[.accessControlAllowOrigin] == nil)
+            }
+        }
+        // By default no origin is allowed.
+        let closed = try await TestApp.make(Self.places)
+        try await closed.test(.router) { client in
+            let preflight: HTTPFields = [.origin: "https://app.example.com", .accessControlRequestMethod: "GET"]
+            try await client.execute(uri: "/v1/places/gem-1", method: .options, headers: preflight) { response in
+                #expect(response.status == .methodNotAllowed)
+                #expect(response.headers[.accessControlAllowOrigin] == nil)
+            }
+            try await client.execute(uri: "/v1/places/gem-1", method: .get, headers: [.origin: "https://app.example.com"]) { response in
+                #expect(response.status == .ok && response.headers[.accessControlAllowOrigin] == nil)
+            }
+        }
+    }
+
+    @Test func overlongTargetsAre414() async throws {
+        let app = try await TestApp.make(Self.places)
+        try await app.test(.router) { client in
+            let long = "/v1/places/nearby?lat=10&lon=10&q=" + String(repeating: "a", count: 8_200)
+            let response = try await client.json(.get, long)
+            #expect(response.status == .uriTooLong)
+            #expect(try TestApp.error(response.body).code == "uri_too_long")
+        }
+    }
+
     @Test func headAnswersLikeGetWithoutABody() async throws {
         let app = try await TestApp.make(Self.places)
         try await app.test(.router) { client in

@@ -29,9 +29,10 @@ enum TestApp {
         _ places: [Place],
         clock: @escaping @Sendable () -> Date = { TestApp.now },
         throttle: LoginThrottle = LoginThrottle(),
-        metrics: PlacesMetrics = PlacesMetrics()
+        metrics: PlacesMetrics = PlacesMetrics(),
+        settings: ServerSettings = ServerSettings(host: "127.0.0.1", port: 0)
     ) async throws -> some ApplicationProtocol {
-        try await togetherServices(places, clock: clock, throttle: throttle, metrics: metrics).app
+        try await togetherServices(places, clock: clock, throttle: throttle, metrics: metrics, settings: settings).app
     }
 
     /// The application and the database behind it.
@@ -49,7 +50,8 @@ enum TestApp {
         _ places: [Place],
         clock: @escaping @Sendable () -> Date = { TestApp.now },
         throttle: LoginThrottle = LoginThrottle(),
-        metrics: PlacesMetrics = PlacesMetrics()
+        metrics: PlacesMetrics = PlacesMetrics(),
+        settings: ServerSettings = ServerSettings(host: "127.0.0.1", port: 0)
     ) async throws -> (app: some ApplicationProtocol, database: PlacesDatabase, places: PlaceService, decisions: DecisionService) {
         let database = try PlacesDatabase.inMemory()
         if !places.isEmpty {
@@ -67,7 +69,7 @@ enum TestApp {
         )
         let services = PlacesServices(places: service, accounts: accounts, repositories: repositories(database), clock: clock)
         let app = buildApplication(
-            settings: ServerSettings(host: "127.0.0.1", port: 0),
+            settings: settings,
             services: services,
             metrics: metrics,
             logger: Logger(label: "test")

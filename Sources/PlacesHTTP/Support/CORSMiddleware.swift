@@ -1,0 +1,57 @@
+import Hummingbird
+import PlacesCore
+
+/// Lets browser apps served from the configured origins call the API; with no origins configured (the default)
+/// it adds nothing and a preflight is refused like any other OPTIONS request (405).
+///
+/// A preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) from an allowed origin is answered
+/// 204 with the methods and headers the API uses; other requests from it get `Access-Control-Allow-Origin` and
+/// the response headers a client may read. Tokens travel in `Authorization`, never in cookies, so credentials
+/// are not enabled.
+struct CORSMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// Exact origins (`https://app.example.com`), or `*` for any.
+    let origins: Set<String>
+
+    static var methods: String { "GET, HEAD, POST, PUT, PATCH, DELETE" }
+    static var requestHeaders: String { "Authorization, Content-Type, Accept, X-Request-ID" }
+    static var exposedHeaders: String { "X-Request-ID, Retry-After, Location, Allow, WWW-Authenticate" }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard !origins.isEmpty, let origin = request.headers[.origin], let allowed = allowed(origin) else {
+            return try await next(request, context)
+        }
+        if request.method == .options, request.headers[.accessControlRequestMethod] != nil {
+            var response = Response(status: .noContent)
+            response.headers[.accessControlAllowOrigin] = allowed
+            response.headers[.accessControlAllowMethods] = Self.methods
+            response.headers[.accessControlAllowHeaders] = Self.requestHeaders
+            response.headers[.accessControlMaxAge] = "600"
+            response.headers[.vary] = "Origin"
+            return response
+        }
+        var response = try await next(request, context)
+        response.headers[.accessControlAllowOrigin] = allowed
+        response.headers[.accessControlExposeHeaders] = Self.exposedHeaders
+        response.headers[.vary] = "Origin"
+        return response
+    }
+
+    /// What `Access-Control-Allow-Origin` says to `origin`, nil when it is not allowed.
+    private func allowed(_ origin: String) -> String? {
+        if origins.contains("*") { return "*" }
+        return origins.contains(origin) ? origin : nil
+    }
+}
+
+/// Refuses a request target (path and query) longer than the server reads, before any route parses it.
+struct RequestLimitsMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// Longest request target, in bytes.
+    static var maximumTargetBytes: Int { 8_192 }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard request.uri.description.utf8.count <= Self.maximumTargetBytes else {
+            throw PlacesError(.uriTooLong, "the request target is longer than \(Self.maximumTargetBytes) bytes")
+        }
+        return try await next(request, context)
+    }
+}
