@@ -74,6 +74,9 @@ struct OwnedPlaceEndpointTests {
                 (["name": "A", "lat": 91, "lon": 0], "lat"), (["name": "A", "lat": 0], "lon"), (["lat": 0, "lon": 0], "name"),
                 (["name": "A", "lat": 0, "lon": 0, "id": "mine"], "id"), (["name": "A", "lat": 0, "lon": 0, "colour": "red"], "colour"),
                 (["name": "A", "lat": 0, "lon": 0, "priceLevel": 5], "priceLevel"), (["name": "A", "lat": "NaN", "lon": 0], "lat"),
+                // A request is typed: no number for a phone, no "a;b" for tags (seed files may write both).
+                (["name": "A", "lat": 0, "lon": 0, "phone": 5550100], "phone"), (["name": 7, "lat": 0, "lon": 0], "name"),
+                (["name": "A", "lat": 0, "lon": 0, "tags": "a;b"], "tags"),
             ] as [([String: Any], String)] {
                 let response = try await client.json(.post, "/v1/places", token: token, body: body)
                 #expect(response.status == .badRequest, "\(body)")

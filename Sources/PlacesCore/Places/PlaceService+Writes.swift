@@ -10,6 +10,24 @@ public enum PlaceFields {
     ]
     /// What creating a place accepts.
     public static let creatable = editable.union(["allowDuplicate"])
+    /// The fields that are text. A seed file's cells may spell a phone number as a number; a request may not.
+    static let text: Set<String> = ["kind", "name", "description", "address", "city", "cuisine", "phone", "website", "timeZone"]
+
+    /// Refuses a request body whose text fields hold something else, or whose tags are not a list (a seed file
+    /// may write them as one text with ';' between); null still clears a field.
+    static func checkTypes(_ fields: [String: FieldValue]) throws(PlacesError) {
+        for name in text.sorted() {
+            guard let value = fields[name] else { continue }
+            switch value {
+            case .text, .null: continue
+            default: throw .invalid(name, "\(name) must be text")
+            }
+        }
+        switch fields["tags"] {
+        case nil, .list?, .null?: break
+        default: throw .invalid("tags", "tags must be a list of text")
+        }
+    }
 }
 
 extension PlaceDraft {
@@ -76,6 +94,7 @@ extension PlaceService {
     /// `duplicate_place` unless the body says `allowDuplicate: true`. The index has it before this returns.
     public func create(_ fields: [String: FieldValue], owner: User?) async throws -> Place {
         let reader = try FieldReader(.object(fields), allowed: PlaceFields.creatable)
+        try PlaceFields.checkTypes(fields)
         let allowDuplicate = try reader.bool("allowDuplicate") ?? false
         var draftFields = fields
         draftFields.removeValue(forKey: "allowDuplicate")
@@ -98,6 +117,7 @@ extension PlaceService {
     /// Changes the fields given (null clears one) and keeps the rest; owner only (or the operator).
     public func update(id: String, _ changes: [String: FieldValue], by editor: PlaceEditor) async throws -> Place {
         _ = try FieldReader(.object(changes), allowed: PlaceFields.editable)
+        try PlaceFields.checkTypes(changes)
         let stored = try await editablePlace(id: id, by: editor)
         guard stored.deletedAt == nil else { throw PlacesError.notFound("no place with id '\(id)'") }
         var place = try PlaceDraft(place: stored).overlaid(with: changes).validated(now: clock(), ownerID: stored.ownerID)
