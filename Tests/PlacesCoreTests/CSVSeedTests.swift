@@ -49,6 +49,16 @@ struct CSVSeedTests {
         #expect(outcome.records[1].draft.fields == ["name": .text("C"), "lat": .text("3"), "lon": .null])
     }
 
+    @Test func aCommaAsTheFilesLastByteEndsTheRecordWithAnEmptyCell() throws {
+        // Found by the fuzz test: a trailing comma with no line break after it read past the end of the file.
+        for text in ["name,lat,lon,city\nA,1,2,", "name,lat,lon,city\n\"A\",1,2,"] {
+            let outcome = try read(text)
+            #expect(outcome.records.count == 1, "\(text)")
+            #expect(outcome.records.first?.draft.fields["city"] == .null)
+            #expect(outcome.records.first?.draft.fields["lon"] == .text("2"))
+        }
+    }
+
     @Test func emptyLinesAreSkippedAndLinesStillCount() throws {
         let outcome = try read("\nname,lat,lon\n\na,1,2\n\r\n\nb,3,4\n\n")
         #expect(outcome.records.map(\.line) == [4, 7])

@@ -37,6 +37,11 @@ struct CSVScanner {
         let start = line
         cells.removeAll(keepingCapacity: true)
         while true {
+            // A comma as the file's last byte leaves one empty cell to end the record.
+            guard offset < bytes.count else {
+                cells.append(.null)
+                return .record(line: start)
+            }
             if bytes[offset] == CSVScanner.quote {
                 guard let cell = quotedCell() else {
                     return .malformed(line: start, reason: "a quoted cell opened on line \(start) is never closed")
