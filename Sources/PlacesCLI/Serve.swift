@@ -108,6 +108,9 @@ extension Places {
                     logger.notice("serving \(places.indexedCount) places on http://\(settings.host):\(port) from \(path)")
                 }
             )
+            // SIGTERM or SIGINT: the server has stopped accepting, let in-flight requests finish, and stopped the
+            // background services; the database closes (and folds its WAL in) when the last reference goes.
+            logger.notice("stopped; requests in flight were answered")
         }
 
         /// The values of a repeatable flag, or else of a comma-separated environment variable.
