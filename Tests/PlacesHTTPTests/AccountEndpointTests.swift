@@ -252,7 +252,7 @@ struct AccountEndpointTests {
                 (["units": "furlongs"], "units"), (["defaultRadiusMiles": 0], "defaultRadiusMiles"),
                 (["defaultRadiusMiles": 21], "defaultRadiusMiles"), (["language": "not a tag"], "language"),
                 (["defaultLocation": ["lat": 91, "lon": 0]], "defaultLocation.lat"), (["notifications": ["sms": "yes"]], "notifications.sms"),
-                (["theme": "dark"], "theme"),
+                (["theme": "dark"], "theme"), (["units": ""], "units"), (["language": " "], "language"),
             ] as [([String: Any], String)] {
                 let response = try await client.json(.patch, "/v1/me/settings", token: token, body: body)
                 #expect(response.status == .badRequest)

@@ -79,15 +79,25 @@ public struct UserSettings: Sendable, Hashable, Codable {
     public func applying(_ reader: FieldReader) throws(PlacesError) -> UserSettings {
         var settings = self
         let defaults = UserSettings()
+        // null puts a field back to its default; an empty text is not a value.
         if reader.has("language") {
-            settings.language = try reader.text("language", limit: 35).map(UserSettings.languageTag) ?? defaults.language
+            if reader.isNull("language") {
+                settings.language = defaults.language
+            } else {
+                guard let text = try reader.text("language", limit: 35) else {
+                    throw .invalid("language", "language must be a BCP-47 tag such as en or pt-BR")
+                }
+                settings.language = try UserSettings.languageTag(text)
+            }
         }
         if reader.has("units") {
-            if let text = try reader.text("units", limit: 10) {
-                guard let units = Units(rawValue: text) else { throw .invalid("units", "units must be mi or km") }
-                settings.units = units
-            } else {
+            if reader.isNull("units") {
                 settings.units = defaults.units
+            } else {
+                guard let text = try reader.text("units", limit: 10), let units = Units(rawValue: text) else {
+                    throw .invalid("units", "units must be mi or km")
+                }
+                settings.units = units
             }
         }
         if reader.has("defaultLocation") {
