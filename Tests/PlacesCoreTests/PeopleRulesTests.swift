@@ -67,6 +67,18 @@ struct PeopleRulesTests {
         try throttle.check(account: "ada", address: "1.1.1.1", now: t0.addingTimeInterval(60))
     }
 
+    @Test func textLimitsCountWhatWasSentInCodePoints() throws {
+        let reader = try FieldReader(
+            .object(["padded": .text("0123456789     "), "exact": .text(" 12345678 "), "accents": .text(String(repeating: "e\u{301}", count: 5))]),
+            allowed: ["padded", "exact", "accents"]
+        )
+        // Trailing blanks count (they are trimmed only after the check), and so does each combining mark.
+        #expect(throws: PlacesError.self) { try reader.text("padded", limit: 10) }
+        #expect(try reader.text("exact", limit: 10) == "12345678")
+        #expect(throws: PlacesError.self) { try reader.text("accents", limit: 9) }
+        #expect(try reader.text("accents", limit: 10) == String(repeating: "\u{E9}", count: 5))
+    }
+
     @Test func settingsApplyTheSameRulesForPutAndPatch() throws {
         let patch = try FieldReader(
             .object(["units": .text("km"), "accessibility": .object(["largerText": .bool(true)])]),

@@ -119,13 +119,14 @@ public struct PlaceDraft: Sendable, Hashable {
         case .number(let number): raw = number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
         default: throw .invalid(field, "\(field) must be text")
         }
+        // The limit counts what was sent, in Unicode code points (as JSON Schema's maxLength does); a string with no
+        // more bytes than the limit cannot exceed it, so most values are not walked.
+        guard raw.utf8.count <= limit || raw.unicodeScalars.count <= limit else {
+            throw .invalid(field, "\(field) is longer than \(limit) characters")
+        }
         let text = raw.trimmingWhitespace().nfc
         if text.isEmpty { return nil }
         try PlaceDraft.checkPrintable(text, field: field, allowLineBreaks: field == "description")
-        // Counting characters walks the string; a string with no more bytes than the limit cannot exceed it.
-        guard text.utf8.count <= limit || text.count <= limit else {
-            throw .invalid(field, "\(field) is longer than \(limit) characters")
-        }
         return text
     }
 

@@ -43,14 +43,15 @@ public struct FieldReader: Sendable {
     public func text(_ name: String, limit: Int, allowLineBreaks: Bool = false) throws(PlacesError) -> String? {
         guard let value = fields[name], value != .null else { return nil }
         guard case .text(let raw) = value else { throw .invalid(name, "\(name) must be text") }
+        // The limit counts what was sent, in Unicode code points, as JSON Schema's maxLength does.
+        guard raw.utf8.count <= limit || raw.unicodeScalars.count <= limit else {
+            throw .invalid(name, "\(name) is longer than \(limit) characters")
+        }
         let text = raw.trimmingWhitespace().nfc
         if text.isEmpty { return nil }
         for byte in text.utf8 where byte < 0x20 || byte == 0x7F {
             if allowLineBreaks && (byte == 0x0A || byte == 0x09 || byte == 0x0D) { continue }
             throw .invalid(name, "\(name) contains a control character")
-        }
-        guard text.utf8.count <= limit || text.count <= limit else {
-            throw .invalid(name, "\(name) is longer than \(limit) characters")
         }
         return text
     }
