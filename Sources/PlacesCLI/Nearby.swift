@@ -88,7 +88,7 @@ extension Places {
                 let service = PlaceService(repository: database.places, index: PlaceIndex())
                 try await service.loadIndex()
                 let answer = service.nearby(query)
-                print(json ? try NearbyOutput.json(answer) : NearbyOutput.table(answer, units: settings?.units), terminator: "")
+                print(json ? NearbyOutput.json(answer) : NearbyOutput.table(answer, units: settings?.units), terminator: "")
             } catch {
                 throw Failure.exit(error)
             }

@@ -4,8 +4,8 @@ import PlacesCore
 /// How `places nearby` prints an answer: a table for people, or the API's JSON.
 enum NearbyOutput {
     /// The answer as the HTTP API's JSON body, one line.
-    static func json(_ answer: NearbyAnswer) throws -> String {
-        String(decoding: try PlacesJSON.makeEncoder().encode(answer), as: UTF8.self) + "\n"
+    static func json(_ answer: NearbyAnswer) -> String {
+        String(decoding: answer.json(), as: UTF8.self) + "\n"
     }
 
     /// The answer as an aligned table, nearest first: distances in `units`, or in both miles and kilometres.

@@ -37,7 +37,7 @@ struct NearbyCommandTests {
 
     @Test func jsonIsTheAPIAnswer() throws {
         let query = try NearbyQuery(center: Coordinate(latitude: 1, longitude: 2), radiusMiles: 1)
-        let text = try NearbyOutput.json(NearbyAnswer(query: query, places: []))
+        let text = NearbyOutput.json(NearbyAnswer(query: query, places: []))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(object["count"] as? Int == 0)
         #expect(object["capped"] as? Bool == false)

@@ -54,9 +54,9 @@ struct PlaceController: Sendable {
         let format = try ResponseFormat.negotiate(format: parameters["format"], accept: request.headers[.accept])
         let answer = service.nearby(query)
         if format == .geoJSON {
-            return try JSONResponse.make(GeoJSONFeatureCollection(answer), contentType: ResponseFormat.geoJSONMediaType)
+            return JSONResponse.make(json: GeoJSONFeatureCollection.json(answer), contentType: ResponseFormat.geoJSONMediaType)
         }
-        return try JSONResponse.make(answer)
+        return JSONResponse.make(json: answer.json())
     }
 
     /// `GET /v1/places/search?q=&lat=&lon=&radius=&limit=&cursor=`

@@ -12,11 +12,19 @@ enum JSONResponse {
         status: HTTPResponse.Status = .ok,
         contentType: String = "application/json"
     ) throws -> Response {
-        let data = try encoder.encode(value)
-        return Response(
+        make(json: try encoder.encode(value), status: status, contentType: contentType)
+    }
+
+    /// A response whose body is JSON already written (by `JSONWriter`, on the hot paths).
+    static func make(
+        json: some Collection<UInt8>,
+        status: HTTPResponse.Status = .ok,
+        contentType: String = "application/json"
+    ) -> Response {
+        Response(
             status: status,
             headers: [.contentType: contentType],
-            body: .init(byteBuffer: ByteBuffer(bytes: data))
+            body: .init(byteBuffer: ByteBuffer(bytes: json))
         )
     }
 }
