@@ -263,6 +263,49 @@ extension PlacesDatabase {
                     """
             )
         }
+        migrator.registerMigration("v5-search-bulk-build") { db in
+            // bm25 needs each hit's column sizes; without `columnsize = 0` the index stores them, a row per place,
+            // which made a third of the index's bulk build. Now bm25 counts them from the hit's own text, which it
+            // reads anyway: a 1M-place seed builds the index in ~1.5 s instead of ~2.3 s, and a search matching
+            // 10% of those places takes ~20% longer.
+            // A bulk load now sets the triggers aside instead of asking each row's trigger whether it is deferred,
+            // so the triggers lose that condition and `search_state` goes.
+            try db.execute(
+                sql: """
+                    DROP TRIGGER place_search_insert;
+                    DROP TRIGGER place_search_update;
+                    DROP TRIGGER place_search_delete;
+                    DROP TABLE search_state;
+                    DROP TABLE place_search;
+                    CREATE VIRTUAL TABLE place_search USING fts5 (
+                        name, description, tags, cuisine,
+                        content = 'place', content_rowid = 'rowid',
+                        tokenize = 'unicode61 remove_diacritics 2',
+                        columnsize = 0
+                    );
+                    INSERT INTO place_search (place_search) VALUES ('rebuild');
+                    CREATE TRIGGER place_search_insert AFTER INSERT ON place
+                    BEGIN
+                        INSERT INTO place_search (rowid, name, description, tags, cuisine)
+                        VALUES (new.rowid, new.name, new.description, new.tags, new.cuisine);
+                    END;
+                    CREATE TRIGGER place_search_update AFTER UPDATE OF name, description, tags, cuisine ON place
+                    WHEN old.name IS NOT new.name OR old.description IS NOT new.description
+                        OR old.tags IS NOT new.tags OR old.cuisine IS NOT new.cuisine
+                    BEGIN
+                        INSERT INTO place_search (place_search, rowid, name, description, tags, cuisine)
+                        VALUES ('delete', old.rowid, old.name, old.description, old.tags, old.cuisine);
+                        INSERT INTO place_search (rowid, name, description, tags, cuisine)
+                        VALUES (new.rowid, new.name, new.description, new.tags, new.cuisine);
+                    END;
+                    CREATE TRIGGER place_search_delete AFTER DELETE ON place
+                    BEGIN
+                        INSERT INTO place_search (place_search, rowid, name, description, tags, cuisine)
+                        VALUES ('delete', old.rowid, old.name, old.description, old.tags, old.cuisine);
+                    END;
+                    """
+            )
+        }
         return migrator
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import GeoIndex
 import PlacesCore
 import Testing
@@ -131,5 +132,39 @@ struct SeedFormatsImportTests {
         let path = try Fixtures.write(text, to: name, in: folder)
         await #expect(throws: PlacesError.self) { _ = try await importer.load(file: path) }
         #expect(try await database.places.isEmpty())
+    }
+
+    @Test func aBulkLoadBuildsTheSearchIndexAndPutsItsTriggersBack() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try PlacesDatabase.inMemory()
+        let importer = SeedImporter(repository: database.places, now: { Fixtures.now })
+        let triggers = { @Sendable in
+            try await database.read { db in
+                try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' ORDER BY name").map { "\($0)" }
+            }
+        }
+        let before = try await triggers()
+        #expect(before.count == 3)
+        let search = { @Sendable (q: String) in
+            try await database.places.search(PlaceSearchQuery.parse(q: q, lat: nil, lon: nil, radius: nil, page: PageRequest())).map { $0.place.id }
+        }
+
+        // A file that fails half way leaves no rows and the triggers as they were.
+        let bad = try Fixtures.write(SeedImporterTests.csv + "sf-4,Bad,gem,97.5,-122.4,,,,\n", to: "bad.csv", in: folder)
+        await #expect(throws: PlacesError.self) { _ = try await importer.load(file: bad) }
+        #expect(try await triggers() == before)
+
+        // Into the empty table: the index is built at the end, and the triggers are back afterwards.
+        _ = try await importer.load(file: try Fixtures.write(SeedImporterTests.csv, to: "sf.csv", in: folder))
+        #expect(try await triggers() == before)
+        #expect(try await search("vulcan stair") == ["sf-1"])
+        #expect(try await search("palma") == ["sf-2"])
+
+        // Into a table with rows, the triggers keep the index in step row by row.
+        let more = "id,name,lat,lon,tags\nsf-9,Cafe Zoë,37.76,-122.42,coffee\n"
+        _ = try await importer.load(file: try Fixtures.write(more, to: "more.csv", in: folder))
+        #expect(try await search("zoe") == ["sf-9"])
+        #expect(try await search("coffee") == ["sf-9"])
     }
 }

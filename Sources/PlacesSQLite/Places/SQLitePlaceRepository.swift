@@ -57,14 +57,21 @@ public struct SQLitePlaceRepository: PlaceRepository {
             try db.execute(sql: "PRAGMA cache_size = -262144")
             defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
             let revision = try SQLitePlaceRepository.bumpRevision(db)
-            // Into an empty table, the search index is built once at the end instead of row by row.
+            // Into an empty table, the search index is built once at the end instead of row by row: the triggers
+            // that keep it in step are set aside for the load (a trigger costs every row a subquery and a savepoint
+            // on the index) and put back as they were, all inside this transaction.
             let bulk = try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM place)") ?? false)
-            if bulk { try db.execute(sql: "UPDATE search_state SET deferred = 1 WHERE id = 1") }
+            var triggers: [(name: String, sql: String)] = []
+            if bulk {
+                triggers = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'place'")
+                    .map { ($0["name"], $0["sql"]) }
+                for trigger in triggers { try db.execute(sql: "DROP TRIGGER \(trigger.name.quotedDatabaseIdentifier)") }
+            }
             var writer: any SeedWriter = try SQLiteSeedWriter(db: db, revision: revision)
             let result = try body(&writer)
             if bulk {
                 try db.execute(sql: "INSERT INTO place_search (place_search) VALUES ('rebuild')")
-                try db.execute(sql: "UPDATE search_state SET deferred = 0 WHERE id = 1")
+                for trigger in triggers { try db.execute(sql: trigger.sql) }
             }
             return result
         }
