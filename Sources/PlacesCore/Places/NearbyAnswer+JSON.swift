@@ -18,7 +18,10 @@ extension NearbyAnswer {
             writer.number(count)
             writer.key("places")
             writer.array { writer in
-                for place in places { place.write(to: &writer) }
+                // Through the buffer: a for-in over the array would copy each place out of it first.
+                places.withUnsafeBufferPointer { places in
+                    for index in places.indices { places[index].write(to: &writer) }
+                }
             }
             writer.key("radiusKm")
             writer.number(radiusKm)

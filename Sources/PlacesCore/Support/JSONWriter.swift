@@ -32,8 +32,9 @@ public struct JSONWriter: Sendable {
     public mutating func key(_ key: StaticString) {
         separate()
         bytes.append(UInt8(ascii: "\""))
-        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
         // The value follows the colon directly.
         needsComma = false
     }
@@ -59,14 +60,17 @@ public struct JSONWriter: Sendable {
     public mutating func number(_ value: Double) {
         separate()
         var text = value.description
-        if text.hasSuffix(".0") { text.removeLast(2) }
-        bytes.append(contentsOf: text.utf8)
+        text.withUTF8 { utf8 in
+            let dotZero = utf8.count > 2 && utf8[utf8.count - 2] == UInt8(ascii: ".") && utf8[utf8.count - 1] == UInt8(ascii: "0")
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[..<(dotZero ? utf8.count - 2 : utf8.count)]))
+        }
     }
 
     /// Writes an integer.
     public mutating func number(_ value: Int) {
         separate()
-        bytes.append(contentsOf: String(value).utf8)
+        var text = String(value)
+        text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     /// Writes `true` or `false`.

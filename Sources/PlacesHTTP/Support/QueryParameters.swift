@@ -31,11 +31,44 @@ struct QueryParameters {
     /// Every value of a repeatable `name`, in order.
     func all(_ name: String) -> [String] { lists[name] ?? [] }
 
-    private static func decode(_ text: Substring, field: String) throws(PlacesError) -> String {
-        let spaced = text.replacingOccurrences(of: "+", with: " ")
-        guard let decoded = spaced.removingPercentEncoding else {
-            throw .invalid(field, "the query string holds a malformed percent-encoding")
+    /// `+` as a space and `%XX` as a byte; the bytes must be UTF-8. Most names and values have neither (`lat=37.7`),
+    /// and are taken as they are.
+    static func decode(_ text: Substring, field: String) throws(PlacesError) -> String {
+        let utf8 = text.utf8
+        guard utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else { return String(text) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count)
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            utf8.formIndex(after: &index)
+            switch byte {
+            case UInt8(ascii: "+"):
+                bytes.append(UInt8(ascii: " "))
+            case UInt8(ascii: "%"):
+                guard index != utf8.endIndex, let high = hexValue(utf8[index]) else { throw malformed(field) }
+                utf8.formIndex(after: &index)
+                guard index != utf8.endIndex, let low = hexValue(utf8[index]) else { throw malformed(field) }
+                utf8.formIndex(after: &index)
+                bytes.append(high << 4 | low)
+            default:
+                bytes.append(byte)
+            }
         }
+        guard let decoded = String(validating: bytes, as: UTF8.self) else { throw malformed(field) }
         return decoded
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    private static func malformed(_ field: String) -> PlacesError {
+        .invalid(field, "the query string holds a malformed percent-encoding")
     }
 }
