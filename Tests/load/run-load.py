@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""Load: wrk against a release `places serve` holding N generated places (1,000,000 by default).
+
+Runs a nearby load (1 mile, limit 50, a new centre every request) and the mixed load (90% nearby, 5% place
+reads, 5% writes: new places, ratings, ballots), each after a warm-up, and prints requests/s, p50/p99 latency,
+errors, and the server's resident memory before and after each run.
+
+    swift build -c release
+    Tests/load/run-load.py                          # 1M places, 60 s a run, 64 connections
+    Tests/load/run-load.py --places 100000 --seconds 10 --json
+
+Needs wrk (Debian's package: apt-get install wrk). The generated CSV and its seeded database are kept in
+--work (default /tmp/places-load) and reused by later runs with the same --places; the database is copied
+fresh for every run, so writes of one run never reach the next.
+"""
+import argparse, json, os, re, shutil, subprocess, sys, time, urllib.error, urllib.request
+
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.dirname(os.path.dirname(here))
+
+TARGETS = {"nearby": 12_000, "mixed": 6_000}
+
+
+def parse_arguments():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--binary", default=os.path.join(root, ".build", "release", "places"))
+    parser.add_argument("--places", type=int, default=1_000_000)
+    parser.add_argument("--seconds", type=int, default=60, help="length of each measured run")
+    parser.add_argument("--warmup", type=int, default=10, help="seconds of load before each measured run")
+    parser.add_argument("--connections", type=int, default=64)
+    parser.add_argument("--threads", type=int, default=1, help="wrk threads (the machine has 2 cores to share)")
+    parser.add_argument("--port", type=int, default=18780)
+    parser.add_argument("--log-level", default="info", help="the server's log level (info writes one access line a request)")
+    parser.add_argument("--only", choices=["nearby", "mixed"], help="run one of the two loads")
+    parser.add_argument("--work", default="/tmp/places-load")
+    parser.add_argument("--json", action="store_true", help="also print the results as one JSON object")
+    return parser.parse_args()
+
+
+class Server:
+    """A `places serve` on a copy of the seeded database, its log in the work folder."""
+
+    def __init__(self, args, database):
+        self.base = f"http://127.0.0.1:{args.port}"
+        log = open(os.path.join(args.work, "server.log"), "w")
+        self.process = subprocess.Popen(
+            [args.binary, "serve", "--database", database, "--port", str(args.port), "--seeds", os.path.join(root, "Seeds"),
+             "--log-level", args.log_level, "--bcrypt-cost", "4"],
+            stdout=log, stderr=log)
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            try:
+                if self.call("GET", "/health", timeout=1)[0] == 200:
+                    return
+            except OSError:
+                pass
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.1)
+        self.stop()
+        raise SystemExit(f"load: the server did not start; see {log.name}")
+
+    def call(self, method, path, body=None, token=None, timeout=30):
+        request = urllib.request.Request(self.base + path, method=method, data=json.dumps(body).encode() if body is not None else None)
+        request.add_header("Content-Type", "application/json")
+        if token:
+            request.add_header("Authorization", "Bearer " + token)
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                return response.status, json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"null")
+
+    def expect(self, method, path, body=None, token=None, status=200):
+        code, answer = self.call(method, path, body, token)
+        if code != status:
+            raise SystemExit(f"load: {method} {path} answered {code}: {answer}")
+        return answer
+
+    def rss_mib(self):
+        with open(f"/proc/{self.process.pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+        return 0.0
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def seeded_database(args):
+    """The generated CSV seeded into a database, made once per size and reused."""
+    os.makedirs(args.work, exist_ok=True)
+    csv = os.path.join(args.work, f"places-{args.places}.csv")
+    database = os.path.join(args.work, f"places-{args.places}.sqlite")
+    if not os.path.exists(database):
+        if not os.path.exists(csv):
+            print(f"load: generating {args.places:,} places", file=sys.stderr)
+            with open(csv + ".part", "w") as out:
+                subprocess.run([sys.executable, os.path.join(root, "Tests", "tools", "generate_places.py"), "--places", str(args.places)],
+                               stdout=out, check=True)
+            os.rename(csv + ".part", csv)
+        print(f"load: seeding {csv}", file=sys.stderr)
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(database + ".part" + suffix):
+                os.remove(database + ".part" + suffix)
+        subprocess.run([args.binary, "seed", csv, "--database", database + ".part"], check=True)
+        os.rename(database + ".part", database)
+    return database
+
+
+def wrk(args, server, script, script_args, seconds):
+    command = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{seconds}s", "--timeout", "5s",
+               "-s", os.path.join(here, script), server.base, "--"] + script_args
+    output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    line = next((line for line in output.splitlines() if line.startswith("LOAD ")), None)
+    if line is None:
+        raise SystemExit("load: wrk printed no summary:\n" + output)
+    return {key: float(value) for key, value in re.findall(r"(\w+)=([\d.]+)", line)}
+
+
+def mixed_setup(args, server):
+    """Eight users in a group with an open tiered decision (a ninth member never votes, so it stays open)."""
+    tokens = []
+    for i in range(9):
+        name = f"load{i}"
+        server.expect("POST", "/v1/auth/register", {"username": name, "email": f"{name}@example.com", "password": "a long password"},
+                      status=201)
+        tokens.append(server.expect("POST", "/v1/auth/login", {"username": name, "password": "a long password"})["token"])
+    group = server.expect("POST", "/v1/groups", {"name": "Load crew"}, tokens[0], status=201)["id"]
+    for i in range(1, 9):
+        server.expect("POST", f"/v1/groups/{group}/invitations", {"username": f"load{i}"}, tokens[0], status=201)
+        server.expect("POST", f"/v1/me/invitations/{group}/accept", None, tokens[i])
+    candidates = [f"gen-{i}" for i in range(5)]
+    decision = server.expect("POST", "/v1/decisions", {"groupId": group, "method": "tiered", "title": "Load test",
+                                                        "candidates": {"placeIds": candidates}}, tokens[0], status=201)["id"]
+    path = os.path.join(args.work, "mixed-setup.txt")
+    with open(path, "w") as setup:
+        setup.write(" ".join(["places", str(args.places), decision] + candidates) + "\n")
+        setup.write("\n".join(tokens[:8]) + "\n")
+    return [path]
+
+
+def run(args, name, database):
+    fresh = os.path.join(args.work, "run.sqlite")
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(fresh + suffix):
+            os.remove(fresh + suffix)
+    shutil.copyfile(database, fresh)
+    server = Server(args, fresh)
+    try:
+        script, script_args = ("nearby.lua", ["1", "50"]) if name == "nearby" else ("mixed.lua", mixed_setup(args, server))
+        started = server.rss_mib()
+        wrk(args, server, script, script_args, args.warmup)
+        before = server.rss_mib()
+        result = wrk(args, server, script, script_args, args.seconds)
+        after = server.rss_mib()
+    finally:
+        server.stop()
+    result.update(rss_start_mib=round(started, 1), rss_before_mib=round(before, 1), rss_after_mib=round(after, 1),
+                  rss_growth_pct=round(100 * (after - before) / before, 1))
+    return result
+
+
+def main():
+    args = parse_arguments()
+    if shutil.which("wrk") is None:
+        raise SystemExit("load: wrk is not installed (apt-get install wrk)")
+    if not os.path.exists(args.binary):
+        raise SystemExit(f"load: no binary at {args.binary}; run `swift build -c release` first")
+    database = seeded_database(args)
+    results = {}
+    for name in [args.only] if args.only else ["nearby", "mixed"]:
+        print(f"load: {name}, {args.places:,} places, {args.connections} connections, {args.warmup} s warm-up, {args.seconds} s measured",
+              file=sys.stderr)
+        results[name] = run(args, name, database)
+    print(f"{'load':8} {'req/s':>9} {'target':>7} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6} {'RSS MiB before→after':>21} {'growth':>7}")
+    for name, r in results.items():
+        print(f"{name:8} {r['rps']:9,.0f} {TARGETS[name]:7,} {r['p50_ms']:7.2f} {r['p99_ms']:7.2f} {int(r['errors']):6} "
+              f"{r['rss_before_mib']:10.0f} → {r['rss_after_mib']:<8.0f} {r['rss_growth_pct']:6.1f}%")
+    if args.json:
+        print(json.dumps(results, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main()
