@@ -94,6 +94,11 @@ struct NearbyEndpointTests {
                     let geometry = try #require(features.first?["geometry"] as? [String: Any])
                     #expect(geometry["type"] as? String == "Point")
                     #expect(geometry["coordinates"] as? [Double] == [-122.4190, 37.7750])
+                    // The answer's own fields ride along; each feature's properties are the place as JSON shows it.
+                    #expect(body["count"] as? Int == 2 && body["radiusMiles"] as? Double == 1 && body["capped"] as? Bool == false)
+                    let properties = try #require(features.first?["properties"] as? [String: Any])
+                    #expect(features.first?["id"] as? String == properties["id"] as? String)
+                    #expect(properties["lat"] as? Double == 37.7750 && properties["distanceMeters"] is Double)
                 }
             }
         }

@@ -5,32 +5,39 @@ extension NearbyAnswer {
     public func json() -> [UInt8] {
         var writer = JSONWriter(capacity: 256 + places.count * 400)
         writer.object { writer in
-            writer.key("capped")
-            writer.bool(capped)
-            writer.key("center")
-            writer.object { writer in
-                writer.key("lat")
-                writer.number(center.lat)
-                writer.key("lon")
-                writer.number(center.lon)
-            }
-            writer.key("count")
-            writer.number(count)
-            writer.key("places")
-            writer.array { writer in
-                // Through the buffer: a for-in over the array would copy each place out of it first.
-                places.withUnsafeBufferPointer { places in
-                    for index in places.indices { places[index].write(to: &writer) }
-                }
-            }
-            writer.key("radiusKm")
-            writer.number(radiusKm)
-            writer.key("radiusMeters")
-            writer.number(radiusMeters)
-            writer.key("radiusMiles")
-            writer.number(radiusMiles)
+            writeMembers(to: &writer, placesKey: "places") { writer, place in place.write(to: &writer) }
         }
         return writer.bytes
+    }
+
+    /// Writes the answer's members, in sorted key order, with its places as a list under `placesKey` (which must
+    /// sort between `count` and `radiusKm`), each written by `writePlace`. GeoJSON shares this with its own features.
+    public func writeMembers(
+        to writer: inout JSONWriter,
+        placesKey: StaticString,
+        writePlace: (inout JSONWriter, NearbyPlace) -> Void
+    ) {
+        writer.key("capped")
+        writer.bool(capped)
+        writer.key("center")
+        writer.object { writer in
+            writer.key("lat")
+            writer.number(center.lat)
+            writer.key("lon")
+            writer.number(center.lon)
+        }
+        writer.key("count")
+        writer.number(count)
+        writer.key(placesKey)
+        writer.array { writer in
+            for place in places { writePlace(&writer, place) }
+        }
+        writer.key("radiusKm")
+        writer.number(radiusKm)
+        writer.key("radiusMeters")
+        writer.number(radiusMeters)
+        writer.key("radiusMiles")
+        writer.number(radiusMiles)
     }
 }
 

@@ -112,11 +112,13 @@ public final class PlaceIndex: Sendable {
                 where: filter,
                 tieBreak: { a, b in (summaries[Int(a)]?.id ?? "") < (summaries[Int(b)]?.id ?? "") }
             )
-            let openStatus = query.filter.openAt == nil ? nil : matcher
-            // Through the buffer, whose subscript addresses the element where an array's getter returns a copy.
-            return summaries.withUnsafeBufferPointer { summaries in
-                hits.compactMap { hit in
-                    summaries[Int(hit.key)]?.nearbyPlace(distanceMeters: hit.distanceMeters, openStatus: openStatus)
+            return hits.compactMap { hit in
+                summaries[Int(hit.key)].map { summary in
+                    NearbyPlace(
+                        summary: summary,
+                        distanceMeters: hit.distanceMeters,
+                        openStatus: query.filter.openAt == nil ? nil : matcher.openStatus(summary)
+                    )
                 }
             }
         }
@@ -131,14 +133,5 @@ public final class PlaceIndex: Sendable {
             }
             return found
         }
-    }
-}
-
-extension PlaceSummary {
-    /// The summary as a nearby answer shows it. A method, so that `buffer[slot]?.nearbyPlace(…)` reads the summary where
-    /// it lies: a copy of it (binding it to a name, or an array's getter) retains every one of its fields, which was 5%
-    /// of a nearby request.
-    fileprivate func nearbyPlace(distanceMeters: Double, openStatus matcher: PlaceFilter.Matcher?) -> NearbyPlace {
-        NearbyPlace(summary: self, distanceMeters: distanceMeters, openStatus: matcher?.openStatus(self))
     }
 }

@@ -10,34 +10,14 @@ enum GeoJSONFeatureCollection {
     static func json(_ answer: NearbyAnswer) -> [UInt8] {
         var writer = JSONWriter(capacity: 256 + answer.places.count * 500)
         writer.object { writer in
-            writer.key("capped")
-            writer.bool(answer.capped)
-            writer.key("center")
-            writer.object { writer in
-                writer.key("lat")
-                writer.number(answer.center.lat)
-                writer.key("lon")
-                writer.number(answer.center.lon)
-            }
-            writer.key("count")
-            writer.number(answer.count)
-            writer.key("features")
-            writer.array { writer in
-                for place in answer.places { feature(place, to: &writer) }
-            }
-            writer.key("radiusKm")
-            writer.number(answer.radiusKm)
-            writer.key("radiusMeters")
-            writer.number(answer.radiusMeters)
-            writer.key("radiusMiles")
-            writer.number(answer.radiusMiles)
+            answer.writeMembers(to: &writer, placesKey: "features", writePlace: feature)
             writer.key("type")
             writer.string("FeatureCollection")
         }
         return writer.bytes
     }
 
-    private static func feature(_ place: NearbyPlace, to writer: inout JSONWriter) {
+    private static func feature(_ writer: inout JSONWriter, _ place: NearbyPlace) {
         writer.object { writer in
             writer.key("geometry")
             writer.object { writer in
