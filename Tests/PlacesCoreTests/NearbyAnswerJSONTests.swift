@@ -7,7 +7,8 @@ import Testing
 /// The hand-written JSON of a nearby answer must be byte for byte what `PlacesJSON.makeEncoder()` writes.
 @Suite struct NearbyAnswerJSONTests {
     /// Text with what needs escaping (quotes, backslashes, every control character), slashes, accents and emoji.
-    static let alphabet: [String] = ["a", "Z", "0", " ", "\"", "\\", "/", "é", "ß", "😀", "\u{2028}", "\u{7F}", "\u{0}"]
+    static let alphabet: [String] =
+        ["a", "Z", "0", " ", "\"", "\\", "/", "é", "ß", "😀", "\u{2028}", "\u{7F}", "\u{0}"]
         + (1..<0x20).map { String(UnicodeScalar(UInt8($0))) }
 
     static func text(_ random: inout SplitMix64) -> String {
