@@ -58,8 +58,8 @@ public struct SQLitePlaceRepository: PlaceRepository {
             defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
             let revision = try SQLitePlaceRepository.bumpRevision(db)
             // Into an empty table, the search index is built once at the end instead of row by row: the triggers
-            // that keep it in step are set aside for the load (a trigger costs every row a subquery and a savepoint
-            // on the index) and put back as they were, all inside this transaction.
+            // that keep it in step are set aside for the load (row by row they cost every insert a savepoint and a
+            // write on the index) and put back as they were, all inside this transaction.
             let bulk = try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM place)") ?? false)
             var triggers: [(name: String, sql: String)] = []
             if bulk {
