@@ -47,7 +47,7 @@ extension Places {
                     if let displayName { fields["displayName"] = .text(displayName) }
                     let database = try PlacesDatabase(path: databaseOptions.path)
                     let reader = try FieldReader(.object(fields), allowed: AccountService.registrationFields)
-                    let user = try await accountOptions.service(database).register(reader)
+                    let user = try await accountOptions.service(database).register(reader, clientAddress: "command line")
                     if json {
                         try printJSON(OwnUser(user))
                     } else {

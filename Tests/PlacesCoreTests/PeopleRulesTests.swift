@@ -48,23 +48,53 @@ struct PeopleRulesTests {
     @Test func theThrottleCountsPerAccountAndAddressAndPerAddress() throws {
         let throttle = LoginThrottle(policy: .init(perAccountAndAddress: 3, perAddress: 5, window: 60))
         let t0 = Date(timeIntervalSince1970: 1_000)
-        for _ in 0..<3 { throttle.recordFailure(account: "ada", address: "1.1.1.1", now: t0) }
-        #expect(throws: PlacesError.self) { try throttle.check(account: "ada", address: "1.1.1.1", now: t0) }
-        // The same account from elsewhere, and another account from here, still get in.
-        try throttle.check(account: "ada", address: "2.2.2.2", now: t0)
-        try throttle.check(account: "bob", address: "1.1.1.1", now: t0)
+        for _ in 0..<3 { _ = try throttle.begin(account: "ada", address: "1.1.1.1", now: t0) }
+        #expect(throws: PlacesError.self) { try throttle.begin(account: "ada", address: "1.1.1.1", now: t0) }
+        // The same account from elsewhere, and another account from here, still get in (each attempt counts).
+        _ = try throttle.begin(account: "ada", address: "2.2.2.2", now: t0)
+        _ = try throttle.begin(account: "bob", address: "1.1.1.1", now: t0)
         // The per-address bound catches one address trying many accounts.
-        throttle.recordFailure(account: "bob", address: "1.1.1.1", now: t0)
-        throttle.recordFailure(account: "cy", address: "1.1.1.1", now: t0)
+        _ = try throttle.begin(account: "cy", address: "1.1.1.1", now: t0)
         do {
-            try throttle.check(account: "dee", address: "1.1.1.1", now: t0.addingTimeInterval(10))
+            _ = try throttle.begin(account: "dee", address: "1.1.1.1", now: t0.addingTimeInterval(10))
             Issue.record("expected too_many_attempts")
         } catch {
             #expect(error.code == .tooManyAttempts)
             #expect(error.retryAfterSeconds == 50)
         }
         // The window slides.
-        try throttle.check(account: "ada", address: "1.1.1.1", now: t0.addingTimeInterval(60))
+        _ = try throttle.begin(account: "ada", address: "1.1.1.1", now: t0.addingTimeInterval(60))
+    }
+
+    @Test func aSuccessGivesItsSlotBackAndAWithdrawnAttemptCountsForNothing() throws {
+        let throttle = LoginThrottle(policy: .init(perAccountAndAddress: 2, perAddress: 3, window: 60))
+        let t0 = Date(timeIntervalSince1970: 1_000)
+        let failed = try throttle.begin(account: "ada", address: "1.1.1.1", now: t0)
+        _ = failed
+        throttle.withdraw(try throttle.begin(account: "ada", address: "1.1.1.1", now: t0))
+        // One failure counted, one withdrawn: a second attempt is allowed, and its success clears the pair.
+        throttle.succeeded(try throttle.begin(account: "ada", address: "1.1.1.1", now: t0))
+        _ = try throttle.begin(account: "ada", address: "1.1.1.1", now: t0)
+        _ = try throttle.begin(account: "ada", address: "1.1.1.1", now: t0)
+        #expect(throws: PlacesError.self) { try throttle.begin(account: "ada", address: "1.1.1.1", now: t0) }
+        // The address kept its three failures (the success gave its own slot back only).
+        #expect(throws: PlacesError.self) { try throttle.begin(account: "bob", address: "1.1.1.1", now: t0) }
+    }
+
+    @Test func registrationsAreCountedPerAddress() throws {
+        let throttle = LoginThrottle(policy: .init(registrationsPerAddress: 2, registrationWindow: 3_600))
+        let t0 = Date(timeIntervalSince1970: 1_000)
+        _ = try throttle.beginRegistration(address: "1.1.1.1", now: t0)
+        throttle.withdraw(try throttle.beginRegistration(address: "1.1.1.1", now: t0))
+        _ = try throttle.beginRegistration(address: "1.1.1.1", now: t0)
+        do {
+            _ = try throttle.beginRegistration(address: "1.1.1.1", now: t0.addingTimeInterval(600))
+            Issue.record("expected too_many_attempts")
+        } catch {
+            #expect(error.code == .tooManyAttempts)
+            #expect(error.retryAfterSeconds == 3_000)
+        }
+        _ = try throttle.beginRegistration(address: "2.2.2.2", now: t0)
     }
 
     @Test func textLimitsCountWhatWasSentInCodePoints() throws {

@@ -306,7 +306,15 @@ struct AccountEndpointTests {
             #expect((export["settings"] as? [String: Any])?["units"] as? String == "km")
             #expect(!String(decoding: try JSONSerialization.data(withJSONObject: export), as: UTF8.self).contains("$2b$"))
 
-            #expect(try await client.json(.delete, "/v1/me", token: token).status == .noContent)
+            // Deleting the account asks for the password again.
+            let bare = try await client.json(.delete, "/v1/me", token: token, body: [:])
+            #expect(bare.status == .badRequest)
+            #expect(try TestApp.error(bare.body).field == "password")
+            let wrong = try await client.json(.delete, "/v1/me", token: token, body: ["password": "not my password"])
+            #expect(wrong.status == .forbidden)
+            #expect(try TestApp.error(wrong.body).field == "password")
+            #expect(try await client.json(.get, "/v1/me", token: token).status == .ok)
+            #expect(try await client.json(.delete, "/v1/me", token: token, body: ["password": "correct horse battery"]).status == .noContent)
             #expect(try await client.json(.get, "/v1/me", token: token).status == .unauthorized)
             let relogin = try await client.json(.post, "/v1/auth/login", body: ["username": "leaving", "password": "correct horse battery"])
             #expect(relogin.status == .unauthorized)

@@ -25,21 +25,47 @@ enum TestApp {
         )
     }
 
+    /// The login throttle of tests: the production bounds, but registrations from the one test client unbounded (a
+    /// test signs many people up from one address).
+    static func throttle() -> LoginThrottle {
+        LoginThrottle(policy: .init(registrationsPerAddress: 100_000))
+    }
+
+    /// The hashing queue of tests: the production shape, with room for every request a test sends at once.
+    static func hashing() -> HashingQueue {
+        HashingQueue(policy: .init(concurrent: 2, waiting: 10_000))
+    }
+
+    /// bcrypt at its smallest cost.
+    static func hasher() throws -> any PasswordHasher {
+        try BcryptPasswordHasher(cost: BcryptPasswordHasher.minimumCost)
+    }
+
     static func make(
         _ places: [Place],
         clock: @escaping @Sendable () -> Date = { TestApp.now },
-        throttle: LoginThrottle = LoginThrottle(),
+        throttle: LoginThrottle = TestApp.throttle(),
+        hasher: (any PasswordHasher)? = nil,
+        hashing: HashingQueue = TestApp.hashing(),
         metrics: PlacesMetrics = PlacesMetrics(),
         settings: ServerSettings = ServerSettings(host: "127.0.0.1", port: 0)
     ) async throws -> some ApplicationProtocol {
-        try await togetherServices(places, clock: clock, throttle: throttle, metrics: metrics, settings: settings).app
+        try await togetherServices(
+            places,
+            clock: clock,
+            throttle: throttle,
+            hasher: hasher,
+            hashing: hashing,
+            metrics: metrics,
+            settings: settings
+        ).app
     }
 
     /// The application and the database behind it.
     static func services(
         _ places: [Place],
         clock: @escaping @Sendable () -> Date = { TestApp.now },
-        throttle: LoginThrottle = LoginThrottle()
+        throttle: LoginThrottle = TestApp.throttle()
     ) async throws -> (app: some ApplicationProtocol, database: PlacesDatabase, places: PlaceService) {
         let (app, database, service, _) = try await togetherServices(places, clock: clock, throttle: throttle)
         return (app, database, service)
@@ -49,7 +75,9 @@ enum TestApp {
     static func togetherServices(
         _ places: [Place],
         clock: @escaping @Sendable () -> Date = { TestApp.now },
-        throttle: LoginThrottle = LoginThrottle(),
+        throttle: LoginThrottle = TestApp.throttle(),
+        hasher: (any PasswordHasher)? = nil,
+        hashing: HashingQueue = TestApp.hashing(),
         metrics: PlacesMetrics = PlacesMetrics(),
         settings: ServerSettings = ServerSettings(host: "127.0.0.1", port: 0)
     ) async throws -> (app: some ApplicationProtocol, database: PlacesDatabase, places: PlaceService, decisions: DecisionService) {
@@ -63,8 +91,9 @@ enum TestApp {
         try await service.loadIndex()
         let accounts = AccountService(
             repository: database.accounts,
-            hasher: try BcryptPasswordHasher(cost: BcryptPasswordHasher.minimumCost),
+            hasher: try hasher ?? TestApp.hasher(),
             throttle: throttle,
+            hashing: hashing,
             clock: clock
         )
         let services = PlacesServices(places: service, accounts: accounts, repositories: repositories(database), clock: clock)

@@ -30,7 +30,7 @@ public struct CollectionService: Sendable {
 
     /// Makes a collection: the caller's own, or (with `groupId`) their group's.
     public func create(_ caller: User, _ reader: FieldReader) async throws -> PlaceCollection {
-        guard let name = try reader.text("name", limit: 80) else { throw PlacesError.invalid("name", "name is required") }
+        guard let name = try reader.shownName("name", limit: 80) else { throw PlacesError.invalid("name", "name is required") }
         let groupID = try reader.text("groupId", limit: 40)
         if let groupID {
             guard let group = try await groups.group(id: groupID) else {
@@ -82,7 +82,7 @@ public struct CollectionService: Sendable {
         var collection = try await managed(caller, id)
         if reader.has("groupId") { throw PlacesError.invalid("groupId", "a collection cannot move between owners") }
         if reader.has("name") {
-            guard let name = try reader.text("name", limit: 80) else { throw PlacesError.invalid("name", "name cannot be empty") }
+            guard let name = try reader.shownName("name", limit: 80) else { throw PlacesError.invalid("name", "name cannot be empty") }
             collection.name = name
         }
         if reader.has("description") { collection.description = try reader.text("description", limit: 500, allowLineBreaks: true) }

@@ -90,7 +90,7 @@ public struct DecisionService: Sendable {
             id: RandomID.make("d-"),
             groupId: group?.id,
             createdBy: caller.id,
-            title: try reader.text("title", limit: 120),
+            title: try reader.shownName("title", limit: 120),
             method: method,
             status: .active,
             candidates: CandidateOrder.sorted(candidates),

@@ -87,7 +87,7 @@ public struct GroupService: Sendable {
 
     /// Makes a group; the caller is its first admin.
     public func createGroup(_ caller: User, _ reader: FieldReader) async throws -> Group {
-        guard let name = try reader.text("name", limit: 80) else { throw PlacesError.invalid("name", "name is required") }
+        guard let name = try reader.shownName("name", limit: 80) else { throw PlacesError.invalid("name", "name is required") }
         let now = clock()
         let group = Group(
             id: RandomID.make("g-"),
@@ -118,7 +118,7 @@ public struct GroupService: Sendable {
     public func updateGroup(_ caller: User, id: String, _ reader: FieldReader) async throws -> Group {
         var group = try await adminGroup(caller, id)
         if reader.has("name") {
-            guard let name = try reader.text("name", limit: 80) else { throw PlacesError.invalid("name", "name cannot be empty") }
+            guard let name = try reader.shownName("name", limit: 80) else { throw PlacesError.invalid("name", "name cannot be empty") }
             group.name = name
         }
         if reader.has("description") { group.description = try reader.text("description", limit: 500, allowLineBreaks: true) }

@@ -83,7 +83,7 @@ public enum AccountRules {
     /// `profile` with the fields `reader` names applied (null clears one).
     static func applying(_ reader: FieldReader, to profile: User.Profile) throws(PlacesError) -> User.Profile {
         var profile = profile
-        if reader.has("displayName") { profile.displayName = try reader.text("displayName", limit: 80) }
+        if reader.has("displayName") { profile.displayName = try reader.shownName("displayName", limit: 80) }
         if reader.has("bio") { profile.bio = try reader.text("bio", limit: 500, allowLineBreaks: true) }
         if reader.has("city") { profile.city = try reader.text("city", limit: 100) }
         if reader.has("avatarURL") {

@@ -16,16 +16,17 @@ public struct AccountService: Sendable {
     /// A hash no password matches, checked when a login names nobody, so that case takes as long as a wrong password.
     private let decoyHash: DecoyHash
 
-    /// Makes the service.
+    /// Makes the service; every hash and password check waits its turn in `hashing`.
     public init(
         repository: any AccountRepository,
         hasher: any PasswordHasher,
         throttle: LoginThrottle = LoginThrottle(),
+        hashing: HashingQueue = HashingQueue(),
         sessionLifetime: TimeInterval = AccountService.defaultSessionLifetime,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.repository = repository
-        self.hasher = hasher
+        self.hasher = QueuedPasswordHasher(hasher: hasher, queue: hashing)
         self.throttle = throttle
         self.sessionLifetime = sessionLifetime
         self.clock = clock
@@ -35,8 +36,8 @@ public struct AccountService: Sendable {
     /// The fields `register` reads.
     public static let registrationFields = Set(["username", "email", "phone", "password"]).union(AccountRules.profileFields)
 
-    /// Creates an account from a registration body.
-    public func register(_ reader: FieldReader) async throws -> User {
+    /// Creates an account from a registration body sent from `clientAddress` (registrations are throttled per address).
+    public func register(_ reader: FieldReader, clientAddress: String) async throws -> User {
         let username = try AccountRules.username(try reader.rawText("username"))
         let email = try reader.text("email", limit: AccountRules.emailLength).map { text throws(PlacesError) in try AccountRules.email(text) }
         let phone = try reader.text("phone", limit: 40).map { text throws(PlacesError) in try AccountRules.phone(text) }
@@ -45,12 +46,21 @@ public struct AccountService: Sendable {
         try AccountRules.checkPassword(password, username: username)
         let profile = try AccountRules.applying(reader, to: User.Profile())
         let now = clock()
+        let attempt = try throttle.beginRegistration(address: clientAddress, now: now)
+        let passwordHash: String
+        do {
+            passwordHash = try await hasher.hash(password ?? "")
+        } catch {
+            // Refused before hashing (the server is busy): that was no registration.
+            throttle.withdraw(attempt)
+            throw error
+        }
         let user = User(
             id: AccountService.newUserID(),
             username: username,
             email: email,
             phone: phone,
-            passwordHash: await hasher.hash(password ?? ""),
+            passwordHash: passwordHash,
             profile: profile,
             createdAt: now,
             updatedAt: now
@@ -81,19 +91,31 @@ public struct AccountService: Sendable {
             throw PlacesError.invalid("password", "password is required")
         }
         let now = clock()
-        try throttle.check(account: login.key, address: clientAddress, now: now)
-
         let user = try await repository.user(login: login)
-        // A password longer than bcrypt reads could match a hash by its first 72 bytes only: never accept one.
-        let fits = password.utf8.count <= AccountRules.maximumPasswordBytes
-        let decoy = await decoyHash.value()
-        let matches = await hasher.verify(fits ? password : "", against: user?.passwordHash ?? decoy)
-        guard let user, matches, fits else {
-            throttle.recordFailure(account: login.key, address: clientAddress, now: now)
+        // One account, one count: its username, e-mail and phone share it. An unknown name is counted as typed.
+        let attempt = try throttle.begin(account: user.map { "user:" + $0.id } ?? login.key, address: clientAddress, now: now)
+        guard try await passwordMatches(password, user?.passwordHash, attempt: attempt), let user else {
             throw PlacesError.unauthorized("wrong \(field) or password")
         }
-        throttle.recordSuccess(account: login.key, address: clientAddress)
         return try await issueToken(for: user, now: now)
+    }
+
+    /// Checks `password` against `hash` (a decoy when nil, so an unknown account takes as long) for a counted attempt:
+    /// a match gives the attempt's slot back, a mismatch leaves it counted, and a check the server refused (busy)
+    /// counts for nothing.
+    private func passwordMatches(_ password: String, _ hash: String?, attempt: LoginThrottle.Attempt) async throws -> Bool {
+        // A password longer than bcrypt reads could match a hash by its first 72 bytes only: never accept one.
+        let fits = password.utf8.count <= AccountRules.maximumPasswordBytes
+        let matches: Bool
+        do {
+            let decoy = try await decoyHash.value()
+            matches = try await hasher.verify(fits ? password : "", against: hash ?? decoy) && fits && hash != nil
+        } catch {
+            throttle.withdraw(attempt)
+            throw error
+        }
+        if matches { throttle.succeeded(attempt) }
+        return matches
     }
 
     private func issueToken(for user: User, now: Date) async throws -> IssuedToken {
@@ -156,24 +178,35 @@ public struct AccountService: Sendable {
         let new = try reader.rawText("newPassword")
         try AccountRules.checkPassword(new, username: caller.user.username, field: "newPassword")
         let now = clock()
-        try throttle.check(account: "user:" + caller.user.id, address: "password-change", now: now)
-        guard current.utf8.count <= AccountRules.maximumPasswordBytes,
-            await hasher.verify(current, against: caller.user.passwordHash)
-        else {
-            throttle.recordFailure(account: "user:" + caller.user.id, address: "password-change", now: now)
-            throw PlacesError(.forbidden, "currentPassword is wrong", field: "currentPassword")
-        }
+        try await confirmPassword(caller, current, field: "currentPassword", now: now)
         try await repository.updatePassword(
             userID: caller.user.id,
-            hash: await hasher.hash(new ?? ""),
+            hash: try await hasher.hash(new ?? ""),
             keeping: caller.tokenHash,
             now: now
         )
     }
 
-    /// Deletes the caller's account and everything personal; the places they added stay, without an owner.
-    public func deleteAccount(_ caller: Caller) async throws {
+    /// The fields `deleteAccount` reads.
+    public static let deletionFields: Set<String> = ["password"]
+
+    /// Deletes the caller's account and everything personal, once they gave their password again; the places they
+    /// added stay, without an owner.
+    public func deleteAccount(_ caller: Caller, _ reader: FieldReader) async throws {
+        guard let password = try reader.rawText("password"), !password.isEmpty else {
+            throw PlacesError.invalid("password", "password is required: deleting an account asks for it again")
+        }
+        try await confirmPassword(caller, password, field: "password", now: clock())
         try await repository.delete(userID: caller.user.id)
+    }
+
+    /// Checks the signed-in caller's password again before a change that a stolen token must not make (403 when
+    /// wrong). Guesses are throttled per account like logins, whatever address they come from.
+    private func confirmPassword(_ caller: Caller, _ password: String, field: String, now: Date) async throws {
+        let attempt = try throttle.begin(account: "user:" + caller.user.id, address: "password-check", now: now)
+        guard try await passwordMatches(password, caller.user.passwordHash, attempt: attempt) else {
+            throw PlacesError(.forbidden, "\(field) is wrong", field: field)
+        }
     }
 
     /// Everything stored about the caller.
@@ -234,20 +267,20 @@ public struct AccountService: Sendable {
 /// A hash of a random secret at the hasher's cost, made once on first use.
 final class DecoyHash: Sendable {
     private let hasher: any PasswordHasher
-    private let task = Mutex<Task<String, Never>?>(nil)
+    private let task = Mutex<Task<String, any Error>?>(nil)
 
     init(hasher: any PasswordHasher) {
         self.hasher = hasher
     }
 
-    func value() async -> String {
+    func value() async throws -> String {
         let hasher = hasher
         let task = task.withLock { task in
             if let task { return task }
-            let made = Task { await hasher.hash(SessionToken.generate()) }
+            let made = Task { try await hasher.hash(SessionToken.generate()) }
             task = made
             return made
         }
-        return await task.value
+        return try await task.value
     }
 }

@@ -4,9 +4,9 @@ import HummingbirdBcrypt
 /// Hashes and checks passwords. Slow on purpose, so implementations run off the cooperative thread pool.
 public protocol PasswordHasher: Sendable {
     /// A salted hash of `password`.
-    func hash(_ password: String) async -> String
+    func hash(_ password: String) async throws -> String
     /// True when `password` matches `hash`.
-    func verify(_ password: String, against hash: String) async -> Bool
+    func verify(_ password: String, against hash: String) async throws -> Bool
 }
 
 /// bcrypt (HummingbirdBcrypt), on a Dispatch worker thread so a login never stalls the requests around it.

@@ -64,6 +64,7 @@ public struct PlaceDraft: Sendable, Hashable {
     ///   - ownerID: the person adding it, if any.
     public func validated(now: Date, seedSource: String? = nil, ownerID: String? = nil) throws(PlacesError) -> Place {
         let name = try requiredText("name", limit: PlaceLimits.nameLength)
+        try PlacesError.checkShownName(name, field: "name")
         let latitude = try number(["lat", "latitude"], field: "lat")
         let longitude = try number(["lon", "lng", "longitude"], field: "lon")
         let coordinate = Coordinate(latitude: latitude, longitude: longitude)

@@ -56,6 +56,14 @@ public struct FieldReader: Sendable {
         return text
     }
 
+    /// The text of `name` as `text` reads it, for a name other people see (a display name, a group's name): it may not
+    /// hold characters that reorder or hide text (bidirectional overrides, zero-width characters).
+    public func shownName(_ name: String, limit: Int) throws(PlacesError) -> String? {
+        guard let text = try text(name, limit: limit) else { return nil }
+        try PlacesError.checkShownName(text, field: name)
+        return text
+    }
+
     /// The text of `name` exactly as sent (a password: never trimmed or normalised); nil when absent or null.
     public func rawText(_ name: String) throws(PlacesError) -> String? {
         guard let value = fields[name], value != .null else { return nil }

@@ -20,3 +20,27 @@ extension String {
         utf8.contains { $0 < 0x20 || $0 == 0x7F }
     }
 }
+
+extension String {
+    /// True when the string holds a character that reorders or hides text where people read it: the bidirectional
+    /// embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069), the direction marks (U+200E, U+200F,
+    /// U+061C) and the zero-width characters (U+200B–U+200D, U+2060–U+2064, U+FEFF, U+180E).
+    var containsInvisibleFormatting: Bool {
+        // Every such character is at least two bytes in UTF-8, so ASCII text is never walked twice.
+        if utf8.allSatisfy({ $0 < 0x80 }) { return false }
+        return unicodeScalars.contains { scalar in
+            switch scalar.value {
+            case 0x202A...0x202E, 0x2066...0x2069, 0x200B...0x200F, 0x2060...0x2064, 0xFEFF, 0x180E, 0x061C: true
+            default: false
+            }
+        }
+    }
+}
+
+extension PlacesError {
+    /// Refuses a name shown to other people when it holds characters that reorder or hide text (`field` at fault).
+    static func checkShownName(_ text: String, field: String) throws(PlacesError) {
+        guard text.containsInvisibleFormatting else { return }
+        throw .invalid(field, "\(field) contains invisible or text-direction formatting characters (such as U+202E or U+200B)")
+    }
+}

@@ -28,7 +28,7 @@ struct AccountController: Sendable {
     /// `POST /v1/auth/register` → 201 with the new account.
     @Sendable func register(request: Request, context: PlacesRequestContext) async throws -> Response {
         let body = try await RequestBody.object(request, context: context, allowed: AccountService.registrationFields)
-        let user = try await accounts.register(body)
+        let user = try await accounts.register(body, clientAddress: context.clientAddress)
         return try JSONResponse.make(OwnUser(user), status: .created)
     }
 
@@ -56,9 +56,11 @@ struct AccountController: Sendable {
         return try JSONResponse.make(OwnUser(try await accounts.updateProfile(caller, body)))
     }
 
-    /// `DELETE /v1/me` → 204.
+    /// `DELETE /v1/me {password}` → 204.
     @Sendable func deleteMe(request: Request, context: PlacesRequestContext) async throws -> Response {
-        try await accounts.deleteAccount(try context.requireCaller())
+        let caller = try context.requireCaller()
+        let body = try await RequestBody.object(request, context: context, allowed: AccountService.deletionFields)
+        try await accounts.deleteAccount(caller, body)
         // Ratings changed the places' aggregates: the index has them before the answer.
         try await places.syncIndex()
         return Response(status: .noContent)
