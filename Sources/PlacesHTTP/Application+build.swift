@@ -74,29 +74,17 @@ public struct PlacesServices: Sendable {
         clock: @escaping @Sendable () -> Date = { Date() },
         makeSeed: (@Sendable () -> UInt64)? = nil
     ) {
-        let groups = GroupService(repository: repositories.groups, accounts: repositories.accounts, clock: clock)
         let collections = CollectionService(repository: repositories.collections, groups: repositories.groups, places: places, clock: clock)
-        let decisions =
-            if let makeSeed {
-                DecisionService(
-                    repository: repositories.decisions,
-                    groups: repositories.groups,
-                    accounts: repositories.accounts,
-                    collections: collections,
-                    places: places,
-                    clock: clock,
-                    makeSeed: makeSeed
-                )
-            } else {
-                DecisionService(
-                    repository: repositories.decisions,
-                    groups: repositories.groups,
-                    accounts: repositories.accounts,
-                    collections: collections,
-                    places: places,
-                    clock: clock
-                )
-            }
+        let decisions = DecisionService(
+            repository: repositories.decisions,
+            groups: repositories.groups,
+            accounts: repositories.accounts,
+            collections: collections,
+            places: places,
+            clock: clock,
+            makeSeed: makeSeed ?? DecisionService.secureSeed
+        )
+        let groups = GroupService(repository: repositories.groups, accounts: repositories.accounts, decisions: decisions, clock: clock)
         self.init(
             places: places,
             accounts: accounts,

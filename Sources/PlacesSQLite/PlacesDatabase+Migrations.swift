@@ -306,6 +306,24 @@ extension PlacesDatabase {
                     """
             )
         }
+        migrator.registerMigration("v6-departures-and-declines") { db in
+            try db.execute(
+                sql: """
+                    -- Participants who left a group while its decision was open (JSON list of {userId, at, ballotWithdrawn}).
+                    ALTER TABLE decision ADD COLUMN departures TEXT;
+
+                    -- The last time someone declined a friend request (subject: the requester) or a group invitation
+                    -- (subject: the group): asking again soon after is stored, but does not notify them again.
+                    CREATE TABLE declined_request (
+                        kind TEXT NOT NULL CHECK (kind IN ('friend', 'group')),
+                        subject_id TEXT NOT NULL,
+                        recipient_id TEXT NOT NULL REFERENCES user_account (id) ON DELETE CASCADE,
+                        declined_at TEXT NOT NULL,
+                        PRIMARY KEY (kind, subject_id, recipient_id)
+                    ) WITHOUT ROWID;
+                    """
+            )
+        }
         return migrator
     }
 }

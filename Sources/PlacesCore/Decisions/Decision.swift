@@ -59,6 +59,8 @@ public struct Decision: Sendable, Hashable {
     public var reminderSentAt: Date?
     /// The result, once completed.
     public var result: DecisionResult?
+    /// Participants who left the group (or were removed from it) while the decision was open, in the order they left.
+    public var departures: [Departure] = []
 
     /// Makes a decision.
     public init(
@@ -97,6 +99,23 @@ public struct Decision: Sendable, Hashable {
         self.endedAt = endedAt
         self.reminderSentAt = reminderSentAt
         self.result = result
+    }
+}
+
+/// A participant who left the decision's group while it was open: no longer a participant, their ballot withdrawn.
+public struct Departure: Sendable, Hashable, Codable {
+    /// Who left.
+    public var userId: String
+    /// When they stopped taking part.
+    public var at: Date
+    /// True when they had voted and their ballot was taken out of the count.
+    public var ballotWithdrawn: Bool
+
+    /// Makes a departure.
+    public init(userId: String, at: Date, ballotWithdrawn: Bool) {
+        self.userId = userId
+        self.at = at
+        self.ballotWithdrawn = ballotWithdrawn
     }
 }
 

@@ -27,9 +27,11 @@ public protocol DecisionRepository: Sendable {
     func ballots(decisionID: String) async throws -> [Ballot]
     /// Decisions the person takes part in, started, or that belong to one of `groupIDs`; newest first.
     func decisions(visibleTo userID: String, groupIDs: [String]) async throws -> [Decision]
-    /// Runs `body` on the decision and its ballots in one write transaction and saves what it changed; `not_found`
-    /// when there is no such decision.
+    /// Runs `body` on the decision and its ballots in one write transaction and saves what it changed (participants
+    /// and ballots it removed are deleted); `not_found` when there is no such decision.
     func update<T: Sendable>(decisionID: String, _ body: @Sendable (inout DecisionState) throws -> T) async throws -> T
+    /// Ids of the group's active decisions in which the person is a participant.
+    func activeDecisions(groupID: String, participant userID: String) async throws -> [String]
     /// Ids of active decisions whose deadline is at or before `date`, soonest first.
     func activeDecisions(deadlineBefore date: Date) async throws -> [String]
     /// Winners of the group's (or, without a group, the person's own) decisions completed at or after `since`.

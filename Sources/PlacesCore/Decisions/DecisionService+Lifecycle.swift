@@ -22,6 +22,8 @@ extension DecisionService {
             guard state.decision.status == .active else {
                 throw PlacesError(.conflict, "the decision is \(state.decision.status.rawValue); ballots are no longer taken")
             }
+            // They may have left the group since the check above.
+            guard state.decision.participants.contains(voter) else { throw PlacesError.forbidden("only the decision's participants vote") }
             if let index = state.ballots.firstIndex(where: { $0.userId == voter }) {
                 state.ballots[index].ranking = ranking
                 state.ballots[index].updatedAt = now

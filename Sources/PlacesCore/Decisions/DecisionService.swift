@@ -28,10 +28,7 @@ public struct DecisionService: Sendable {
         collections: CollectionService,
         places: PlaceService,
         clock: @escaping @Sendable () -> Date = { Date() },
-        makeSeed: @escaping @Sendable () -> UInt64 = {
-            var generator = SystemRandomNumberGenerator()
-            return generator.next()
-        }
+        makeSeed: @escaping @Sendable () -> UInt64 = DecisionService.secureSeed
     ) {
         self.repository = repository
         self.groups = groups
@@ -41,6 +38,12 @@ public struct DecisionService: Sendable {
         notifier = Notifier(accounts: accounts, clock: clock)
         self.clock = clock
         self.makeSeed = makeSeed
+    }
+
+    /// A seed from the system's secure generator.
+    public static func secureSeed() -> UInt64 {
+        var generator = SystemRandomNumberGenerator()
+        return generator.next()
     }
 
     /// The fields starting a decision reads.
@@ -222,12 +225,19 @@ public struct DecisionService: Sendable {
         return ids
     }
 
-    /// The decision, when the caller takes part, started it, or belongs to its group; `forbidden` otherwise.
+    /// The decision, when the caller belongs to its group, or (without a group) takes part or started it; `forbidden`
+    /// otherwise, so someone who left a group no longer sees its decisions. Participants who are no longer members are
+    /// withdrawn first.
     func readable(_ caller: User, _ id: String) async throws -> Decision {
         let decision = try await existing(id)
-        if decision.participants.contains(caller.id) || decision.createdBy == caller.id { return decision }
-        if let groupID = decision.groupId, try await groups.group(id: groupID)?.role(of: caller.id) != nil { return decision }
-        throw PlacesError.forbidden("only the decision's participants and group see it")
+        guard let groupID = decision.groupId else {
+            if decision.participants.contains(caller.id) || decision.createdBy == caller.id { return decision }
+            throw PlacesError.forbidden("only the decision's participants see it")
+        }
+        guard let group = try await groups.group(id: groupID), group.role(of: caller.id) != nil else {
+            throw PlacesError.forbidden("only the members of the decision's group see it")
+        }
+        return try await withdrawFormerMembers(decision, group: group) ? try await existing(id) : decision
     }
 
     /// True when the caller runs the decision: an admin of its group, or its starter when it has no group.

@@ -16,6 +16,15 @@ public struct DecisionView: Sendable, Encodable {
         public var hasVoted: Bool
     }
 
+    /// A participant who left the group while the decision was open.
+    public struct Departed: Sendable, Encodable {
+        public var user: PublicUser
+        /// When they stopped taking part.
+        public var leftAt: Date
+        /// True when their ballot was taken out of the count.
+        public var ballotWithdrawn: Bool
+    }
+
     public var id: String
     public var groupId: String?
     public var createdBy: String
@@ -26,6 +35,8 @@ public struct DecisionView: Sendable, Encodable {
     public var participants: [Participant]
     /// Usernames of the participants who have not voted (tiered, while active).
     public var waitingFor: [String]
+    /// Participants who left the group while the decision was open; they no longer take part (absent when none).
+    public var departed: [Departed]?
     public var weighted: Bool
     public var scheduled: Bool
     public var deadline: Date?
@@ -53,6 +64,11 @@ public struct DecisionView: Sendable, Encodable {
             participants.append(Participant(user: PublicUser(user), hasVoted: voted.contains(id)))
         }
         participants.sort { $0.user.username.lowercased() < $1.user.username.lowercased() }
+        var departed: [Departed] = []
+        for departure in decision.departures {
+            guard let user = try await service.accounts.user(id: departure.userId) else { continue }
+            departed.append(Departed(user: PublicUser(user), leftAt: departure.at, ballotWithdrawn: departure.ballotWithdrawn))
+        }
         let ended = decision.status != .active
         let myBallot = ballots.first { $0.userId == caller.id }?.ranking
         var provisional: DecisionResult?
@@ -69,6 +85,7 @@ public struct DecisionView: Sendable, Encodable {
             candidates: decision.candidates.map { Candidate(placeId: $0, name: names[$0]) },
             participants: participants,
             waitingFor: ended || decision.method != .tiered ? [] : participants.filter { !$0.hasVoted }.map(\.user.username),
+            departed: departed.isEmpty ? nil : departed,
             weighted: decision.weighted,
             scheduled: decision.scheduled,
             deadline: decision.deadline,

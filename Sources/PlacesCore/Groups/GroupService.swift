@@ -4,17 +4,20 @@ import Foundation
 public struct GroupService: Sendable {
     let repository: any GroupRepository
     let accounts: any AccountRepository
+    let decisions: DecisionService
     let notifier: Notifier
     let clock: @Sendable () -> Date
 
-    /// Makes the service.
+    /// Makes the service; `decisions` takes those who leave a group out of its open decisions.
     public init(
         repository: any GroupRepository,
         accounts: any AccountRepository,
+        decisions: DecisionService,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.repository = repository
         self.accounts = accounts
+        self.decisions = decisions
         notifier = Notifier(accounts: accounts, clock: clock)
         self.clock = clock
     }
@@ -188,6 +191,7 @@ public struct GroupService: Sendable {
             throw PlacesError(.conflict, "you are the group's last admin: name another member as successor", field: "successor")
         }
         try await repository.removeMember(groupID: groupID, userID: caller.id, promoting: successorID)
+        try await decisions.memberLeft(groupID: groupID, userID: caller.id)
     }
 
     /// Removes another member (admins).
@@ -197,6 +201,7 @@ public struct GroupService: Sendable {
         guard member.id != caller.id else { throw PlacesError.invalid("username", "to leave the group yourself, use leave") }
         guard group.role(of: member.id) != nil else { throw PlacesError.notFound("\(member.username) is not a member") }
         try await repository.removeMember(groupID: groupID, userID: member.id, promoting: nil)
+        try await decisions.memberLeft(groupID: groupID, userID: member.id)
     }
 
     /// Makes a member an admin or a plain member (admins); the group always keeps an admin.

@@ -65,6 +65,15 @@ public struct SQLiteDecisionRepository: DecisionRepository {
             var state = DecisionState(decision: decision, ballots: before)
             let outcome = try body(&state)
             if state.decision != decision { try SQLiteDecisionRepository.save(state.decision, in: db) }
+            for userID in Set(decision.participants).subtracting(state.decision.participants) {
+                try db.execute(
+                    sql: "DELETE FROM decision_participant WHERE decision_id = ? AND user_id = ?",
+                    arguments: [decisionID, userID]
+                )
+            }
+            for userID in Set(before.map(\.userId)).subtracting(state.ballots.map(\.userId)) {
+                try db.execute(sql: "DELETE FROM ballot WHERE decision_id = ? AND user_id = ?", arguments: [decisionID, userID])
+            }
             for ballot in state.ballots where !before.contains(ballot) {
                 try db.execute(
                     sql: """
@@ -85,6 +94,20 @@ public struct SQLiteDecisionRepository: DecisionRepository {
     public func activeCount() async throws -> Int {
         try await database.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM decision WHERE status = 'active'") ?? 0
+        }
+    }
+
+    public func activeDecisions(groupID: String, participant userID: String) async throws -> [String] {
+        try await database.read { db in
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT d.id FROM decision d JOIN decision_participant p ON p.decision_id = d.id
+                    WHERE d.group_id = ? AND d.status = 'active' AND p.user_id = ?
+                    ORDER BY d.created_at, d.id
+                    """,
+                arguments: [groupID, userID]
+            )
         }
     }
 
@@ -114,13 +137,15 @@ public struct SQLiteDecisionRepository: DecisionRepository {
         }
     }
 
-    /// Writes what changes over a decision's life: status, ending, reminder and result.
+    /// Writes what changes over a decision's life: status, ending, reminder, result and departures (participants
+    /// and ballots are rows of their own).
     static func save(_ decision: Decision, in db: Database) throws {
         try db.execute(
-            sql: "UPDATE decision SET status = ?, ended_at = ?, reminder_sent_at = ?, result = ? WHERE id = ?",
+            sql: "UPDATE decision SET status = ?, ended_at = ?, reminder_sent_at = ?, result = ?, departures = ? WHERE id = ?",
             arguments: [
                 decision.status.rawValue, decision.endedAt.map(Timestamp.text), decision.reminderSentAt.map(Timestamp.text),
-                try decision.result.map(StoredJSON.text), decision.id,
+                try decision.result.map(StoredJSON.text), decision.departures.isEmpty ? nil : try StoredJSON.text(decision.departures),
+                decision.id,
             ]
         )
     }
@@ -137,7 +162,8 @@ public struct SQLiteDecisionRepository: DecisionRepository {
             let seed = UInt64(seedText)
         else { throw PlacesError(.internalError, "stored decision '\(id)' is unreadable") }
         let resultText: String? = row["result"]
-        return Decision(
+        let departuresText: String? = row["departures"]
+        var decision = Decision(
             id: row["id"],
             groupId: row["group_id"],
             createdBy: row["created_by"],
@@ -156,6 +182,8 @@ public struct SQLiteDecisionRepository: DecisionRepository {
             reminderSentAt: (row["reminder_sent_at"] as String?).flatMap(Timestamp.date),
             result: try resultText.map { try StoredJSON.value(DecisionResult.self, from: $0) }
         )
+        decision.departures = try departuresText.map { try StoredJSON.value([Departure].self, from: $0) } ?? []
+        return decision
     }
 
     static func ballots(_ decisionID: String, in db: Database) throws -> [Ballot] {
