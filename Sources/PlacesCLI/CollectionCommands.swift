@@ -48,7 +48,7 @@ extension Places {
 
             func run() async throws {
                 try await Together.run(databaseOptions, as: actor, json: json) { together in
-                    try await together.services.collections.list(together.caller)
+                    try await everyPage { try await together.services.collections.list(together.caller, page: $0) }
                 } text: { $0.map(CollectionCommand.text).joined(separator: "\n") }
             }
         }

@@ -58,7 +58,7 @@ extension Places {
 
             func run() async throws {
                 try await Together.run(databaseOptions, as: actor, json: json) { together in
-                    try await together.services.decisions.list(together.caller)
+                    try await everyPage { try await together.services.decisions.list(together.caller, page: $0) }
                 } text: { $0.map(DecisionCommand.text).joined(separator: "\n") }
             }
         }

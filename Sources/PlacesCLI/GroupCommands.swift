@@ -81,12 +81,12 @@ extension Places {
                         throw Failure.exit(PlacesError.invalid("requests", "--requests must be incoming or sent"))
                     }
                     try await Together.run(databaseOptions, as: actor, json: json) { together in
-                        try await together.services.groups.friendRequests(together.caller, incoming: requests == "incoming")
+                        try await everyPage { try await together.services.groups.friendRequests(together.caller, incoming: requests == "incoming", page: $0) }
                     } text: { list in list.map { "\($0.from.username) → \($0.to.username)" }.joined(separator: "\n") }
                     return
                 }
                 try await Together.run(databaseOptions, as: actor, json: json) { together in
-                    try await together.services.groups.friends(together.caller)
+                    try await everyPage { try await together.services.groups.friends(together.caller, page: $0) }
                 } text: { list in list.map(\.user.username).joined(separator: "\n") }
             }
         }
@@ -130,7 +130,7 @@ extension Places {
 
             func run() async throws {
                 try await Together.run(databaseOptions, as: actor, json: json) { together in
-                    try await together.services.groups.groups(together.caller)
+                    try await everyPage { try await together.services.groups.groups(together.caller, page: $0) }
                 } text: { $0.map(GroupCommand.text).joined(separator: "\n") }
             }
         }

@@ -69,3 +69,15 @@ enum FieldArguments {
 struct Done: Encodable {
     var ok = true
 }
+
+/// Every item of a paged list, fetched page after page (the command line prints whole lists).
+func everyPage<Item>(_ fetch: (PageRequest) async throws -> Page<Item>) async throws -> [Item] {
+    var items: [Item] = []
+    var request = PageRequest(limit: PageRequest.maximumLimit)
+    while true {
+        let page = try await fetch(request)
+        items += page.items
+        guard let cursor = page.nextCursor else { return items }
+        request = try PageRequest.parse(limit: String(request.limit), cursor: cursor)
+    }
+}

@@ -17,6 +17,9 @@ public struct PlacesError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let conflict = Code(rawValue: "conflict")
         /// A place with the same name already exists within 50 m; `existingID` names it.
         public static let duplicatePlace = Code(rawValue: "duplicate_place")
+        /// One account reached a documented bound on what it can make (groups, collections, open decisions, pending
+        /// requests): 409.
+        public static let limitReached = Code(rawValue: "limit_reached")
         /// The route exists but not for this HTTP method.
         public static let methodNotAllowed = Code(rawValue: "method_not_allowed")
         /// Too many attempts; try again later.

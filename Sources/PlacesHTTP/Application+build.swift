@@ -66,25 +66,39 @@ public struct PlacesServices: Sendable {
     }
 
     /// Wires the services of groups, collections, decisions and notifications over their repositories, beside the
-    /// place and account services given; every service reads the same clock.
+    /// place and account services given; every service reads the same clock and keeps the same usage limits.
     public init(
         places: PlaceService,
         accounts: AccountService,
         repositories: Repositories,
+        limits: UsageLimits = UsageLimits(),
         clock: @escaping @Sendable () -> Date = { Date() },
         makeSeed: (@Sendable () -> UInt64)? = nil
     ) {
-        let collections = CollectionService(repository: repositories.collections, groups: repositories.groups, places: places, clock: clock)
+        let collections = CollectionService(
+            repository: repositories.collections,
+            groups: repositories.groups,
+            places: places,
+            limits: limits,
+            clock: clock
+        )
         let decisions = DecisionService(
             repository: repositories.decisions,
             groups: repositories.groups,
             accounts: repositories.accounts,
             collections: collections,
             places: places,
+            limits: limits,
             clock: clock,
             makeSeed: makeSeed ?? DecisionService.secureSeed
         )
-        let groups = GroupService(repository: repositories.groups, accounts: repositories.accounts, decisions: decisions, clock: clock)
+        let groups = GroupService(
+            repository: repositories.groups,
+            accounts: repositories.accounts,
+            decisions: decisions,
+            limits: limits,
+            clock: clock
+        )
         self.init(
             places: places,
             accounts: accounts,

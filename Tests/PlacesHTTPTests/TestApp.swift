@@ -47,6 +47,7 @@ enum TestApp {
         throttle: LoginThrottle = TestApp.throttle(),
         hasher: (any PasswordHasher)? = nil,
         hashing: HashingQueue = TestApp.hashing(),
+        limits: UsageLimits = UsageLimits(),
         metrics: PlacesMetrics = PlacesMetrics(),
         settings: ServerSettings = ServerSettings(host: "127.0.0.1", port: 0)
     ) async throws -> some ApplicationProtocol {
@@ -56,6 +57,7 @@ enum TestApp {
             throttle: throttle,
             hasher: hasher,
             hashing: hashing,
+            limits: limits,
             metrics: metrics,
             settings: settings
         ).app
@@ -78,6 +80,7 @@ enum TestApp {
         throttle: LoginThrottle = TestApp.throttle(),
         hasher: (any PasswordHasher)? = nil,
         hashing: HashingQueue = TestApp.hashing(),
+        limits: UsageLimits = UsageLimits(),
         metrics: PlacesMetrics = PlacesMetrics(),
         settings: ServerSettings = ServerSettings(host: "127.0.0.1", port: 0)
     ) async throws -> (app: some ApplicationProtocol, database: PlacesDatabase, places: PlaceService, decisions: DecisionService) {
@@ -87,7 +90,7 @@ enum TestApp {
                 for place in places { try writer.upsert(place) }
             }
         }
-        let service = PlaceService(repository: database.places, index: PlaceIndex(), clock: clock)
+        let service = PlaceService(repository: database.places, index: PlaceIndex(), clock: clock, limits: limits)
         try await service.loadIndex()
         let accounts = AccountService(
             repository: database.accounts,
@@ -96,7 +99,7 @@ enum TestApp {
             hashing: hashing,
             clock: clock
         )
-        let services = PlacesServices(places: service, accounts: accounts, repositories: repositories(database), clock: clock)
+        let services = PlacesServices(places: service, accounts: accounts, repositories: repositories(database), limits: limits, clock: clock)
         let app = buildApplication(
             settings: settings,
             services: services,

@@ -10,6 +10,7 @@ public struct CollectionService: Sendable {
     let repository: any CollectionRepository
     let groups: any GroupRepository
     let places: PlaceService
+    let limits: UsageLimits
     let clock: @Sendable () -> Date
 
     /// Makes the service.
@@ -17,11 +18,13 @@ public struct CollectionService: Sendable {
         repository: any CollectionRepository,
         groups: any GroupRepository,
         places: PlaceService,
+        limits: UsageLimits = UsageLimits(),
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.repository = repository
         self.groups = groups
         self.places = places
+        self.limits = limits
         self.clock = clock
     }
 
@@ -38,6 +41,8 @@ public struct CollectionService: Sendable {
             }
             guard group.role(of: caller.id) != nil else { throw PlacesError.forbidden("only members add collections to a group") }
         }
+        let count = try await repository.collectionCount(ownerID: groupID == nil ? caller.id : nil, groupID: groupID)
+        try UsageLimits.check(count, below: limits.collectionsPerOwner, groupID == nil ? "collections" : "collections in this group")
         let now = clock()
         let collection = PlaceCollection(
             id: RandomID.make("c-"),
@@ -52,10 +57,10 @@ public struct CollectionService: Sendable {
         return collection
     }
 
-    /// The collections the caller can see: their own and their groups'.
-    public func list(_ caller: User) async throws -> [PlaceCollection] {
-        let memberOf = try await groups.groups(memberID: caller.id).map(\.id)
-        return try await repository.collections(ownerID: caller.id, groupIDs: memberOf)
+    /// A page of the collections the caller can see: their own and their groups'.
+    public func list(_ caller: User, page: PageRequest) async throws -> Page<PlaceCollection> {
+        let memberOf = try await groups.groupIDs(memberID: caller.id)
+        return page.page(try await repository.collections(ownerID: caller.id, groupIDs: memberOf, page: page.lookingAhead))
     }
 
     /// The collection with its live places in order, with distances from `center` when given.

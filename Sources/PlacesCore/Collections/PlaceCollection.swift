@@ -112,8 +112,10 @@ public protocol CollectionRepository: Sendable {
     func insert(_ collection: PlaceCollection) async throws
     /// The collection with this id.
     func collection(id: String) async throws -> PlaceCollection?
-    /// The person's own collections and those of the groups given, by name then id.
-    func collections(ownerID: String, groupIDs: [String]) async throws -> [PlaceCollection]
+    /// A page of the person's own collections and those of the groups given, by name then id.
+    func collections(ownerID: String, groupIDs: [String], page: PageRequest) async throws -> [PlaceCollection]
+    /// How many collections the person owns, or the group has (exactly one of the two is given).
+    func collectionCount(ownerID: String?, groupID: String?) async throws -> Int
     /// Saves the name and description.
     func update(_ collection: PlaceCollection) async throws
     /// Deletes the collection and its entries.

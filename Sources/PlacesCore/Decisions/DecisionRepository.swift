@@ -25,8 +25,8 @@ public protocol DecisionRepository: Sendable {
     func decision(id: String) async throws -> Decision?
     /// Its ballots, by user id.
     func ballots(decisionID: String) async throws -> [Ballot]
-    /// Decisions the person takes part in, started, or that belong to one of `groupIDs`; newest first.
-    func decisions(visibleTo userID: String, groupIDs: [String]) async throws -> [Decision]
+    /// A page of the decisions the person takes part in, started, or that belong to one of `groupIDs`; newest first.
+    func decisions(visibleTo userID: String, groupIDs: [String], page: PageRequest) async throws -> [Decision]
     /// Runs `body` on the decision and its ballots in one write transaction and saves what it changed (participants
     /// and ballots it removed are deleted); `not_found` when there is no such decision.
     func update<T: Sendable>(decisionID: String, _ body: @Sendable (inout DecisionState) throws -> T) async throws -> T
@@ -38,4 +38,6 @@ public protocol DecisionRepository: Sendable {
     func recentWinners(groupID: String?, createdBy userID: String, since: Date) async throws -> Set<String>
     /// How many decisions are active.
     func activeCount() async throws -> Int
+    /// How many active decisions the person started.
+    func activeCount(startedBy userID: String) async throws -> Int
 }

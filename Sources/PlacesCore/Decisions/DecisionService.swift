@@ -16,6 +16,7 @@ public struct DecisionService: Sendable {
     let accounts: any AccountRepository
     let collections: CollectionService
     let places: PlaceService
+    let limits: UsageLimits
     let notifier: Notifier
     let clock: @Sendable () -> Date
     let makeSeed: @Sendable () -> UInt64
@@ -27,9 +28,11 @@ public struct DecisionService: Sendable {
         accounts: any AccountRepository,
         collections: CollectionService,
         places: PlaceService,
+        limits: UsageLimits = UsageLimits(),
         clock: @escaping @Sendable () -> Date = { Date() },
         makeSeed: @escaping @Sendable () -> UInt64 = DecisionService.secureSeed
     ) {
+        self.limits = limits
         self.repository = repository
         self.groups = groups
         self.accounts = accounts
@@ -69,6 +72,11 @@ public struct DecisionService: Sendable {
             guard found.role(of: caller.id) != nil else { throw PlacesError.forbidden("only members start a group's decisions") }
             group = found
         }
+        try UsageLimits.check(
+            try await repository.activeCount(startedBy: caller.id),
+            below: limits.activeDecisionsPerPerson,
+            "open decisions you started"
+        )
         let participants = try await participants(reader, caller: caller, group: group)
         var candidates = try await candidates(reader, caller: caller)
         let weighted = try reader.bool("weighted") ?? false
@@ -132,14 +140,15 @@ public struct DecisionService: Sendable {
         return try await DecisionView.make(decision, ballots: ballots, for: caller, service: self)
     }
 
-    /// The decisions the caller can see, newest first.
-    public func list(_ caller: User) async throws -> [DecisionView] {
-        let memberOf = try await groups.groups(memberID: caller.id).map(\.id)
+    /// A page of the decisions the caller can see, newest first.
+    public func list(_ caller: User, page: PageRequest) async throws -> Page<DecisionView> {
+        let memberOf = try await groups.groupIDs(memberID: caller.id)
+        let decisions = page.page(try await repository.decisions(visibleTo: caller.id, groupIDs: memberOf, page: page.lookingAhead))
         var views: [DecisionView] = []
-        for decision in try await repository.decisions(visibleTo: caller.id, groupIDs: memberOf) {
+        for decision in decisions.items {
             views.append(try await view(caller, id: decision.id))
         }
-        return views
+        return Page(items: views, nextCursor: decisions.nextCursor)
     }
 
     /// Recomputes the result from the stored ballots and seed, and says whether it agrees with the stored one.

@@ -11,12 +11,18 @@ public protocol GroupRepository: Sendable {
     func insertFriendRequest(from: String, to: String, now: Date, notifications: [UserNotification]) async throws
     /// Turns `from`'s pending request to `to` into a friendship; false when there is no such request.
     func acceptFriendRequest(from: String, to: String, now: Date) async throws -> Bool
+    /// Ends `from`'s pending request to `to` and remembers that `to` declined it; false when there was no such request.
+    func declineFriendRequest(from: String, to: String, now: Date) async throws -> Bool
+    /// How many pending friend requests the person has sent.
+    func pendingFriendRequestCount(requesterID: String) async throws -> Int
+    /// When the person last declined a friend request or an invitation from `subjectID` (the requester, or the group).
+    func lastDeclined(_ kind: DeclinedKind, subjectID: String, recipientID: String) async throws -> Date?
     /// Removes a request or friendship between the two, either way round; false when there was none.
     func deleteFriendship(_ a: String, _ b: String) async throws -> Bool
-    /// The person's friends, by username.
-    func friends(of userID: String) async throws -> [Friend]
-    /// Pending requests to the person (`incoming`) or from them, newest first.
-    func friendRequests(userID: String, incoming: Bool) async throws -> [FriendRequest]
+    /// A page of the person's friends, by username.
+    func friends(of userID: String, page: PageRequest) async throws -> [Friend]
+    /// A page of pending requests to the person (`incoming`) or from them, newest first.
+    func friendRequests(userID: String, incoming: Bool, page: PageRequest) async throws -> [FriendRequest]
 
     // MARK: Groups
 
@@ -24,8 +30,10 @@ public protocol GroupRepository: Sendable {
     func insert(_ group: Group, creatorID: String) async throws
     /// The group with its members.
     func group(id: String) async throws -> Group?
-    /// The groups the person belongs to, by name.
-    func groups(memberID: String) async throws -> [Group]
+    /// A page of the groups the person belongs to, by name.
+    func groups(memberID: String, page: PageRequest) async throws -> [Group]
+    /// The ids of every group the person belongs to.
+    func groupIDs(memberID: String) async throws -> [String]
     /// Saves the group's name, description and picture.
     func update(_ group: Group) async throws
     /// Deletes the group, its members, invitations and collections.
@@ -34,13 +42,22 @@ public protocol GroupRepository: Sendable {
     /// Stores an invitation; `conflict` when one is already pending.
     func insertInvitation(groupID: String, inviteeID: String, inviterID: String, now: Date, notifications: [UserNotification])
         async throws
-    /// The pending invitations to the person, newest first.
-    func invitations(inviteeID: String) async throws -> [GroupInvitation]
-    /// Ends an invitation, adding the invitee as a member when `accept`; false when there was none.
+    /// A page of the pending invitations to the person, newest first.
+    func invitations(inviteeID: String, page: PageRequest) async throws -> [GroupInvitation]
+    /// How many pending invitations the person has sent.
+    func pendingInvitationCount(inviterID: String) async throws -> Int
+    /// Ends an invitation, adding the invitee as a member when `accept` and remembering the decline otherwise; false
+    /// when there was none.
     func answerInvitation(groupID: String, inviteeID: String, accept: Bool, now: Date) async throws -> Bool
 
     /// Sets a member's role.
     func setRole(groupID: String, userID: String, role: GroupRole) async throws
     /// Removes a member, first making `successorID` an admin when given; deletes the group when nobody is left.
     func removeMember(groupID: String, userID: String, promoting successorID: String?) async throws
+}
+
+/// What someone declined: a friend request (its subject is the requester) or a group invitation (the group).
+public enum DeclinedKind: String, Sendable, Hashable {
+    case friendRequest = "friend"
+    case groupInvitation = "group"
 }

@@ -5,6 +5,7 @@ public struct GroupService: Sendable {
     let repository: any GroupRepository
     let accounts: any AccountRepository
     let decisions: DecisionService
+    let limits: UsageLimits
     let notifier: Notifier
     let clock: @Sendable () -> Date
 
@@ -13,11 +14,13 @@ public struct GroupService: Sendable {
         repository: any GroupRepository,
         accounts: any AccountRepository,
         decisions: DecisionService,
+        limits: UsageLimits = UsageLimits(),
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.repository = repository
         self.accounts = accounts
         self.decisions = decisions
+        self.limits = limits
         notifier = Notifier(accounts: accounts, clock: clock)
         self.clock = clock
     }
@@ -37,9 +40,15 @@ public struct GroupService: Sendable {
             _ = try await repository.acceptFriendRequest(from: other.id, to: caller.id, now: clock())
             return FriendshipStatus(user: PublicUser(other), status: .friends)
         case nil:
+            try UsageLimits.check(
+                try await repository.pendingFriendRequestCount(requesterID: caller.id),
+                below: limits.pendingFriendRequestsSent,
+                "pending friend requests"
+            )
+            let quiet = try await recentlyDeclined(.friendRequest, subjectID: caller.id, by: other.id)
             let notifications = try await notifier.notifications(
                 .friendRequest,
-                to: [other.id],
+                to: quiet ? [] : [other.id],
                 message: "\(caller.username) wants to be your friend",
                 subject: .init(userId: caller.id)
             )
@@ -60,9 +69,9 @@ public struct GroupService: Sendable {
     /// Declines `username`'s request to the caller.
     public func declineFriend(_ caller: User, username: String) async throws {
         let other = try await person(username, field: "username")
-        guard case .pending(let requesterID) = try await repository.friendship(caller.id, other.id), requesterID == other.id,
-            try await repository.deleteFriendship(caller.id, other.id)
-        else { throw PlacesError.notFound("\(other.username) has not asked to be your friend") }
+        guard try await repository.declineFriendRequest(from: other.id, to: caller.id, now: clock()) else {
+            throw PlacesError.notFound("\(other.username) has not asked to be your friend")
+        }
     }
 
     /// Ends a friendship, or withdraws a request either way.
@@ -73,14 +82,14 @@ public struct GroupService: Sendable {
         }
     }
 
-    /// The caller's friends.
-    public func friends(_ caller: User) async throws -> [Friend] {
-        try await repository.friends(of: caller.id)
+    /// A page of the caller's friends.
+    public func friends(_ caller: User, page: PageRequest) async throws -> Page<Friend> {
+        page.page(try await repository.friends(of: caller.id, page: page.lookingAhead))
     }
 
-    /// Requests to the caller (`incoming`) or from them.
-    public func friendRequests(_ caller: User, incoming: Bool) async throws -> [FriendRequest] {
-        try await repository.friendRequests(userID: caller.id, incoming: incoming)
+    /// A page of the requests to the caller (`incoming`) or from them.
+    public func friendRequests(_ caller: User, incoming: Bool, page: PageRequest) async throws -> Page<FriendRequest> {
+        page.page(try await repository.friendRequests(userID: caller.id, incoming: incoming, page: page.lookingAhead))
     }
 
     // MARK: - Groups
@@ -91,6 +100,7 @@ public struct GroupService: Sendable {
     /// Makes a group; the caller is its first admin.
     public func createGroup(_ caller: User, _ reader: FieldReader) async throws -> Group {
         guard let name = try reader.shownName("name", limit: 80) else { throw PlacesError.invalid("name", "name is required") }
+        try await checkRoomForAnotherGroup(caller)
         let now = clock()
         let group = Group(
             id: RandomID.make("g-"),
@@ -112,9 +122,9 @@ public struct GroupService: Sendable {
         return group
     }
 
-    /// The caller's groups.
-    public func groups(_ caller: User) async throws -> [Group] {
-        try await repository.groups(memberID: caller.id)
+    /// A page of the caller's groups.
+    public func groups(_ caller: User, page: PageRequest) async throws -> Page<Group> {
+        page.page(try await repository.groups(memberID: caller.id, page: page.lookingAhead))
     }
 
     /// Changes the group's name, description or picture (admins).
@@ -144,9 +154,15 @@ public struct GroupService: Sendable {
         guard group.role(of: invitee.id) == nil else {
             throw PlacesError(.conflict, "\(invitee.username) is already a member", field: "username")
         }
+        try UsageLimits.check(
+            try await repository.pendingInvitationCount(inviterID: caller.id),
+            below: limits.pendingInvitationsSent,
+            "pending invitations"
+        )
+        let quiet = try await recentlyDeclined(.groupInvitation, subjectID: group.id, by: invitee.id)
         let notifications = try await notifier.notifications(
             .groupInvitation,
-            to: [invitee.id],
+            to: quiet ? [] : [invitee.id],
             message: "\(caller.username) invited you to the group \(group.name)",
             subject: .init(userId: caller.id, groupId: group.id)
         )
@@ -161,14 +177,15 @@ public struct GroupService: Sendable {
         return GroupInvitation(groupId: group.id, groupName: group.name, invitee: PublicUser(invitee), invitedBy: PublicUser(caller), createdAt: now)
     }
 
-    /// The caller's pending invitations.
-    public func invitations(_ caller: User) async throws -> [GroupInvitation] {
-        try await repository.invitations(inviteeID: caller.id)
+    /// A page of the caller's pending invitations.
+    public func invitations(_ caller: User, page: PageRequest) async throws -> Page<GroupInvitation> {
+        page.page(try await repository.invitations(inviteeID: caller.id, page: page.lookingAhead))
     }
 
     /// Accepts or declines the caller's invitation into a group; accepting returns the group.
     @discardableResult
     public func answerInvitation(_ caller: User, groupID: String, accept: Bool) async throws -> Group? {
+        if accept { try await checkRoomForAnotherGroup(caller) }
         guard try await repository.answerInvitation(groupID: groupID, inviteeID: caller.id, accept: accept, now: clock()) else {
             throw PlacesError.notFound("you have no invitation to group \(PlacesError.quoted(groupID))")
         }
@@ -214,6 +231,20 @@ public struct GroupService: Sendable {
         }
         try await repository.setRole(groupID: groupID, userID: member.id, role: role)
         return try await existingGroup(groupID)
+    }
+
+    // MARK: - Limits
+
+    /// Refuses (409 `limit_reached`) a person who already belongs to as many groups as the limits allow.
+    private func checkRoomForAnotherGroup(_ caller: User) async throws {
+        try UsageLimits.check(try await repository.groupIDs(memberID: caller.id).count, below: limits.groupsPerPerson, "groups")
+    }
+
+    /// True when the person declined this (a friend request from the subject, or an invitation into the group) so
+    /// recently that asking again must not notify them.
+    private func recentlyDeclined(_ kind: DeclinedKind, subjectID: String, by recipientID: String) async throws -> Bool {
+        guard let declined = try await repository.lastDeclined(kind, subjectID: subjectID, recipientID: recipientID) else { return false }
+        return clock().timeIntervalSince(declined) < limits.quietAfterDecline
     }
 
     // MARK: - Lookups

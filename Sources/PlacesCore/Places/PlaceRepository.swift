@@ -17,6 +17,8 @@ public protocol PlaceRepository: Sendable {
 
     /// Stores a place added through the API or the CLI; `conflict` when the id is taken.
     func insert(_ place: Place) async throws
+    /// When the person added the places they added at or after `since`, oldest first.
+    func additionTimes(ownerID: String, since: Date) async throws -> [Date]
 
     /// Saves a changed place whole (content, owner, deletion); `not_found` when it is not stored.
     func update(_ place: Place) async throws

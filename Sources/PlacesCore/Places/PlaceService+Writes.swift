@@ -99,7 +99,9 @@ extension PlaceService {
         var draftFields = fields
         draftFields.removeValue(forKey: "allowDuplicate")
         draftFields["id"] = .text(makePlaceID())
-        let place = try PlaceDraft(fields: draftFields).validated(now: clock(), ownerID: owner?.id)
+        let now = clock()
+        let place = try PlaceDraft(fields: draftFields).validated(now: now, ownerID: owner?.id)
+        if let owner { try await checkDailyAdditions(owner, now: now) }
         if !allowDuplicate, let existing = duplicate(of: place) {
             var error = PlacesError(
                 .duplicatePlace,
@@ -112,6 +114,19 @@ extension PlaceService {
         try await repository.insert(place)
         try await syncIndex()
         return place
+    }
+
+    /// Refuses (429 `too_many_attempts`, with the seconds until one more is allowed) a person who added as many places
+    /// in the last 24 hours as the limits allow.
+    private func checkDailyAdditions(_ owner: User, now: Date) async throws {
+        let day: TimeInterval = 24 * 60 * 60
+        let times = try await repository.additionTimes(ownerID: owner.id, since: now.addingTimeInterval(-day))
+        guard times.count >= limits.placesPerDay else { return }
+        let blocking = times[times.count - limits.placesPerDay]
+        let seconds = max(1, Int((day - now.timeIntervalSince(blocking)).rounded(.up)))
+        var error = PlacesError(.tooManyAttempts, "you added \(limits.placesPerDay) places in the last 24 hours; try again in \(seconds) seconds")
+        error.retryAfterSeconds = seconds
+        throw error
     }
 
     /// Changes the fields given (null clears one) and keeps the rest; owner only (or the operator).

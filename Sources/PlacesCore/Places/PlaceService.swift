@@ -10,6 +10,7 @@ public struct PlaceService: Sendable {
     let index: PlaceIndex
     let clock: @Sendable () -> Date
     let makePlaceID: @Sendable () -> String
+    let limits: UsageLimits
 
     /// Makes the service over a repository and the index it keeps in step; the clock stamps changes and
     /// `makePlaceID` names places added through the API (default: `p-` and 16 random hex digits).
@@ -17,8 +18,10 @@ public struct PlaceService: Sendable {
         repository: any PlaceRepository,
         index: PlaceIndex,
         clock: @escaping @Sendable () -> Date = { Date() },
-        makePlaceID: @escaping @Sendable () -> String = PlaceService.randomPlaceID
+        makePlaceID: @escaping @Sendable () -> String = PlaceService.randomPlaceID,
+        limits: UsageLimits = UsageLimits()
     ) {
+        self.limits = limits
         self.repository = repository
         self.index = index
         self.clock = clock

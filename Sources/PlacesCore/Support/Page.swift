@@ -1,5 +1,5 @@
 /// One page of a list: the items and, when more follow, the opaque cursor of the next page.
-public struct Page<Item: Sendable & Encodable>: Sendable, Encodable {
+public struct Page<Item: Sendable>: Sendable {
     /// This page's items.
     public var items: [Item]
     /// Pass as `cursor` to get the next page; absent on the last page.
@@ -11,6 +11,8 @@ public struct Page<Item: Sendable & Encodable>: Sendable, Encodable {
         self.nextCursor = nextCursor
     }
 }
+
+extension Page: Encodable where Item: Encodable {}
 
 /// Which page a list request asks for: `limit` (1–100, default 20) and an opaque `cursor` from a previous page.
 public struct PageRequest: Sendable, Hashable {
@@ -46,6 +48,11 @@ public struct PageRequest: Sendable, Hashable {
             request.offset = offset
         }
         return request
+    }
+
+    /// This request with room for one item more than the page holds: fetch with it, then hand the items to `page`.
+    public var lookingAhead: PageRequest {
+        PageRequest(limit: limit + 1, offset: offset)
     }
 
     /// The page of `items`, which were fetched with one extra item to tell whether more follow.

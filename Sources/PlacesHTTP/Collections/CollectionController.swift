@@ -29,7 +29,8 @@ struct CollectionController: Sendable {
 
     /// `GET /v1/collections`: the caller's own and their groups'.
     @Sendable func list(request: Request, context: PlacesRequestContext) async throws -> Response {
-        try JSONResponse.make(Listing(items: try await collections.list(try context.requireCaller().user)))
+        let caller = try context.requireCaller()
+        return try JSONResponse.make(try await collections.list(caller.user, page: try PageRequest(request)))
     }
 
     /// `GET /v1/collections/{id}?lat=&lon=`: the places in order, with distances when a location is given.

@@ -28,7 +28,8 @@ struct DecisionController: Sendable {
 
     /// `GET /v1/decisions`: those the caller takes part in, started, or whose group they belong to.
     @Sendable func list(request: Request, context: PlacesRequestContext) async throws -> Response {
-        try JSONResponse.make(Listing(items: try await decisions.list(try context.requireCaller().user)))
+        let caller = try context.requireCaller()
+        return try JSONResponse.make(try await decisions.list(caller.user, page: try PageRequest(request)))
     }
 
     /// `GET /v1/decisions/{id}`

@@ -31,7 +31,8 @@ struct GroupController: Sendable {
 
     /// `GET /v1/friends`
     @Sendable func friends(request: Request, context: PlacesRequestContext) async throws -> Response {
-        try JSONResponse.make(Listing(items: try await groups.friends(try context.requireCaller().user)))
+        let caller = try context.requireCaller()
+        return try JSONResponse.make(try await groups.friends(caller.user, page: try PageRequest(request)))
     }
 
     /// `GET /v1/friends/requests?direction=incoming|sent`
@@ -44,7 +45,7 @@ struct GroupController: Sendable {
         case "sent": incoming = false
         default: throw PlacesError.invalid("direction", "direction must be incoming or sent")
         }
-        return try JSONResponse.make(Listing(items: try await groups.friendRequests(caller.user, incoming: incoming)))
+        return try JSONResponse.make(try await groups.friendRequests(caller.user, incoming: incoming, page: try PageRequest(parameters)))
     }
 
     /// `POST /v1/friends/requests {username}` → 201 pending, or 200 friends when they had asked first.
@@ -88,7 +89,8 @@ struct GroupController: Sendable {
 
     /// `GET /v1/groups`: the caller's groups.
     @Sendable func listGroups(request: Request, context: PlacesRequestContext) async throws -> Response {
-        try JSONResponse.make(Listing(items: try await groups.groups(try context.requireCaller().user)))
+        let caller = try context.requireCaller()
+        return try JSONResponse.make(try await groups.groups(caller.user, page: try PageRequest(request)))
     }
 
     /// `GET /v1/groups/{id}` (members).
@@ -151,7 +153,8 @@ struct GroupController: Sendable {
 
     /// `GET /v1/me/invitations`
     @Sendable func invitations(request: Request, context: PlacesRequestContext) async throws -> Response {
-        try JSONResponse.make(Listing(items: try await groups.invitations(try context.requireCaller().user)))
+        let caller = try context.requireCaller()
+        return try JSONResponse.make(try await groups.invitations(caller.user, page: try PageRequest(request)))
     }
 
     /// `POST /v1/me/invitations/{id}/accept` → the group joined.
@@ -168,7 +171,3 @@ struct GroupController: Sendable {
     }
 }
 
-/// A whole list in an object, so a list answer can grow fields without breaking clients.
-struct Listing<Item: Encodable>: Encodable {
-    var items: [Item]
-}

@@ -9,7 +9,7 @@ extension PlacesError: HTTPResponseError {
         case .notFound: .notFound
         case .unauthorized: .unauthorized
         case .forbidden: .forbidden
-        case .conflict, .duplicatePlace: .conflict
+        case .conflict, .duplicatePlace, .limitReached: .conflict
         case .methodNotAllowed: .methodNotAllowed
         case .tooManyAttempts: .tooManyRequests
         case .payloadTooLarge: .contentTooLarge

@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import PlacesCore
 
 /// A request's query string, decoded the way browsers and `curl --data-urlencode` encode it: names and values
@@ -70,5 +71,17 @@ struct QueryParameters {
 
     private static func malformed(_ field: String) -> PlacesError {
         .invalid(field, "the query string holds a malformed percent-encoding")
+    }
+}
+
+extension PageRequest {
+    /// The page a query asks for with `limit` and `cursor`.
+    init(_ parameters: QueryParameters) throws(PlacesError) {
+        self = try PageRequest.parse(limit: parameters["limit"], cursor: parameters["cursor"])
+    }
+
+    /// The page a request's query asks for with `limit` and `cursor`.
+    init(_ request: Request) throws(PlacesError) {
+        try self.init(try QueryParameters(request.uri.query))
     }
 }

@@ -29,7 +29,7 @@ public struct SQLiteCollectionRepository: CollectionRepository {
         }
     }
 
-    public func collections(ownerID: String, groupIDs: [String]) async throws -> [PlaceCollection] {
+    public func collections(ownerID: String, groupIDs: [String], page: PageRequest) async throws -> [PlaceCollection] {
         let placeholders = groupIDs.map { _ in "?" }.joined(separator: ", ")
         let groupCondition = groupIDs.isEmpty ? "" : " OR group_id IN (\(placeholders))"
         return try await database.read { db in
@@ -38,9 +38,17 @@ public struct SQLiteCollectionRepository: CollectionRepository {
                 sql: """
                     SELECT * FROM place_collection WHERE owner_id = ?\(groupCondition)
                     ORDER BY name COLLATE NOCASE, name, id
+                    LIMIT ? OFFSET ?
                     """,
-                arguments: StatementArguments([ownerID] + groupIDs)
+                arguments: StatementArguments([ownerID] + groupIDs) + [page.limit, page.offset]
             ).map(SQLiteCollectionRepository.collection)
+        }
+    }
+
+    public func collectionCount(ownerID: String?, groupID: String?) async throws -> Int {
+        try await database.read { db in
+            let column = ownerID == nil ? "group_id" : "owner_id"
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM place_collection WHERE \(column) = ?", arguments: [ownerID ?? groupID]) ?? 0
         }
     }
 

@@ -40,7 +40,7 @@ public struct SQLiteDecisionRepository: DecisionRepository {
         try await database.read { db in try SQLiteDecisionRepository.ballots(decisionID, in: db) }
     }
 
-    public func decisions(visibleTo userID: String, groupIDs: [String]) async throws -> [Decision] {
+    public func decisions(visibleTo userID: String, groupIDs: [String], page: PageRequest) async throws -> [Decision] {
         try await database.read { db in
             let groups = groupIDs.isEmpty ? "" : " OR group_id IN (\(databaseQuestionMarks(count: groupIDs.count)))"
             let ids = try String.fetchAll(
@@ -48,9 +48,9 @@ public struct SQLiteDecisionRepository: DecisionRepository {
                 sql: """
                     SELECT id FROM decision
                     WHERE created_by = ? OR id IN (SELECT decision_id FROM decision_participant WHERE user_id = ?)\(groups)
-                    ORDER BY created_at DESC, id DESC LIMIT 200
+                    ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?
                     """,
-                arguments: StatementArguments([userID, userID] + groupIDs)
+                arguments: StatementArguments([userID, userID] + groupIDs) + [page.limit, page.offset]
             )
             return try ids.compactMap { try SQLiteDecisionRepository.load($0, in: db) }
         }
@@ -94,6 +94,12 @@ public struct SQLiteDecisionRepository: DecisionRepository {
     public func activeCount() async throws -> Int {
         try await database.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM decision WHERE status = 'active'") ?? 0
+        }
+    }
+
+    public func activeCount(startedBy userID: String) async throws -> Int {
+        try await database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM decision WHERE created_by = ? AND status = 'active'", arguments: [userID]) ?? 0
         }
     }
 

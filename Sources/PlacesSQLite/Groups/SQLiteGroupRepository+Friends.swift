@@ -50,6 +50,45 @@ extension SQLiteGroupRepository {
         }
     }
 
+    public func declineFriendRequest(from: String, to: String, now: Date) async throws -> Bool {
+        try await database.write { db in
+            try db.execute(
+                sql: "DELETE FROM friendship WHERE requester_id = ? AND addressee_id = ? AND status = 'pending'",
+                arguments: [from, to]
+            )
+            guard db.changesCount > 0 else { return false }
+            try SQLiteGroupRepository.recordDecline(.friendRequest, subjectID: from, recipientID: to, now: now, in: db)
+            return true
+        }
+    }
+
+    public func pendingFriendRequestCount(requesterID: String) async throws -> Int {
+        try await database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM friendship WHERE requester_id = ? AND status = 'pending'", arguments: [requesterID]) ?? 0
+        }
+    }
+
+    public func lastDeclined(_ kind: DeclinedKind, subjectID: String, recipientID: String) async throws -> Date? {
+        try await database.read { db in
+            try String.fetchOne(
+                db,
+                sql: "SELECT declined_at FROM declined_request WHERE kind = ? AND subject_id = ? AND recipient_id = ?",
+                arguments: [kind.rawValue, subjectID, recipientID]
+            ).flatMap(Timestamp.date)
+        }
+    }
+
+    /// Remembers that the recipient declined, replacing an earlier decline of the same.
+    static func recordDecline(_ kind: DeclinedKind, subjectID: String, recipientID: String, now: Date, in db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO declined_request (kind, subject_id, recipient_id, declined_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (kind, subject_id, recipient_id) DO UPDATE SET declined_at = excluded.declined_at
+                """,
+            arguments: [kind.rawValue, subjectID, recipientID, Timestamp.text(now)]
+        )
+    }
+
     public func deleteFriendship(_ a: String, _ b: String) async throws -> Bool {
         try await database.write { db in
             try db.execute(sql: "DELETE FROM friendship WHERE \(SQLiteGroupRepository.pairCondition)", arguments: [a, b, b, a])
@@ -57,7 +96,7 @@ extension SQLiteGroupRepository {
         }
     }
 
-    public func friends(of userID: String) async throws -> [Friend] {
+    public func friends(of userID: String, page: PageRequest) async throws -> [Friend] {
         try await database.read { db in
             try Row.fetchAll(
                 db,
@@ -67,8 +106,9 @@ extension SQLiteGroupRepository {
                     JOIN user_account u ON u.id = CASE WHEN f.requester_id = ? THEN f.addressee_id ELSE f.requester_id END
                     WHERE (f.requester_id = ? OR f.addressee_id = ?) AND f.status = 'accepted'
                     ORDER BY u.username_key, u.id
+                    LIMIT ? OFFSET ?
                     """,
-                arguments: [userID, userID, userID]
+                arguments: [userID, userID, userID, page.limit, page.offset]
             ).map { row in
                 Friend(
                     user: PublicUser(SQLiteAccountRepository.user(row)),
@@ -78,7 +118,7 @@ extension SQLiteGroupRepository {
         }
     }
 
-    public func friendRequests(userID: String, incoming: Bool) async throws -> [FriendRequest] {
+    public func friendRequests(userID: String, incoming: Bool, page: PageRequest) async throws -> [FriendRequest] {
         // The person is one side of every request listed; the other side comes from the join.
         let (ownColumn, otherColumn) = incoming ? ("addressee_id", "requester_id") : ("requester_id", "addressee_id")
         return try await database.read { db in
@@ -89,9 +129,10 @@ extension SQLiteGroupRepository {
                     SELECT u.*, f.created_at AS requested_at
                     FROM friendship f JOIN user_account u ON u.id = f.\(otherColumn)
                     WHERE f.\(ownColumn) = ? AND f.status = 'pending'
-                    ORDER BY f.created_at DESC, u.username_key
+                    ORDER BY f.created_at DESC, u.username_key, u.id
+                    LIMIT ? OFFSET ?
                     """,
-                arguments: [userID]
+                arguments: [userID, page.limit, page.offset]
             ).map { row in
                 let other = PublicUser(SQLiteAccountRepository.user(row))
                 return FriendRequest(

@@ -32,7 +32,7 @@ public struct SQLiteGroupRepository: GroupRepository {
         }
     }
 
-    public func groups(memberID: String) async throws -> [Group] {
+    public func groups(memberID: String, page: PageRequest) async throws -> [Group] {
         try await database.read { db in
             try Row.fetchAll(
                 db,
@@ -40,9 +40,16 @@ public struct SQLiteGroupRepository: GroupRepository {
                     SELECT g.* FROM place_group g JOIN group_member m ON m.group_id = g.id
                     WHERE m.user_id = ?
                     ORDER BY g.name COLLATE NOCASE, g.name, g.id
+                    LIMIT ? OFFSET ?
                     """,
-                arguments: [memberID]
+                arguments: [memberID, page.limit, page.offset]
             ).map { try SQLiteGroupRepository.group($0, in: db) }
+        }
+    }
+
+    public func groupIDs(memberID: String) async throws -> [String] {
+        try await database.read { db in
+            try String.fetchAll(db, sql: "SELECT group_id FROM group_member WHERE user_id = ? ORDER BY group_id", arguments: [memberID])
         }
     }
 
@@ -82,7 +89,7 @@ public struct SQLiteGroupRepository: GroupRepository {
         }
     }
 
-    public func invitations(inviteeID: String) async throws -> [GroupInvitation] {
+    public func invitations(inviteeID: String, page: PageRequest) async throws -> [GroupInvitation] {
         try await database.read { db in
             guard let invitee = try SQLiteGroupRepository.publicUser(inviteeID, in: db) else { return [] }
             return try Row.fetchAll(
@@ -94,8 +101,9 @@ public struct SQLiteGroupRepository: GroupRepository {
                     JOIN user_account u ON u.id = i.inviter_id
                     WHERE i.invitee_id = ?
                     ORDER BY i.created_at DESC, i.group_id
+                    LIMIT ? OFFSET ?
                     """,
-                arguments: [inviteeID]
+                arguments: [inviteeID, page.limit, page.offset]
             ).map { row in
                 GroupInvitation(
                     groupId: row["invitation_group"],
@@ -115,6 +123,9 @@ public struct SQLiteGroupRepository: GroupRepository {
                 arguments: [groupID, inviteeID]
             )
             guard db.changesCount > 0 else { return false }
+            if !accept {
+                try SQLiteGroupRepository.recordDecline(.groupInvitation, subjectID: groupID, recipientID: inviteeID, now: now, in: db)
+            }
             if accept {
                 try db.execute(
                     sql: """
@@ -125,6 +136,12 @@ public struct SQLiteGroupRepository: GroupRepository {
                 )
             }
             return true
+        }
+    }
+
+    public func pendingInvitationCount(inviterID: String) async throws -> Int {
+        try await database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM group_invitation WHERE inviter_id = ?", arguments: [inviterID]) ?? 0
         }
     }
 

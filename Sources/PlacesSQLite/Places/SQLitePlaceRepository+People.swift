@@ -5,6 +5,16 @@ import PlacesCore
 
 /// Places written through the API and the CLI, favourites, ratings and full-text search.
 extension SQLitePlaceRepository {
+    public func additionTimes(ownerID: String, since: Date) async throws -> [Date] {
+        try await database.read { db in
+            try String.fetchAll(
+                db,
+                sql: "SELECT created_at FROM place WHERE owner_id = ? AND created_at >= ? ORDER BY created_at",
+                arguments: [ownerID, Timestamp.text(since)]
+            ).compactMap(Timestamp.date)
+        }
+    }
+
     public func insert(_ place: Place) async throws {
         try await database.write { db in
             let revision = try SQLitePlaceRepository.bumpRevision(db)
