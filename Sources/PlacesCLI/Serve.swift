@@ -40,6 +40,18 @@ extension Places {
         )
         var corsOrigins: [String] = []
 
+        @Option(
+            name: .customLong("registrations-per-hour"),
+            help: "Accounts one client address may register in an hour (env PLACES_REGISTRATIONS_PER_HOUR; default 20)."
+        )
+        var registrationsPerHour: String?
+
+        @Option(
+            name: .customLong("places-per-day"),
+            help: "Places one account may add in 24 hours (env PLACES_PLACES_PER_DAY; default 200)."
+        )
+        var placesPerDay: String?
+
         @OptionGroup var databaseOptions: DatabaseOptions
         @OptionGroup var accountOptions: AccountOptions
 
@@ -65,6 +77,10 @@ extension Places {
             guard let portNumber = Int(portText), (0...65_535).contains(portNumber) else {
                 throw PlacesError.invalid("port", "port must be a number from 0 to 65535, got '\(portText)'")
             }
+            let registrations = try Self.count(registrationsPerHour, environment: "PLACES_REGISTRATIONS_PER_HOUR", default: 20, field: "registrations-per-hour")
+            let throttle = LoginThrottle(policy: .init(registrationsPerAddress: registrations))
+            var limits = UsageLimits()
+            limits.placesPerDay = try Self.count(placesPerDay, environment: "PLACES_PLACES_PER_DAY", default: 200, field: "places-per-day")
             let proxies = Self.list(trustedProxies, environment: "PLACES_TRUSTED_PROXIES")
             let origins = Self.list(corsOrigins, environment: "PLACES_CORS_ORIGINS")
             for origin in origins where origin != "*" {
@@ -91,12 +107,17 @@ extension Places {
             let database = try PlacesDatabase(path: path)
             try await seedFirstStart(database, logger: logger)
             let index = PlaceIndex()
-            let places = PlaceService(repository: database.places, index: index)
+            let places = PlaceService(repository: database.places, index: index, limits: limits)
             let started = ContinuousClock.now
             try await places.loadIndex()
             logger.info("index loaded", metadata: ["places": "\(places.indexedCount)", "took": "\(ContinuousClock.now - started)"])
 
-            let services = PlacesServices(places: places, accounts: try accountOptions.service(database), repositories: database.repositories)
+            let services = PlacesServices(
+                places: places,
+                accounts: try accountOptions.service(database, throttle: throttle),
+                repositories: database.repositories,
+                limits: limits
+            )
             let metrics = PlacesMetrics(databaseSize: {
                 [path, path + "-wal"].reduce(0) { total, file in
                     total + ((try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int ?? 0)
@@ -119,6 +140,15 @@ extension Places {
             // SIGTERM or SIGINT: the server has stopped accepting, let in-flight requests finish, and stopped the
             // background services; the database closes (and folds its WAL in) when the last reference goes.
             logger.notice("stopped; requests in flight were answered")
+        }
+
+        /// A positive whole number from a flag, else the environment, else `fallback`.
+        static func count(_ flag: String?, environment name: String, default fallback: Int, field: String) throws(PlacesError) -> Int {
+            let text = Setting.value(flag, environment: name, default: String(fallback))
+            guard let value = Int(text), value >= 1 else {
+                throw PlacesError.invalid(field, "\(field) must be a whole number of at least 1, got '\(text)'")
+            }
+            return value
         }
 
         /// The values of a repeatable flag, or else of a comma-separated environment variable.
