@@ -26,6 +26,8 @@ public struct PlacesError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let tooManyAttempts = Code(rawValue: "too_many_attempts")
         /// The request body is larger than the server accepts.
         public static let payloadTooLarge = Code(rawValue: "payload_too_large")
+        /// The request body is not sent as `application/json`: 415.
+        public static let unsupportedMediaType = Code(rawValue: "unsupported_media_type")
         /// The request's target (path and query) is longer than the server reads: 414.
         public static let uriTooLong = Code(rawValue: "uri_too_long")
         /// A part the answer needs is missing or not ready (for example an unreadable file).

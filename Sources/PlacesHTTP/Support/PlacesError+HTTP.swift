@@ -13,6 +13,7 @@ extension PlacesError: HTTPResponseError {
         case .methodNotAllowed: .methodNotAllowed
         case .tooManyAttempts: .tooManyRequests
         case .payloadTooLarge: .contentTooLarge
+        case .unsupportedMediaType: .unsupportedMediaType
         case .uriTooLong: .uriTooLong
         case .unavailable: .serviceUnavailable
         default: .internalServerError

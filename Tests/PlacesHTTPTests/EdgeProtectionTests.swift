@@ -1,0 +1,83 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import PlacesHTTP
+
+@Suite("Media types, caching and sniffing headers, and stale tokens at the edge")
+struct EdgeProtectionTests {
+    static let places = [TestApp.place("gem-1", 10, 10)]
+
+    /// Sends `body` as it is, with `contentType` (none when nil) and an optional bearer token.
+    static func send(
+        _ client: some TestClientProtocol,
+        _ method: HTTPRequest.Method,
+        _ uri: String,
+        body: String?,
+        contentType: String?,
+        token: String? = nil
+    ) async throws -> TestResponse {
+        var headers: HTTPFields = [:]
+        if let contentType { headers[.contentType] = contentType }
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        return try await client.execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }) { $0 }
+    }
+
+    /// What an HTML form on another site can post, and near misses of `application/json`.
+    @Test(arguments: [
+        "text/plain", "text/plain; charset=utf-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", nil,
+        "application/jsonp", "text/json", "application/json-seq", "application/merge-patch+json",
+    ])
+    func aBodyNotSentAsJSONIs415EvenWhenItIsJSON(contentType: String?) async throws {
+        let app = try await TestApp.make([])
+        try await app.test(.router) { client in
+            let token = try await client.signUp("mallory")
+            let requests: [(uri: String, body: String, token: String?)] = [
+                ("/v1/auth/login", #"{"username":"mallory","password":"correct horse battery"}"#, nil),
+                ("/v1/auth/register", #"{"username":"eve","email":"eve@example.com","password":"a long password"}"#, nil),
+                ("/v1/places", #"{"kind":"gem","name":"Posted by a form","lat":10,"lon":10}"#, token),
+            ]
+            for request in requests {
+                let response = try await Self.send(client, .post, request.uri, body: request.body, contentType: contentType, token: request.token)
+                #expect(response.status == .unsupportedMediaType, "\(request.uri): \(String(buffer: response.body))")
+                #expect(try TestApp.error(response.body).code == "unsupported_media_type")
+            }
+            // Nothing happened: no account for eve, no place.
+            let eve = try await client.json(.post, "/v1/auth/login", body: ["username": "eve", "password": "a long password"])
+            #expect(eve.status == .unauthorized)
+            let search = try await client.json(.get, "/v1/places/search?q=form")
+            #expect(search.status == .ok)
+            #expect((try TestApp.object(search.body)["items"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test(arguments: ["application/json", "application/json; charset=utf-8", "Application/JSON", " application/json ;charset=UTF-8"])
+    func jsonIsAcceptedInAnyCaseAndWithParameters(contentType: String) async throws {
+        let app = try await TestApp.make([])
+        try await app.test(.router) { client in
+            let body = #"{"username":"eve","email":"eve@example.com","password":"a long password"}"#
+            let registered = try await Self.send(client, .post, "/v1/auth/register", body: body, contentType: contentType)
+            #expect(registered.status == .created)
+            let login = #"{"username":"eve","password":"a long password"}"#
+            #expect(try await Self.send(client, .post, "/v1/auth/login", body: login, contentType: contentType).status == .ok)
+        }
+    }
+
+    @Test func aRequestWithoutABodyNeedsNoContentType() async throws {
+        let app = try await TestApp.make([])
+        try await app.test(.router) { client in
+            let ana = try await client.signUp("ana")
+            let created = try await client.json(.post, "/v1/groups", token: ana, body: ["name": "Lunch"])
+            let group = try #require(try TestApp.object(created.body)["id"] as? String)
+            // Leaving takes an optional body; a text one is still refused, no body at all needs no header.
+            let text = try await Self.send(client, .post, "/v1/groups/\(group)/leave", body: "successor=ben", contentType: "text/plain", token: ana)
+            #expect(text.status == .unsupportedMediaType)
+            let bare = try await Self.send(client, .post, "/v1/groups/\(group)/leave", body: nil, contentType: nil, token: ana)
+            #expect(bare.status == .noContent)
+            // An empty body where one is required stays a 400 about the JSON.
+            let empty = try await Self.send(client, .post, "/v1/auth/login", body: "", contentType: nil)
+            #expect(empty.status == .badRequest)
+        }
+    }
+}
