@@ -80,4 +80,37 @@ struct EdgeProtectionTests {
             #expect(empty.status == .badRequest)
         }
     }
+
+    @Test func loginAndRegistrationIgnoreAStaleOrBrokenToken() async throws {
+        let app = try await TestApp.make([])
+        try await app.test(.router) { client in
+            let stale = try await client.signUp("ada", password: "a long password")
+            #expect(try await client.json(.post, "/v1/auth/logout", token: stale).status == .noContent)
+            #expect(try await client.json(.get, "/v1/me", token: stale).status == .unauthorized)
+            // A client that always sends its saved token still gets a new one.
+            let login = try await client.json(.post, "/v1/auth/login", token: stale, body: ["username": "ada", "password": "a long password"])
+            #expect(login.status == .ok)
+            let fresh = try #require(try TestApp.object(login.body)["token"] as? String)
+            #expect(try await client.json(.get, "/v1/me", token: fresh).status == .ok)
+            // A malformed header or another scheme is ignored there too, and so is it on sign-up.
+            for header in ["Bearer", "Basic YWRhOnB3", "Bearer \(String(repeating: "x", count: 300))"] {
+                let retry = try await client.json(
+                    .post,
+                    "/v1/auth/login",
+                    body: ["username": "ada", "password": "a long password"],
+                    headers: [.authorization: header]
+                )
+                #expect(retry.status == .ok, "\(header.prefix(20))")
+            }
+            let signUp = try await client.json(
+                .post,
+                "/v1/auth/register",
+                token: stale,
+                body: [
+                    "username": "bob", "email": "bob@example.com", "password": "a long password",
+                ]
+            )
+            #expect(signUp.status == .created)
+        }
+    }
 }

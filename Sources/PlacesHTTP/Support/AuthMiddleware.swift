@@ -3,9 +3,20 @@ import PlacesCore
 
 /// Signs a request in when it carries `Authorization: Bearer <token>` (401 when that token is not valid), and
 /// works out the client's address for the login throttle.
+///
+/// Logging in and signing up ignore `Authorization`: a client that always sends its saved token must still be
+/// able to get a new one once that token expired or was revoked.
 struct AuthMiddleware: RouterMiddleware {
     let accounts: AccountService
     let trustedProxies: Set<String>
+
+    /// The routes that hand out credentials and never read the caller: `POST /v1/auth/login` and `/v1/auth/register`.
+    static let credentialRoutes: [[Substring]] = [["v1", "auth", "login"], ["v1", "auth", "register"]]
+
+    /// Whether `path` is one of `credentialRoutes` (empty segments ignored, as the router ignores them).
+    static func isCredentialRoute(_ path: String) -> Bool {
+        credentialRoutes.contains(path.split(separator: "/"))
+    }
 
     func handle(
         _ request: Request,
@@ -18,7 +29,7 @@ struct AuthMiddleware: RouterMiddleware {
             forwardedFor: request.headers.first { $0.name.canonicalName == "x-forwarded-for" }?.value,
             trustedProxies: trustedProxies
         )
-        if let header = request.headers[.authorization] {
+        if let header = request.headers[.authorization], !Self.isCredentialRoute(request.uri.path) {
             let parts = header.split(separator: " ", maxSplits: 1)
             guard parts.count == 2, parts[0].lowercased() == "bearer" else {
                 throw PlacesError.unauthorized("the Authorization header must be 'Bearer <token>'")
