@@ -212,7 +212,8 @@ let routeMethods: [(path: String, methods: [HTTPRequest.Method])] = [
     ("v1/notifications/{id}/read", [.post]),
 ]
 
-/// The routes of the API, behind the logging, metrics, CORS, error, limits, method and authentication middleware.
+/// The routes of the API, behind the security headers, logging, metrics, CORS, error, limits, method and authentication
+/// middleware.
 public func buildRouter(
     services: PlacesServices,
     trustedProxies: Set<String> = [],
@@ -220,6 +221,7 @@ public func buildRouter(
     metrics: PlacesMetrics = PlacesMetrics()
 ) -> Router<PlacesRequestContext> {
     let router = Router(context: PlacesRequestContext.self)
+    router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: CORSMiddleware(origins: corsOrigins))

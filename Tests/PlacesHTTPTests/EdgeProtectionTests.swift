@@ -81,6 +81,49 @@ struct EdgeProtectionTests {
         }
     }
 
+    @Test func everyAnswerSaysNosniffAndPrivateAnswersSayNoStore() async throws {
+        let app = try await TestApp.make(Self.places)
+        try await app.test(.router) { client in
+            let registered = try await client.json(
+                .post,
+                "/v1/auth/register",
+                body: [
+                    "username": "ada", "email": "ada@example.com", "password": "a long password",
+                ]
+            )
+            let login = try await client.json(.post, "/v1/auth/login", body: ["username": "ada", "password": "a long password"])
+            let token = try #require(try TestApp.object(login.body)["token"] as? String)
+            let privateAnswers: [(String, TestResponse)] = [
+                ("register", registered),
+                ("login", login),
+                ("failed login", try await client.json(.post, "/v1/auth/login", body: ["username": "ada", "password": "wrong one"])),
+                ("me", try await client.json(.get, "/v1/me", token: token)),
+                ("a signed-in 404", try await client.json(.get, "/v1/places/missing", token: token)),
+                ("a signed-in 400", try await client.json(.patch, "/v1/me/settings", token: token, body: ["units": 5])),
+                ("a bad token's 401", try await client.json(.get, "/v1/me", token: "not-a-token")),
+                ("a signed-in place", try await client.json(.get, "/v1/places/gem-1", token: token)),
+            ]
+            for (name, response) in privateAnswers {
+                #expect(response.headers[.cacheControl] == "no-store", "\(name): \(response.status)")
+                #expect(response.headers[.xContentTypeOptions] == "nosniff", "\(name)")
+            }
+            let publicAnswers: [(String, TestResponse)] = [
+                ("health", try await client.json(.get, "/health")),
+                ("metrics", try await client.json(.get, "/metrics")),
+                ("openapi", try await client.json(.get, "/openapi.yaml")),
+                ("a place", try await client.json(.get, "/v1/places/gem-1")),
+                ("no route", try await client.json(.get, "/no/such/route")),
+                ("wrong method", try await client.json(.delete, "/health")),
+                ("no token", try await client.json(.get, "/v1/me")),
+                ("too long", try await client.json(.get, "/v1/places/nearby?q=" + String(repeating: "a", count: 8_200))),
+            ]
+            for (name, response) in publicAnswers {
+                #expect(response.headers[.xContentTypeOptions] == "nosniff", "\(name): \(response.status)")
+                #expect(response.headers[.cacheControl] == nil, "\(name)")
+            }
+        }
+    }
+
     @Test func loginAndRegistrationIgnoreAStaleOrBrokenToken() async throws {
         let app = try await TestApp.make([])
         try await app.test(.router) { client in
