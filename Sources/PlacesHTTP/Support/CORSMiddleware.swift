@@ -42,16 +42,3 @@ struct CORSMiddleware<Context: RequestContext>: RouterMiddleware {
         return origins.contains(origin) ? origin : nil
     }
 }
-
-/// Refuses a request target (path and query) longer than the server reads, before any route parses it.
-struct RequestLimitsMiddleware<Context: RequestContext>: RouterMiddleware {
-    /// Longest request target, in bytes.
-    static var maximumTargetBytes: Int { 8_192 }
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard request.uri.description.utf8.count <= Self.maximumTargetBytes else {
-            throw PlacesError(.uriTooLong, "the request target is longer than \(Self.maximumTargetBytes) bytes")
-        }
-        return try await next(request, context)
-    }
-}

@@ -29,7 +29,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         switch status {
         case .notFound: return (PlacesError(.notFound, message ?? "no such route"), status)
         case .methodNotAllowed: return (PlacesError(.methodNotAllowed, message ?? "method not allowed here"), status)
-        case .contentTooLarge: return (PlacesError(.payloadTooLarge, "the request body is larger than 1 MiB"), status)
+        case .contentTooLarge: return (RequestLimitsMiddleware.bodyTooLarge, status)
         case .unauthorized: return (PlacesError(.unauthorized, message ?? "sign in first"), status)
         case .forbidden: return (PlacesError(.forbidden, message ?? "not allowed"), status)
         default:

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import PlacesCore
 
 /// The request context of every Places route.
@@ -8,6 +9,8 @@ public struct PlacesRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The address of the peer that connected (a proxy's, when one is in front).
     public let peerAddress: String?
+    /// The connection the request arrived on.
+    let channel: any Channel
     /// The signed-in caller, when the request carried a valid bearer token.
     public var caller: Caller?
     /// The client's address as the login throttle counts it (see `ClientAddress`).
@@ -17,6 +20,7 @@ public struct PlacesRequestContext: RequestContext {
     public init(source: Source) {
         coreContext = .init(source: source)
         peerAddress = source.channel.remoteAddress?.ipAddress
+        channel = source.channel
     }
 
     /// Bodies above 1 MiB are refused with 413.
@@ -29,6 +33,22 @@ public struct PlacesRequestContext: RequestContext {
             throw PlacesError.invalid(name, "\(name) holds a malformed percent-encoding")
         }
         return text
+    }
+
+    /// `response` with `Connection: close`, the connection closed once it is written: the rest of the request's body
+    /// is never read.
+    func closingConnection(after response: Response) -> Response {
+        var response = response
+        response.headers[.connection] = "close"
+        let body = response.body
+        let channel = channel
+        response.body = ResponseBody(contentLength: body.contentLength) { writer in
+            try await body.write(writer)
+            // Half-close first, so the answer is flushed and followed by FIN before the socket goes.
+            try? await channel.close(mode: .output)
+            try? await channel.close(mode: .all)
+        }
+        return response
     }
 
     /// The signed-in caller, or 401 `unauthorized`.

@@ -1,0 +1,46 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import PlacesHTTP
+
+@Suite("Hostile or broken clients on a live server")
+struct HostileClientTests {
+    /// An idle timeout far beyond every guard here: a connection that closes did so because the server chose to.
+    static let settings = ServerSettings(host: "127.0.0.1", port: 0, idleTimeout: .seconds(600))
+
+    /// The head of a request to `path` announcing `length` bytes of JSON.
+    static func head(_ path: String, contentLength length: Int) -> String {
+        "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(length)\r\n\r\n"
+    }
+
+    @Test func aBodyAnnouncedAboveTheLimitIs413BeforeItIsSentAndTheConnectionCloses() async throws {
+        let app = try await TestApp.make([], settings: Self.settings)
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            // Only the head is sent: the answer and the close must come without a byte of the body.
+            let answer = try await RawConnection.exchange(Self.head("/v1/auth/register", contentLength: 100_000_000), port: port, ending: .keepOpen)
+            #expect(answer.hasPrefix("HTTP/1.1 413 "), "\(answer)")
+            #expect(answer.lowercased().contains("\r\nconnection: close\r\n"))
+            #expect(answer.contains(#""code":"payload_too_large""#))
+            // The server still answers others.
+            #expect(try await client.json(.get, "/health").status == .ok)
+        }
+    }
+
+    @Test func aChunkedBodyThatOutgrowsTheLimitIs413AndTheConnectionCloses() async throws {
+        let app = try await TestApp.make([], settings: Self.settings)
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            // No Content-Length to refuse early: one chunk over 1 MiB, then the client stalls without the last chunk.
+            let size = 1_048_576 + 1
+            let request =
+                "POST /v1/auth/register HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + String(size, radix: 16) + "\r\n" + String(repeating: " ", count: size) + "\r\n"
+            let answer = try await RawConnection.exchange(request, port: port, ending: .keepOpen)
+            #expect(answer.hasPrefix("HTTP/1.1 413 "), "\(answer.prefix(200))")
+            #expect(answer.contains(#""code":"payload_too_large""#))
+        }
+    }
+}
