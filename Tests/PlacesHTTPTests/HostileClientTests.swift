@@ -43,4 +43,40 @@ struct HostileClientTests {
             #expect(answer.contains(#""code":"payload_too_large""#))
         }
     }
+
+    @Test(arguments: [RawConnection.Ending.close, .halfClose])
+    func aBodyCutShortIsTheClientsFailureNotTheServers(ending: RawConnection.Ending) async throws {
+        let app = try await TestApp.make([], settings: Self.settings)
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let label = #"http_requests_total{route="/v1/auth/login",method="POST",status="#
+            let refused = label + #""400"}"#
+            let failed = label + #""500"}"#
+            let before = try Self.counters()[refused] ?? 0
+            // Half of the 100 bytes announced, then the client goes away.
+            let half = #"{"username": "grace", "password": "#.padding(toLength: 50, withPad: " ", startingAt: 0)
+            let answer = try await RawConnection.exchange(Self.head("/v1/auth/login", contentLength: 100) + half, port: port, ending: ending)
+            if ending == .halfClose {
+                // Still listening: it gets the error body.
+                #expect(answer.hasPrefix("HTTP/1.1 400 "), "\(answer)")
+                #expect(answer.contains(#""code":"invalid_input""#))
+            }
+            // The server counts the request once it finished with it: look until it shows up.
+            var samples = try Self.counters()
+            var looks = 1
+            while (samples[refused] ?? 0) <= before, samples[failed] == nil, looks < 30 {
+                try await Task.sleep(for: .seconds(1))
+                samples = try Self.counters()
+                looks += 1
+            }
+            #expect(samples[failed] == nil)
+            #expect((samples[refused] ?? 0) > before)
+        }
+    }
+
+    /// The request counters `GET /metrics` shows now, read from the process's one metrics backend without rendering:
+    /// a render also sets the gauges, which `MetricsEndpointTests` checks against its own app at the same time.
+    static func counters() throws -> [String: Double] {
+        try MetricsEndpointTests.samples(String(decoding: MetricsEndpointTests.metrics.registry.emitToBuffer(), as: UTF8.self))
+    }
 }

@@ -1,11 +1,15 @@
+import Foundation
 import Hummingbird
 import Logging
+import NIOCore
+import NIOHTTP1
 import PlacesCore
 
 /// Turns every error into the API's error body, so no client ever sees a bare status or a stack of internals.
 ///
 /// `PlacesError` keeps its code; Hummingbird's own errors (no route, wrong method, body too large, bad request)
-/// get the matching stable code; anything else is logged and answered as `internal_error`.
+/// get the matching stable code; a request body that the client broke off is its failure (400, logged at debug);
+/// anything else is logged and answered as `internal_error`.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -16,6 +20,11 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             let (translated, status) = ErrorMiddleware.translate(error)
             return try translated.response(status: status)
         } catch {
+            if let refusal = ErrorMiddleware.brokenBody(error) {
+                // Most often the client went away mid-body; nothing failed here, so no error is logged or counted as 500.
+                context.logger.debug("the client broke off its request", metadata: ["error": "\(String(reflecting: error))"])
+                return try refusal.response(status: .badRequest)
+            }
             context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))"])
             let failure = PlacesError(.internalError, "the server failed to answer; the failure was logged")
             return try failure.response(from: request, context: context)
@@ -37,6 +46,22 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 return (PlacesError(.invalidInput, message ?? status.reasonPhrase), status)
             }
             return (PlacesError(.internalError, "the server failed to answer"), .internalServerError)
+        }
+    }
+
+    /// What the client is told when reading its body failed because of the client: the connection ended or was reset
+    /// before the body was complete, or its bytes stopped being HTTP (a chunk size that is no number). Nil for any
+    /// other error.
+    static func brokenBody(_ error: any Error) -> PlacesError? {
+        switch error {
+        case HTTPParserError.invalidEOFState:
+            PlacesError(.invalidInput, "the request body ended before Content-Length bytes (or the last chunk) arrived")
+        case let error as HTTPParserError:
+            PlacesError(.invalidInput, "the request is not valid HTTP/1.1: \(error)")
+        case let error as IOError where error.errnoCode == ECONNRESET:
+            PlacesError(.invalidInput, "the client reset the connection before the request body was complete")
+        default:
+            nil
         }
     }
 }
