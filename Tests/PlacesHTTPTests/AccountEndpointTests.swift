@@ -59,6 +59,12 @@ struct AccountEndpointTests {
         (["username": "abcdefghij", "email": "a@b.co", "password": "ABCDEFGHIJ"], "password"),
         (["username": "abc", "email": "a@b.co", "password": String(repeating: "é", count: 37)], "password"),
         (["username": "abc", "email": "a@b.co", "password": "long enough pw", "admin": true], "admin"),
+        // What the document's patterns forbid is refused, not repaired: an empty address beside a phone number, white
+        // space inside an address or around it other than spaces, tabs and line breaks.
+        (["username": "abc", "email": "", "phone": "+44 20 7946 0958", "password": "long enough pw"], "email"),
+        (["username": "abc", "email": "a\u{00A0}b@b.co", "password": "long enough pw"], "email"),
+        (["username": "abc", "email": "\u{00A0}a@b.co", "password": "long enough pw"], "email"),
+        (["username": "abc", "phone": "\u{2003}+44 20 7946 0958", "password": "long enough pw"], "phone"),
     ] as [([String: any Sendable], String)])
     func registrationRefusesBadFieldsByName(body: [String: any Sendable], field: String) async throws {
         let app = try await TestApp.make([])
@@ -68,6 +74,17 @@ struct AccountEndpointTests {
             let error = try TestApp.error(response.body)
             #expect(error.code == "invalid_input")
             #expect(error.field == field)
+        }
+    }
+
+    @Test func loginRefusesANullNameRatherThanLookingPastIt() async throws {
+        let app = try await TestApp.make([])
+        try await app.test(.router) { client in
+            _ = try await client.signUp("ada")
+            let body: [String: Any] = ["username": NSNull(), "email": "ada@example.com", "password": "correct horse battery"]
+            let response = try await client.json(.post, "/v1/auth/login", body: body)
+            #expect(response.status == .badRequest)
+            #expect(try TestApp.error(response.body).field == "username")
         }
     }
 

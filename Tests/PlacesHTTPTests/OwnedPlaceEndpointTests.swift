@@ -77,6 +77,11 @@ struct OwnedPlaceEndpointTests {
                 // A request is typed: no number for a phone, no "a;b" for tags (seed files may write both).
                 (["name": "A", "lat": 0, "lon": 0, "phone": 5550100], "phone"), (["name": 7, "lat": 0, "lon": 0], "name"),
                 (["name": "A", "lat": 0, "lon": 0, "tags": "a;b"], "tags"),
+                // Opening hours are the document's shape exactly: a null day must still be a day, days are lowercase,
+                // and each is a list (a seed file may write one interval as text).
+                (["name": "A", "lat": 0, "lon": 0, "openingHours": ["": NSNull()]], "openingHours"),
+                (["name": "A", "lat": 0, "lon": 0, "openingHours": ["MON": ["08:00-12:00"]]], "openingHours"),
+                (["name": "A", "lat": 0, "lon": 0, "openingHours": ["mon": "08:00-12:00"]], "openingHours"),
             ] as [([String: Any], String)] {
                 let response = try await client.json(.post, "/v1/places", token: token, body: body)
                 #expect(response.status == .badRequest, "\(body)")

@@ -28,11 +28,14 @@ public enum AccountRules {
     /// The form usernames are compared in: lowercase.
     public static func usernameKey(_ username: String) -> String { username.lowercased() }
 
-    /// An e-mail address trimmed and lowercased, checked for one `@` with a dotted domain after it.
+    /// An e-mail address as sent (at most 254 characters), trimmed of spaces, tabs and line breaks and lowercased,
+    /// checked for one `@` with a dotted domain after it and no white space or control character inside: what the
+    /// API document's pattern says, so nothing it forbids is repaired into an address.
     public static func email(_ text: String, field: String = "email") throws(PlacesError) -> String {
-        let email = text.trimmingWhitespace().lowercased()
+        guard text.unicodeScalars.count <= emailLength else { throw .invalid(field, "\(field) is longer than \(emailLength) characters") }
+        let email = text.trimmingASCIIWhitespace().lowercased()
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        guard email.utf8.count <= emailLength, parts.count == 2, !parts[0].isEmpty,
+        guard email.utf8.count <= emailLength, parts.count == 2, !parts[0].isEmpty, !email.contains(where: \.isWhitespace),
             parts[1].split(separator: ".", omittingEmptySubsequences: false).count >= 2,
             !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !parts[1].contains(".."),
             email.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F && $0 != 0x3C && $0 != 0x3E })
@@ -42,11 +45,16 @@ public enum AccountRules {
         return email
     }
 
-    /// A phone number in international form: `+`, then 7–15 digits; spaces, `-`, `.`, `(` and `)` are dropped.
+    /// Longest phone number as sent, separators and surrounding blanks included.
+    public static let phoneLength = 40
+
+    /// A phone number in international form: `+`, then 7–15 digits; spaces, `-`, `.`, `(` and `)` are dropped, and so
+    /// are spaces, tabs and line breaks around it.
     public static func phone(_ text: String, field: String = "phone") throws(PlacesError) -> String {
+        guard text.unicodeScalars.count <= phoneLength else { throw .invalid(field, "\(field) is longer than \(phoneLength) characters") }
         var digits = ""
         var sawPlus = false
-        for (offset, character) in text.trimmingWhitespace().enumerated() {
+        for (offset, character) in text.trimmingASCIIWhitespace().enumerated() {
             switch character {
             case "+" where offset == 0: sawPlus = true
             case "0"..."9": digits.append(character)

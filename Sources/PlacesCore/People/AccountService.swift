@@ -39,8 +39,9 @@ public struct AccountService: Sendable {
     /// Creates an account from a registration body sent from `clientAddress` (registrations are throttled per address).
     public func register(_ reader: FieldReader, clientAddress: String) async throws -> User {
         let username = try AccountRules.username(try reader.rawText("username"))
-        let email = try reader.text("email", limit: AccountRules.emailLength).map { text throws(PlacesError) in try AccountRules.email(text) }
-        let phone = try reader.text("phone", limit: 40).map { text throws(PlacesError) in try AccountRules.phone(text) }
+        // Absent or null is none; anything else must be a valid address or number (an empty one is refused, not dropped).
+        let email = try reader.rawText("email").map { text throws(PlacesError) in try AccountRules.email(text) }
+        let phone = try reader.rawText("phone").map { text throws(PlacesError) in try AccountRules.phone(text) }
         guard email != nil || phone != nil else { throw PlacesError.invalid("email", "give an email or a phone number (or both)") }
         let password = try reader.rawText("password")
         try AccountRules.checkPassword(password, username: username)
@@ -74,7 +75,10 @@ public struct AccountService: Sendable {
 
     /// Checks a login and issues a token; unknown accounts and wrong passwords answer alike and take as long.
     public func login(_ reader: FieldReader, clientAddress: String) async throws -> IssuedToken {
-        let names = ["username", "email", "phone"].filter { reader.has($0) && !reader.isNull($0) }
+        for name in ["username", "email", "phone"] where reader.isNull(name) {
+            throw PlacesError.invalid(name, "\(name) must be text: leave out the names you do not log in with")
+        }
+        let names = ["username", "email", "phone"].filter { reader.has($0) }
         guard names.count == 1, let field = names.first else {
             throw PlacesError.invalid("username", "give exactly one of username, email or phone")
         }
@@ -154,10 +158,10 @@ public struct AccountService: Sendable {
         var user = caller.user
         user.profile = try AccountRules.applying(reader, to: user.profile)
         if reader.has("email") {
-            user.email = try reader.text("email", limit: AccountRules.emailLength).map { text throws(PlacesError) in try AccountRules.email(text) }
+            user.email = try reader.rawText("email").map { text throws(PlacesError) in try AccountRules.email(text) }
         }
         if reader.has("phone") {
-            user.phone = try reader.text("phone", limit: 40).map { text throws(PlacesError) in try AccountRules.phone(text) }
+            user.phone = try reader.rawText("phone").map { text throws(PlacesError) in try AccountRules.phone(text) }
         }
         guard user.email != nil || user.phone != nil else {
             throw PlacesError.invalid(reader.has("email") ? "email" : "phone", "an account keeps an email or a phone number")

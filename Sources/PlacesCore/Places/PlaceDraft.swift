@@ -232,7 +232,8 @@ public struct PlaceDraft: Sendable, Hashable {
                     return text
                 }
             case .text(let text): days[day] = [text]
-            case .null: continue
+            // A null day is closed, but it must still be a day: {"": null} is refused, not dropped.
+            case .null: days[day] = []
             default: throw .invalid("openingHours", "intervals must be a list like [\"08:00-17:00\"]")
             }
         }

@@ -27,6 +27,22 @@ public enum PlaceFields {
         case nil, .list?, .null?: break
         default: throw .invalid("tags", "tags must be a list of text")
         }
+        try checkOpeningHours(fields["openingHours"])
+    }
+
+    /// A request's opening hours are the document's shape exactly: lowercase day names, each a list of intervals or
+    /// null (a seed file may also write one interval as text, or a day in capitals).
+    private static func checkOpeningHours(_ value: FieldValue?) throws(PlacesError) {
+        guard case .object(let days)? = value else { return }
+        for (day, intervals) in days {
+            guard OpeningHours.Weekday(rawValue: day) != nil else {
+                throw .invalid("openingHours", "unknown day '\(day)': use mon, tue, wed, thu, fri, sat, sun")
+            }
+            switch intervals {
+            case .list, .null: continue
+            default: throw .invalid("openingHours", "intervals must be a list like [\"08:00-17:00\"]")
+            }
+        }
     }
 }
 

@@ -9,6 +9,15 @@ extension String {
         return trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// The string without leading and trailing spaces, tabs and line breaks (ASCII only): what a pattern of the API
+    /// document can say as `[ \t\r\n]*`, for fields whose rule the document states as a pattern.
+    func trimmingASCIIWhitespace() -> String {
+        let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        let bytes = utf8
+        guard let start = bytes.firstIndex(where: { !blank($0) }), let end = bytes.lastIndex(where: { !blank($0) }) else { return "" }
+        return String(self[start...end])
+    }
+
     /// The string in Unicode Normalization Form C; ASCII text is returned as it is.
     var nfc: String {
         if utf8.allSatisfy({ $0 < 0x80 }) { return self }
