@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Live objects for the signed-in contract run.
+
+Signs up the account the fuzzer acts as (`contract`) and a few people around it, and makes what one token alone
+cannot: friend requests and group invitations addressed to `contract` (someone else must send them), groups that
+`contract` runs with other members in them (to remove and promote), a group it belongs to but does not run (to
+leave), and decisions it takes part in. Then writes the Schemathesis config of the signed-in pass: the static
+rules of `signed-in.toml` plus dictionaries of the ids and names made here, bound to the parameters that take
+them, so that generated requests name objects that exist as often as not.
+
+Usage: fixtures.py BASE_URL OUT_DIR   (writes OUT_DIR/token and OUT_DIR/signed-in.toml)
+"""
+
+import json
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+PASSWORD = "contract password"
+MATES = [f"mate{n:02d}" for n in range(1, 13)]
+# How many objects each operation that ends one gets (accept, decline, leave, close, cancel, pick, delete, restore):
+# enough that the phases testing one operation at a time do not use them up.
+ONE_SHOT = 20
+# People who ask `contract` to be friends and invite it into their groups: the first ONE_SHOT to accept, the next
+# to decline, the rest friends already (and hosts of groups it has joined).
+FANS = [f"fan{n:02d}" for n in range(1, 2 * ONE_SHOT + 11)]
+# People who never ask `contract` anything: asking one of them is a new request (asking a mate who asked first
+# would answer their request instead).
+STRANGERS = [f"stranger{n:02d}" for n in range(1, 7)]
+# Seeded places of one city (Seeds/san-francisco.json): the candidates of every decision made here.
+PLACES = ["sf-lupine-salt", "sf-valencia-sourdough-works", "sf-taqueria-los-cuates"]
+
+
+class API:
+    def __init__(self, base: str):
+        self.base = base
+
+    def call(self, method: str, path: str, token: str | None = None, body=None, expect=(200, 201, 204)):
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base + path, data=data, method=method)
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                status, text = response.status, response.read()
+        except urllib.error.HTTPError as error:
+            status, text = error.code, error.read()
+        if status not in expect:
+            raise SystemExit(f"fixtures: {method} {path} answered {status}: {text[:300]!r}")
+        return json.loads(text) if text else None
+
+    def sign_up(self, username: str) -> str:
+        self.call("POST", "/v1/auth/register", body={"username": username, "email": f"{username}@example.com", "password": PASSWORD})
+        return self.call("POST", "/v1/auth/login", body={"username": username, "password": PASSWORD})["token"]
+
+
+def seeded_places() -> list[str]:
+    """The id of every place the shipped seed files bring (the server under test was seeded from them)."""
+    seeds = Path(__file__).resolve().parents[2] / "Seeds"
+    return sorted(place["id"] for file in seeds.glob("*.json") for place in json.loads(file.read_text())["places"])
+
+
+def toml_list(values) -> str:
+    return "[" + ", ".join(json.dumps(v) for v in values) + "]"
+
+
+def main() -> None:
+    base, out = sys.argv[1], Path(sys.argv[2])
+    api = API(base)
+    me = api.sign_up("contract")
+    mates = {name: api.sign_up(name) for name in MATES}
+    fans = {name: api.sign_up(name) for name in FANS}
+    for name in STRANGERS:
+        api.sign_up(name)
+
+    # Friend requests to `contract`: some to accept, some to decline, and some accepted now (friends to unfriend).
+    for name in FANS:
+        api.call("POST", "/v1/friends/requests", fans[name], {"username": "contract"})
+    to_accept, to_decline, friends = FANS[:ONE_SHOT], FANS[ONE_SHOT:2 * ONE_SHOT], FANS[2 * ONE_SHOT:]
+    for name in friends:
+        api.call("POST", f"/v1/friends/requests/{name}/accept", me)
+
+    # Groups of others that invite `contract`: to accept, to decline, and joined now (to leave).
+    def hosted(names, joins):
+        groups = []
+        for name in names:
+            group = api.call("POST", "/v1/groups", fans[name], {"name": f"{name}'s table"})["id"]
+            api.call("POST", f"/v1/groups/{group}/invitations", fans[name], {"username": "contract"})
+            if joins:
+                api.call("POST", f"/v1/me/invitations/{group}/accept", me)
+            groups.append(group)
+        return groups
+    invited_to_accept = hosted(FANS[:ONE_SHOT], joins=False)
+    invited_to_decline = hosted(FANS[ONE_SHOT:2 * ONE_SHOT], joins=False)
+    to_leave = hosted(FANS[2 * ONE_SHOT:], joins=True)
+
+    # Groups that `contract` runs, six mates in each: members to remove and promote, decisions to vote in and end.
+    ran = []
+    for n in range(3):
+        group = api.call("POST", "/v1/groups", me, {"name": f"Contract crew {n + 1}"})["id"]
+        for name in MATES[:6]:
+            api.call("POST", f"/v1/groups/{group}/invitations", me, {"username": name})
+            api.call("POST", f"/v1/me/invitations/{group}/accept", mates[name])
+        ran.append(group)
+    to_delete = [api.call("POST", "/v1/groups", me, {"name": f"Short-lived {n + 1}"})["id"] for n in range(ONE_SHOT)]
+
+    # Group collections holding the three places (to add to and take from), personal empty ones, whose only new order
+    # is the empty list (to reorder), and more empty ones (to delete).
+    collections = []
+    for group in ran:
+        collection = api.call("POST", "/v1/collections", me, {"name": "Candidates", "groupId": group})["id"]
+        for place in PLACES:
+            api.call("POST", f"/v1/collections/{collection}/places", me, {"placeId": place})
+        collections.append(collection)
+    empty = [api.call("POST", "/v1/collections", me, {"name": f"Mine {n + 1}"})["id"] for n in range(3)]
+    collections_to_delete = [api.call("POST", "/v1/collections", me, {"name": f"Scratch {n + 1}"})["id"] for n in range(ONE_SHOT)]
+
+    # Decisions of the groups `contract` runs, started by mates (one person has at most 50 open): tiered ones to vote
+    # in, close and cancel, manual ones to pick, and completed random draws (to recount).
+    def decisions(method, count):
+        made = []
+        for n in range(count):
+            starter = mates[MATES[n % 6]]
+            body = {"groupId": ran[n % 3], "method": method, "candidates": {"placeIds": PLACES}}
+            made.append(api.call("POST", "/v1/decisions", starter, body)["id"])
+        return made
+    tiered, to_close, to_cancel = decisions("tiered", 3), decisions("tiered", ONE_SHOT), decisions("tiered", ONE_SHOT)
+    # A tiered decision is closed by counting its ballots: one each, by the mate who started it.
+    for n, decision in enumerate(to_close):
+        api.call("PUT", f"/v1/decisions/{decision}/ballot", mates[MATES[n % 6]], {"ranking": PLACES[:1]})
+    to_pick, completed = decisions("manual", ONE_SHOT), decisions("random", 3)
+
+    # Places of `contract`'s own: live ones (to change and delete) and deleted ones (to restore).
+    def own_place(n):
+        body = {"kind": "gem", "name": f"Contract spot {n}", "lat": 37.76 + n / 1000, "lon": -122.42}
+        return api.call("POST", "/v1/places", me, body)["id"]
+    owned = [own_place(n) for n in range(ONE_SHOT)]
+    deleted = [own_place(ONE_SHOT + n) for n in range(ONE_SHOT)]
+    for place in deleted:
+        api.call("DELETE", f"/v1/places/{place}", me)
+
+    notifications = [item["id"] for item in api.call("GET", "/v1/notifications?limit=100", me)["items"]]
+
+    (out / "token").write_text(me)
+    rules = (Path(__file__).parent / "signed-in.toml").read_text()
+    made = {
+        "groups": ran + to_leave, "ran-groups": ran, "groups-to-shrink": ran[:2], "groups-to-reshuffle": ran[2:],
+        "groups-to-delete": to_delete, "groups-to-leave": to_leave,
+        "invitations-to-accept": invited_to_accept, "invitations-to-decline": invited_to_decline,
+        "members": MATES[:6], "strangers": STRANGERS, "friends": friends,
+        "requests-to-accept": to_accept, "requests-to-decline": to_decline,
+        "places": PLACES, "seeded-places": seeded_places(),
+        "own-places": owned, "deleted-places": deleted,
+        "collections": collections, "all-collections": collections + empty, "empty-collections": empty, "collections-to-delete": collections_to_delete,
+        "tiered-decisions": tiered, "decisions-to-close": to_close, "decisions-to-cancel": to_cancel,
+        "decisions-to-pick": to_pick, "completed-decisions": completed,
+        "decisions": tiered + to_pick + completed, "notifications": notifications,
+    }
+    dictionaries = "\n# Made by fixtures.py for this run.\n" + "".join(
+        f"[dictionaries.{name}]\nvalues = {toml_list(values)}\n\n" for name, values in made.items()
+    )
+    (out / "signed-in.toml").write_text(rules + dictionaries)
+    print("fixtures: " + ", ".join(f"{len(values)} {name}" for name, values in made.items()))
+
+
+if __name__ == "__main__":
+    main()
