@@ -47,6 +47,12 @@ struct HTTPBehaviourTests {
                 #expect(response.headers[.accessControlAllowOrigin] == "https://app.example.com")
                 #expect(response.headers[.accessControlExposeHeaders]?.contains("X-Request-ID") == true)
             }
+            // Nearby varies by Accept (JSON or GeoJSON) and, for an allowed origin, by Origin too.
+            try await client.execute(uri: "/v1/places/nearby?lat=0&lon=0", method: .get, headers: [.origin: "https://app.example.com"]) {
+                response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.vary] == "Accept, Origin")
+            }
             // Another origin gets nothing: its preflight is an OPTIONS like any other.
             let stranger: HTTPFields = [.origin: "https://evil.example", .accessControlRequestMethod: "POST"]
             try await client.execute(uri: "/v1/places", method: .options, headers: stranger) { response in

@@ -87,6 +87,7 @@ struct NearbyEndpointTests {
             ] as [(String, HTTPFields)] {
                 try await client.execute(uri: uri, method: .get, headers: headers) { response in
                     #expect(response.headers[.contentType] == "application/geo+json")
+                    #expect(response.headers[.vary] == "Accept")
                     let body = try TestApp.object(response.body)
                     #expect(body["type"] as? String == "FeatureCollection")
                     let features = try #require(body["features"] as? [[String: Any]])

@@ -53,10 +53,13 @@ struct PlaceController: Sendable {
         )
         let format = try ResponseFormat.negotiate(format: parameters["format"], accept: request.headers[.accept])
         let answer = service.nearby(query)
-        if format == .geoJSON {
-            return JSONResponse.make(json: GeoJSONFeatureCollection.json(answer), contentType: ResponseFormat.geoJSONMediaType)
-        }
-        return JSONResponse.make(json: answer.json())
+        var response =
+            format == .geoJSON
+            ? JSONResponse.make(json: GeoJSONFeatureCollection.json(answer), contentType: ResponseFormat.geoJSONMediaType)
+            : JSONResponse.make(json: answer.json())
+        // The same address answers JSON or GeoJSON by the Accept header: a cache must keep them apart.
+        response.headers[.vary] = "Accept"
+        return response
     }
 
     /// `GET /v1/places/search?q=&lat=&lon=&radius=&limit=&cursor=`

@@ -32,7 +32,8 @@ struct CORSMiddleware<Context: RequestContext>: RouterMiddleware {
         var response = try await next(request, context)
         response.headers[.accessControlAllowOrigin] = allowed
         response.headers[.accessControlExposeHeaders] = Self.exposedHeaders
-        response.headers[.vary] = "Origin"
+        // Added to what the answer already varies by (nearby varies by Accept), never in its place.
+        response.headers[.vary] = response.headers[.vary].map { "\($0), Origin" } ?? "Origin"
         return response
     }
 
