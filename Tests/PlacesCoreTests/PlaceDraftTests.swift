@@ -116,4 +116,15 @@ struct OpeningHoursTests {
     func badIntervalsAreRefused(text: String) {
         #expect(throws: PlacesError.self) { _ = try OpeningHours.parse(["mon": [text]]) }
     }
+
+    @Test func theTimeZoneCacheRemembersOnlyZonesThatExist() {
+        #expect(TimeZoneNames.isKnown("Europe/Lisbon"))
+        #expect(TimeZoneNames.isRemembered("Europe/Lisbon"))
+        // A stranger's made-up names are checked and forgotten, so they cannot grow the cache.
+        for n in 0..<500 {
+            let name = "Nowhere/Place\(n)"
+            #expect(!TimeZoneNames.isKnown(name))
+            #expect(!TimeZoneNames.isRemembered(name))
+        }
+    }
 }
