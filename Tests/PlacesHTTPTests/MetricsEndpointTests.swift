@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Metrics
+import PlacesCore
 import Testing
 
 @testable import PlacesHTTP
@@ -44,6 +45,30 @@ struct MetricsEndpointTests {
             #expect((samples["http_requests_total" + nearby] ?? 0) >= 3)
             #expect((samples["http_request_duration_seconds_count" + nearby] ?? 0) >= 3)
             #expect((samples[#"http_requests_total{route="/v1/places/{id}",method="GET",status="404"}"#] ?? 0) >= 1)
+        }
+    }
+
+    @Test func serverErrorsAreCountedAsErrorsAndClientErrorsAreNot() async throws {
+        let hasher = try RecordingHasher()
+        let hashing = HashingQueue(policy: .init(concurrent: 1, waiting: 0, retryAfterSeconds: 1))
+        let app = try await TestApp.make([], hasher: hasher, hashing: hashing, metrics: Self.metrics)
+        try await app.test(.router) { client in
+            _ = try await client.signUp("busy")
+            hasher.hold()
+            // One login holds the only hashing slot; the next is refused at once with 503, an error of the server's.
+            let held = Task { try await client.json(.post, "/v1/auth/login", body: ["username": "busy", "password": "held one"]).status }
+            for _ in 0..<10_000 where hashing.load != (1, 0) { try await Task.sleep(for: .milliseconds(1)) }
+            let refused = try await client.json(.post, "/v1/auth/login", body: ["username": "busy", "password": "refused"])
+            #expect(refused.status == .serviceUnavailable)
+            hasher.release()
+            #expect(try await held.value == .unauthorized)
+            _ = try await client.json(.get, "/v1/places/no-such-place")
+            let samples = try Self.samples(String(buffer: try await client.json(.get, "/metrics").body))
+            #expect((samples[#"http_request_errors_total{route="/v1/auth/login",method="POST",status="503"}"#] ?? 0) >= 1)
+            // Hummingbird makes an error series for every route and status it answers; a client's errors stay at 0.
+            let clientErrors = samples.filter { $0.key.hasPrefix("http_request_errors_total") && $0.key.contains(#"status="4"#) }
+            #expect(clientErrors[#"http_request_errors_total{route="/v1/places/{id}",method="GET",status="404"}"#] == 0)
+            #expect(clientErrors.values.allSatisfy { $0 == 0 })
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import Metrics
 import NIOCore
 import NIOHTTP1
 import PlacesCore
@@ -12,6 +13,22 @@ import PlacesCore
 /// anything else is logged and answered as `internal_error`.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let response = try await answer(request, context: context, next: next)
+        if response.status.code >= 500 {
+            // The server's own failures (an unhandled error, 503 while it is too busy), by route, method and status, as
+            // `http_request_errors_total`; a client's bad request is no error of the server's and is not counted here.
+            Counter(
+                label: "hb.request.errors",
+                dimensions: [
+                    ("http.route", context.endpointPath ?? "NotFound"), ("http.request.method", request.method.rawValue),
+                    ("error.type", String(response.status.code)),
+                ]
+            ).increment()
+        }
+        return response
+    }
+
+    private func answer(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as PlacesError {
