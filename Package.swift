@@ -83,6 +83,7 @@ let package = Package(
             name: "PlacesBench",
             dependencies: [
                 "GeoIndex",
+                "PlacesCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

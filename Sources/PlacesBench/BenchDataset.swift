@@ -1,5 +1,6 @@
 import Foundation
 import GeoIndex
+import PlacesCore
 
 /// The benchmark's seeded places and query centres: 70% around 20 US cities (gaussian, σ ≈ 10 km), 30% uniform
 /// over the continental US.
@@ -11,6 +12,7 @@ struct BenchDataset {
         (45.52, -122.68), (35.15, -90.05), (38.91, -77.04), (44.98, -93.27), (25.76, -80.19),
     ]
 
+    /// The decisions' generator (PlacesCore), so every run measures the same places.
     var generator: SplitMix64
 
     init(seed: UInt64) { generator = SplitMix64(seed: seed) }
@@ -39,18 +41,5 @@ struct BenchDataset {
         let v = Double.random(in: 0..<1, using: &generator)
         let r = (-2 * log(u)).squareRoot()
         return (r * cos(2 * .pi * v), r * sin(2 * .pi * v))
-    }
-}
-
-/// SplitMix64: small, fast and seedable, so every run measures the same places.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -248,20 +248,20 @@ struct OwnedPlaceEndpointTests {
     }
 
     @Test func filtersMatchABruteForceAnswer() async throws {
-        var generator = SplitMix(seed: 42)
+        var generator = SplitMix64(seed: 42)
         let cuisines = ["Thai", "Mexican", "thai", nil]
         let tagPool = ["cheap", "views", "quiet", "late"]
         var places: [Place] = []
         for index in 0..<400 {
             var place = TestApp.place(
                 String(format: "p%03d", index),
-                40 + generator.unit() * 0.2,
-                -74 + generator.unit() * 0.2,
+                40 + generator.nextUnitDouble() * 0.2,
+                -74 + generator.nextUnitDouble() * 0.2,
                 kind: index % 3 == 0 ? .gem : .restaurant
             )
             place.cuisine = cuisines[index % 4]
             place.priceLevel = index % 5 == 0 ? nil : 1 + index % 4
-            place.tags = tagPool.filter { _ in generator.unit() < 0.4 }
+            place.tags = tagPool.filter { _ in generator.nextUnitDouble() < 0.4 }
             if index % 2 == 0 {
                 place.openingHours = try OpeningHours.parse(["mon": ["18:00-02:00"], "tue": ["09:00-17:00"]])
                 place.timeZone = index % 4 == 0 ? "America/New_York" : "Asia/Tokyo"
@@ -303,18 +303,4 @@ struct OwnedPlaceEndpointTests {
             }
         }
     }
-}
-
-/// SplitMix64, for reproducible test data.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }
