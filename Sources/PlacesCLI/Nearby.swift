@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PlacesCore
+import PlacesHTTP
 import PlacesSQLite
 
 extension Places {

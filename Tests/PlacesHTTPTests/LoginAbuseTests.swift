@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import PlacesCore
+import PlacesHTTP
 import Synchronization
 import Testing
 
