@@ -34,10 +34,14 @@ public struct PlacesDatabase: Sendable {
         }
     }
 
-    /// An empty in-memory database, for tests.
-    public static func inMemory() throws -> PlacesDatabase {
+    /// An empty in-memory database, for tests; `statements`, when given, hears the SQL of every statement it runs
+    /// (BEGIN and COMMIT included), so a test can count a request's round trips.
+    public static func inMemory(statements: (@Sendable (String) -> Void)? = nil) throws -> PlacesDatabase {
         var configuration = Configuration()
-        configuration.prepareDatabase { db in PlacesDatabase.addFunctions(db) }
+        configuration.prepareDatabase { db in
+            PlacesDatabase.addFunctions(db)
+            if let statements { db.trace { event in statements(event.description) } }
+        }
         return try PlacesDatabase(writer: DatabaseQueue(configuration: configuration))
     }
 

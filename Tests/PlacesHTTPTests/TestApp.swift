@@ -82,9 +82,10 @@ enum TestApp {
         hashing: HashingQueue = TestApp.hashing(),
         limits: UsageLimits = UsageLimits(),
         metrics: PlacesMetrics = PlacesMetrics(),
-        settings: ServerSettings = ServerSettings(host: "127.0.0.1", port: 0)
+        settings: ServerSettings = ServerSettings(host: "127.0.0.1", port: 0),
+        database: PlacesDatabase? = nil
     ) async throws -> (app: some ApplicationProtocol, database: PlacesDatabase, places: PlaceService, decisions: DecisionService) {
-        let database = try PlacesDatabase.inMemory()
+        let database = try database ?? PlacesDatabase.inMemory()
         if !places.isEmpty {
             try await database.places.withSeedTransaction { writer in
                 for place in places { try writer.upsert(place) }

@@ -14,28 +14,45 @@ extension DecisionService {
             throw PlacesError(.conflict, "only tiered decisions take ballots; this one is \(decision.method.rawValue)")
         }
         let ranking = try DecisionService.ranking(reader, candidates: decision.candidates)
-        let audience = try await notifier.audience(decision.participants)
         let names = names(decision.candidates)
         let now = clock()
         let voter = caller.id
-        try await repository.update(decisionID: id) { state in
-            guard state.decision.status == .active else {
-                throw PlacesError(.conflict, "the decision is \(state.decision.status.rawValue); ballots are no longer taken")
-            }
-            // They may have left the group since the check above.
-            guard state.decision.participants.contains(voter) else { throw PlacesError.forbidden("only the decision's participants vote") }
-            if let index = state.ballots.firstIndex(where: { $0.userId == voter }) {
-                state.ballots[index].ranking = ranking
-                state.ballots[index].updatedAt = now
-            } else {
-                state.ballots.append(Ballot(userId: voter, ranking: ranking, castAt: now, updatedAt: now))
-            }
-            if Set(state.ballots.map(\.userId)).isSuperset(of: state.decision.participants) {
-                try DecisionService.complete(&state, endedBy: .allVoted, names: names, weights: nil, audience: audience, now: now)
+        // Who hears of the result is read only for the ballot that completes the decision: the transaction asks for
+        // it when it finds that this ballot is the last, and runs once more with it (at most twice in all).
+        var audience: Audience?
+        for _ in 0..<2 {
+            let known = audience
+            do {
+                try await repository.update(decisionID: id) { state in
+                    guard state.decision.status == .active else {
+                        throw PlacesError(.conflict, "the decision is \(state.decision.status.rawValue); ballots are no longer taken")
+                    }
+                    // They may have left the group since the check above.
+                    guard state.decision.participants.contains(voter) else {
+                        throw PlacesError.forbidden("only the decision's participants vote")
+                    }
+                    if let index = state.ballots.firstIndex(where: { $0.userId == voter }) {
+                        state.ballots[index].ranking = ranking
+                        state.ballots[index].updatedAt = now
+                    } else {
+                        state.ballots.append(Ballot(userId: voter, ranking: ranking, castAt: now, updatedAt: now))
+                    }
+                    if Set(state.ballots.map(\.userId)).isSuperset(of: state.decision.participants) {
+                        guard let known else { throw AudienceNeeded() }
+                        try DecisionService.complete(&state, endedBy: .allVoted, names: names, weights: nil, audience: known, now: now)
+                    }
+                }
+                break
+            } catch is AudienceNeeded {
+                audience = try await notifier.audience(decision.participants)
             }
         }
         return try await view(caller, id: id)
     }
+
+    /// Thrown from a ballot's transaction (rolling it back) when the ballot completes the decision and the audience of
+    /// its result has not been read yet.
+    private struct AudienceNeeded: Error {}
 
     /// Ends an active decision now (admins): a tiered one is counted, a scheduled random one is drawn.
     public func close(_ caller: User, id: String) async throws -> DecisionView {

@@ -58,16 +58,16 @@ public struct DecisionView: Sendable, Encodable {
     static func make(_ decision: Decision, ballots: [Ballot], for caller: User, service: DecisionService) async throws -> DecisionView {
         let names = service.names(decision.candidates)
         let voted = Set(ballots.map(\.userId))
-        var participants: [Participant] = []
-        for id in decision.participants {
-            guard let user = try await service.accounts.user(id: id) else { continue }
-            participants.append(Participant(user: PublicUser(user), hasVoted: voted.contains(id)))
+        // Everyone the view names, in one read, whatever the number of participants.
+        let users = try await service.accounts.users(ids: decision.participants + decision.departures.map(\.userId))
+        var participants = decision.participants.compactMap { id in
+            users[id].map { Participant(user: PublicUser($0), hasVoted: voted.contains(id)) }
         }
         participants.sort { $0.user.username.lowercased() < $1.user.username.lowercased() }
-        var departed: [Departed] = []
-        for departure in decision.departures {
-            guard let user = try await service.accounts.user(id: departure.userId) else { continue }
-            departed.append(Departed(user: PublicUser(user), leftAt: departure.at, ballotWithdrawn: departure.ballotWithdrawn))
+        let departed = decision.departures.compactMap { departure in
+            users[departure.userId].map {
+                Departed(user: PublicUser($0), leftAt: departure.at, ballotWithdrawn: departure.ballotWithdrawn)
+            }
         }
         let ended = decision.status != .active
         let myBallot = ballots.first { $0.userId == caller.id }?.ranking

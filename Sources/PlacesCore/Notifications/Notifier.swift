@@ -24,10 +24,11 @@ public struct Notifier: Sendable {
 
     /// The recipients with their settings read now, so notifications can be made later inside a transaction.
     public func audience(_ recipients: [String]) async throws -> Audience {
+        let stored = try await accounts.settings(userIDs: recipients)
         var settings: [(String, UserSettings.Notifications)] = []
         var seen = Set<String>()
         for recipient in recipients where seen.insert(recipient).inserted {
-            settings.append((recipient, (try await accounts.settings(userID: recipient) ?? UserSettings()).notifications))
+            settings.append((recipient, (stored[recipient] ?? UserSettings()).notifications))
         }
         return Audience(recipients: settings)
     }

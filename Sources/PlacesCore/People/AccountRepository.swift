@@ -22,6 +22,8 @@ public protocol AccountRepository: Sendable {
     func insert(_ user: User) async throws
     /// The user with this id.
     func user(id: String) async throws -> User?
+    /// The users with these ids that exist, in one read, by id (a decision's participants, whatever their number).
+    func users(ids: [String]) async throws -> [String: User]
     /// The user a login names.
     func user(login: LoginName) async throws -> User?
     /// Saves a changed user (profile, e-mail, phone); `conflict` naming the field when a new value is taken.
@@ -43,6 +45,8 @@ public protocol AccountRepository: Sendable {
 
     /// The user's stored settings; nil when they never saved any (the defaults apply).
     func settings(userID: String) async throws -> UserSettings?
+    /// The stored settings of these users, in one read, by user id; those who never saved any are absent.
+    func settings(userIDs: [String]) async throws -> [String: UserSettings]
     /// Saves the user's settings whole.
     func save(_ settings: UserSettings, userID: String, now: Date) async throws
 

@@ -56,23 +56,38 @@ public struct SQLiteNotificationRepository: NotificationRepository {
     }
 
     /// Stores `notifications` in the caller's transaction, so they commit (or roll back) with the event they tell of.
+    /// One statement however many there are: the rows travel as one JSON array (a decision's result notifies every
+    /// participant).
     static func insert(_ notifications: [UserNotification], in db: Database) throws {
         guard !notifications.isEmpty else { return }
         let encoder = PlacesJSON.makeEncoder()
-        let statement = try db.cachedStatement(
+        let rows = try notifications.map { notification in
+            NotificationRow(
+                id: notification.id,
+                recipientId: notification.recipientId,
+                kind: notification.kind.rawValue,
+                message: notification.message,
+                subject: String(decoding: try encoder.encode(notification.subject), as: UTF8.self),
+                channels: String(decoding: try encoder.encode(notification.channels), as: UTF8.self),
+                createdAt: Timestamp.text(notification.createdAt),
+                readAt: notification.readAt.map(Timestamp.text)
+            )
+        }
+        try db.execute(
             sql: """
                 INSERT INTO notification (id, recipient_id, kind, message, subject, channels, created_at, read_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """
+                SELECT value ->> '$.id', value ->> '$.recipientId', value ->> '$.kind', value ->> '$.message',
+                       value ->> '$.subject', value ->> '$.channels', value ->> '$.createdAt', value ->> '$.readAt'
+                FROM json_each(?) ORDER BY key
+                """,
+            arguments: [String(decoding: try JSONEncoder().encode(rows), as: UTF8.self)]
         )
-        for notification in notifications {
-            let subject = String(decoding: try encoder.encode(notification.subject), as: UTF8.self)
-            let channels = String(decoding: try encoder.encode(notification.channels), as: UTF8.self)
-            try statement.execute(arguments: [
-                notification.id, notification.recipientId, notification.kind.rawValue, notification.message, subject, channels,
-                Timestamp.text(notification.createdAt), notification.readAt.map(Timestamp.text),
-            ])
-        }
+    }
+
+    /// A notification as its table holds it, for the one-statement insert.
+    private struct NotificationRow: Encodable {
+        var id, recipientId, kind, message, subject, channels, createdAt: String
+        var readAt: String?
     }
 
     static func notification(_ row: Row) throws -> UserNotification {

@@ -50,6 +50,24 @@ public struct SQLiteAccountRepository: AccountRepository {
         }
     }
 
+    public func users(ids: [String]) async throws -> [String: User] {
+        guard !ids.isEmpty else { return [:] }
+        let unique = Array(Set(ids))
+        return try await database.read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: "SELECT * FROM user_account WHERE id IN (SELECT value FROM json_each(?))",
+                arguments: [SQLiteAccountRepository.jsonArray(unique)]
+            )
+            return Dictionary(rows.map(SQLiteAccountRepository.user).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// `values` as a JSON array of strings, for `json_each(?)`: one bound parameter however many ids a read names.
+    static func jsonArray(_ values: [String]) -> String {
+        String(decoding: (try? JSONEncoder().encode(values)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+
     public func user(login: LoginName) async throws -> User? {
         let (column, value): (String, String) =
             switch login {
@@ -173,6 +191,26 @@ public struct SQLiteAccountRepository: AccountRepository {
         } catch {
             throw PlacesError(.internalError, "stored settings of user '\(userID)' are unreadable")
         }
+    }
+
+    public func settings(userIDs: [String]) async throws -> [String: UserSettings] {
+        guard !userIDs.isEmpty else { return [:] }
+        let rows = try await database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT user_id, settings FROM user_settings WHERE user_id IN (SELECT value FROM json_each(?))",
+                arguments: [SQLiteAccountRepository.jsonArray(Array(Set(userIDs)))]
+            ).map { (row: Row) -> (String, String) in (row["user_id"], row["settings"]) }
+        }
+        var found: [String: UserSettings] = [:]
+        for (userID, text) in rows {
+            do {
+                found[userID] = try JSONDecoder().decode(UserSettings.self, from: Data(text.utf8))
+            } catch {
+                throw PlacesError(.internalError, "stored settings of user '\(userID)' are unreadable")
+            }
+        }
+        return found
     }
 
     public func save(_ settings: UserSettings, userID: String, now: Date) async throws {
