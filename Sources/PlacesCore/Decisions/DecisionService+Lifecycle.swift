@@ -20,10 +20,11 @@ extension DecisionService {
         // Who hears of the result is read only for the ballot that completes the decision: the transaction asks for
         // it when it finds that this ballot is the last, and runs once more with it (at most twice in all).
         var audience: Audience?
+        var saved: DecisionState?
         for _ in 0..<2 {
             let known = audience
             do {
-                try await repository.update(decisionID: id) { state in
+                saved = try await repository.update(decisionID: id) { state in
                     guard state.decision.status == .active else {
                         throw PlacesError(.conflict, "the decision is \(state.decision.status.rawValue); ballots are no longer taken")
                     }
@@ -41,13 +42,16 @@ extension DecisionService {
                         guard let known else { throw AudienceNeeded() }
                         try DecisionService.complete(&state, endedBy: .allVoted, names: names, weights: nil, audience: known, now: now)
                     }
+                    return state
                 }
                 break
             } catch is AudienceNeeded {
                 audience = try await notifier.audience(decision.participants)
             }
         }
-        return try await view(caller, id: id)
+        // The answer shows the decision as this transaction left it, without reading it again.
+        guard let saved else { return try await view(caller, id: id) }
+        return try await DecisionView.make(saved.decision, ballots: saved.ballots, for: caller, service: self)
     }
 
     /// Thrown from a ballot's transaction (rolling it back) when the ballot completes the decision and the audience of
