@@ -7,8 +7,7 @@ extension DecisionService {
     /// Casts or replaces the caller's ballot (participants of an active tiered decision). The ballot that makes
     /// every participant voted completes the decision, in the same transaction.
     public func vote(_ caller: User, id: String, _ reader: FieldReader) async throws -> DecisionView {
-        try await enforceDeadline(id)
-        let decision = try await readable(caller, id)
+        let decision = try await readable(caller, id, read: try await enforceDeadline(id))
         guard decision.participants.contains(caller.id) else { throw PlacesError.forbidden("only the decision's participants vote") }
         guard decision.method == .tiered else {
             throw PlacesError(.conflict, "only tiered decisions take ballots; this one is \(decision.method.rawValue)")
@@ -113,14 +112,16 @@ extension DecisionService {
     }
 
     /// Applies a passed deadline (count, draw or expire) and sends the reminder when the deadline is an hour away.
-    /// Every read calls it; so does the server's background task, so deadlines pass even when nobody looks.
-    public func enforceDeadline(_ id: String) async throws {
-        guard let decision = try await repository.decision(id: id), decision.status == .active, let deadline = decision.deadline else {
-            return
-        }
+    /// Every read calls it; so does the server's background task, so deadlines pass even when nobody looks. Answers
+    /// the decision as it read it when nothing had to change, so the caller need not read it again (nil otherwise).
+    @discardableResult
+    public func enforceDeadline(_ id: String) async throws -> Decision? {
+        guard let decision = try await repository.decision(id: id) else { return nil }
+        guard decision.status == .active, let deadline = decision.deadline else { return decision }
         let now = clock()
         if deadline <= now {
             try await end(id, by: .deadline, strict: false)
+            return nil
         } else if decision.reminderSentAt == nil, deadline.timeIntervalSince(now) <= DecisionService.reminderLead {
             let audience = try await notifier.audience(decision.participants)
             let title = decision.title.map { "“\($0)”" } ?? "a decision"
@@ -138,7 +139,9 @@ extension DecisionService {
                 }
                 state.decision.reminderSentAt = now
             }
+            return nil
         }
+        return decision
     }
 
     /// Applies every deadline that has passed or is an hour away; returns how many decisions it looked at.
@@ -213,8 +216,7 @@ extension DecisionService {
 
     /// The decision, when the caller runs it.
     private func administered(_ caller: User, _ id: String) async throws -> Decision {
-        try await enforceDeadline(id)
-        let decision = try await readable(caller, id)
+        let decision = try await readable(caller, id, read: try await enforceDeadline(id))
         guard try await isAdmin(caller, of: decision) else {
             throw PlacesError.forbidden(
                 decision.groupId == nil ? "only the decision's starter may do this" : "only the group's admins may do this"

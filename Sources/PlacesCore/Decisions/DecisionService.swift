@@ -134,8 +134,7 @@ public struct DecisionService: Sendable {
 
     /// The decision as the caller may see it, after applying a deadline that has passed.
     public func view(_ caller: User, id: String) async throws -> DecisionView {
-        try await enforceDeadline(id)
-        let decision = try await readable(caller, id)
+        let decision = try await readable(caller, id, read: try await enforceDeadline(id))
         let ballots = try await repository.ballots(decisionID: id)
         return try await DecisionView.make(decision, ballots: ballots, for: caller, service: self)
     }
@@ -153,8 +152,7 @@ public struct DecisionService: Sendable {
 
     /// Recomputes the result from the stored ballots and seed, and says whether it agrees with the stored one.
     public func recount(_ caller: User, id: String) async throws -> Recount {
-        try await enforceDeadline(id)
-        let decision = try await readable(caller, id)
+        let decision = try await readable(caller, id, read: try await enforceDeadline(id))
         guard let stored = decision.result else {
             throw PlacesError(.conflict, "the decision has no result yet (it is \(decision.status.rawValue))")
         }
@@ -236,9 +234,9 @@ public struct DecisionService: Sendable {
 
     /// The decision, when the caller belongs to its group, or (without a group) takes part or started it; `forbidden`
     /// otherwise, so someone who left a group no longer sees its decisions. Participants who are no longer members are
-    /// withdrawn first.
-    func readable(_ caller: User, _ id: String) async throws -> Decision {
-        let decision = try await existing(id)
+    /// withdrawn first. `read` is the decision when the caller has just read it (the deadline check does).
+    func readable(_ caller: User, _ id: String, read: Decision? = nil) async throws -> Decision {
+        let decision = if let read { read } else { try await existing(id) }
         guard let groupID = decision.groupId else {
             if decision.participants.contains(caller.id) || decision.createdBy == caller.id { return decision }
             throw PlacesError.forbidden("only the decision's participants see it")
