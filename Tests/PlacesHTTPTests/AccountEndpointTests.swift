@@ -65,6 +65,7 @@ struct AccountEndpointTests {
         (["username": "abc", "email": "a\u{00A0}b@b.co", "password": "long enough pw"], "email"),
         (["username": "abc", "email": "\u{00A0}a@b.co", "password": "long enough pw"], "email"),
         (["username": "abc", "phone": "\u{2003}+44 20 7946 0958", "password": "long enough pw"], "phone"),
+        (["username": "abc", "email": "a@b.co", "password": "long enough pw", "displayName": "Ada\t"], "displayName"),
     ] as [([String: any Sendable], String)])
     func registrationRefusesBadFieldsByName(body: [String: any Sendable], field: String) async throws {
         let app = try await TestApp.make([])

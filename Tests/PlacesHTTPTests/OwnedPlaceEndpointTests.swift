@@ -82,6 +82,8 @@ struct OwnedPlaceEndpointTests {
                 (["name": "A", "lat": 0, "lon": 0, "openingHours": ["": NSNull()]], "openingHours"),
                 (["name": "A", "lat": 0, "lon": 0, "openingHours": ["MON": ["08:00-12:00"]]], "openingHours"),
                 (["name": "A", "lat": 0, "lon": 0, "openingHours": ["mon": "08:00-12:00"]], "openingHours"),
+                // A control character is refused even where a trim would have taken it away.
+                (["name": "A\n", "lat": 0, "lon": 0], "name"), (["name": "A", "lat": 0, "lon": 0, "description": "\u{0B}x"], "description"),
             ] as [([String: Any], String)] {
                 let response = try await client.json(.post, "/v1/places", token: token, body: body)
                 #expect(response.status == .badRequest, "\(body)")

@@ -19,7 +19,14 @@ public enum PlaceFields {
         for name in text.sorted() {
             guard let value = fields[name] else { continue }
             switch value {
-            case .text, .null: continue
+            case .text(let raw):
+                // As the document's patterns say: no control character anywhere, not even one a trim would remove
+                // (a description may hold tabs and line breaks).
+                for byte in raw.utf8 where byte < 0x20 || byte == 0x7F {
+                    if name == "description" && (byte == 0x0A || byte == 0x09 || byte == 0x0D) { continue }
+                    throw .invalid(name, "\(name) contains a control character")
+                }
+            case .null: continue
             default: throw .invalid(name, "\(name) must be text")
             }
         }

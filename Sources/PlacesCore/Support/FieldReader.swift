@@ -47,12 +47,14 @@ public struct FieldReader: Sendable {
         guard raw.utf8.count <= limit || raw.unicodeScalars.count <= limit else {
             throw .invalid(name, "\(name) is longer than \(limit) characters")
         }
-        let text = raw.trimmingWhitespace().nfc
-        if text.isEmpty { return nil }
-        for byte in text.utf8 where byte < 0x20 || byte == 0x7F {
+        // Control characters are refused wherever they stand, before trimming, as the API document's patterns say: a
+        // stray tab or line break around a name is refused rather than trimmed away.
+        for byte in raw.utf8 where byte < 0x20 || byte == 0x7F {
             if allowLineBreaks && (byte == 0x0A || byte == 0x09 || byte == 0x0D) { continue }
             throw .invalid(name, "\(name) contains a control character")
         }
+        let text = raw.trimmingWhitespace().nfc
+        if text.isEmpty { return nil }
         return text
     }
 
