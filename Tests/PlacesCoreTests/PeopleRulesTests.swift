@@ -26,6 +26,19 @@ struct PeopleRulesTests {
         }
     }
 
+    @Test func anEmailIsWhatTheDocumentsPatternAllows() throws {
+        // 254 characters are counted as the document's maxLength counts them, in code points, not bytes.
+        let long = String(repeating: "é", count: 240) + "@example.com"
+        #expect(try AccountRules.email(long) == long)
+        #expect(try AccountRules.email(" \tAna@Example.COM\n") == "ana@example.com")
+        // What the pattern refuses: white space (NEL and U+FEFF among it), controls, C1 controls, < and >.
+        for bad in ["a\u{85}b@example.com", "a\u{FEFF}@example.com", "a\u{9C}@example.com", "a\u{A0}b@example.com", "<a>@example.com",
+            "\u{A0}a@example.com", "a@example..com", "a@.example.com", "@example.com", "a@example"]
+        {
+            #expect(throws: PlacesError.self, "\(bad.debugDescription)") { try AccountRules.email(bad) }
+        }
+    }
+
     @Test func passwordsAreTenCharactersToSeventyTwoBytes() throws {
         try AccountRules.checkPassword("0123456789", username: "ada")
         try AccountRules.checkPassword(String(repeating: "x", count: 72), username: "ada")

@@ -29,20 +29,31 @@ public enum AccountRules {
     public static func usernameKey(_ username: String) -> String { username.lowercased() }
 
     /// An e-mail address as sent (at most 254 characters), trimmed of spaces, tabs and line breaks and lowercased,
-    /// checked for one `@` with a dotted domain after it and no white space or control character inside: what the
-    /// API document's pattern says, so nothing it forbids is repaired into an address.
+    /// checked for one `@` with a dotted domain after it and nothing inside that the API document's pattern refuses
+    /// (white space, control characters, `<` and `>`), so nothing it forbids is repaired into an address and nothing
+    /// it allows is refused.
     public static func email(_ text: String, field: String = "email") throws(PlacesError) -> String {
         guard text.unicodeScalars.count <= emailLength else { throw .invalid(field, "\(field) is longer than \(emailLength) characters") }
-        let email = text.trimmingASCIIWhitespace().lowercased()
+        let trimmed = text.trimmingASCIIWhitespace()
+        let email = trimmed.lowercased()
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        guard email.utf8.count <= emailLength, parts.count == 2, !parts[0].isEmpty, !email.contains(where: \.isWhitespace),
+        guard parts.count == 2, !parts[0].isEmpty,
             parts[1].split(separator: ".", omittingEmptySubsequences: false).count >= 2,
             !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !parts[1].contains(".."),
-            email.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F && $0 != 0x3C && $0 != 0x3E })
+            !trimmed.unicodeScalars.contains(where: AccountRules.refusedInEmail)
         else {
             throw .invalid(field, "email must look like name@example.com")
         }
         return email
+    }
+
+    /// What the document's e-mail pattern refuses inside an address: JSON Schema's `\s` (Unicode white space and
+    /// U+FEFF), control characters (C0, DEL and C1), `<` and `>`.
+    static func refusedInEmail(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0...0x20, 0x7F...0x9F, 0x3C, 0x3E, 0xFEFF: true
+        default: scalar.properties.isWhitespace
+        }
     }
 
     /// Longest phone number as sent, separators and surrounding blanks included.
