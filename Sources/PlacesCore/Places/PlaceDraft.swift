@@ -127,7 +127,7 @@ public struct PlaceDraft: Sendable, Hashable {
         }
         let text = raw.trimmingWhitespace().nfc
         if text.isEmpty { return nil }
-        try PlaceDraft.checkPrintable(text, field: field, allowLineBreaks: field == "description")
+        try PlacesError.checkPrintable(text, field: field, allowLineBreaks: field == "description")
         return text
     }
 
@@ -167,7 +167,7 @@ public struct PlaceDraft: Sendable, Hashable {
         for tag in raw {
             let text = tag.trimmingWhitespace().nfc.lowercased()
             if text.isEmpty || tags.contains(text) { continue }
-            try PlaceDraft.checkPrintable(text, field: "tags", allowLineBreaks: false)
+            try PlacesError.checkPrintable(text, field: "tags", allowLineBreaks: false)
             guard text.count <= PlaceLimits.tagLength else {
                 throw .invalid("tags", "tag '\(text)' is longer than \(PlaceLimits.tagLength) characters")
             }
@@ -269,15 +269,6 @@ public struct PlaceDraft: Sendable, Hashable {
         hash.combine(number: Int64((coordinate.longitude * 1e7).rounded()))
         let hex = String(hash.value, radix: 16)
         return "p-" + String(repeating: "0", count: 16 - hex.count) + hex
-    }
-
-    private static func checkPrintable(_ text: String, field: String, allowLineBreaks: Bool) throws(PlacesError) {
-        // Control characters are never meant and break terminals, tables and logs; only a description may hold
-        // line breaks and tabs. In UTF-8 they are single bytes below 0x20 (or 0x7F), never part of a longer sequence.
-        for byte in text.utf8 where byte < 0x20 || byte == 0x7F {
-            if allowLineBreaks && (byte == 0x0A || byte == 0x09 || byte == 0x0D) { continue }
-            throw .invalid(field, "\(field) contains a control character")
-        }
     }
 }
 

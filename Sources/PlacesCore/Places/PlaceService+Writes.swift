@@ -22,10 +22,7 @@ public enum PlaceFields {
             case .text(let raw):
                 // As the document's patterns say: no control character anywhere, not even one a trim would remove
                 // (a description may hold tabs and line breaks).
-                for byte in raw.utf8 where byte < 0x20 || byte == 0x7F {
-                    if name == "description" && (byte == 0x0A || byte == 0x09 || byte == 0x0D) { continue }
-                    throw .invalid(name, "\(name) contains a control character")
-                }
+                try PlacesError.checkPrintable(raw, field: name, allowLineBreaks: name == "description")
             case .null: continue
             default: throw .invalid(name, "\(name) must be text")
             }

@@ -49,10 +49,7 @@ public struct FieldReader: Sendable {
         }
         // Control characters are refused wherever they stand, before trimming, as the API document's patterns say: a
         // stray tab or line break around a name is refused rather than trimmed away.
-        for byte in raw.utf8 where byte < 0x20 || byte == 0x7F {
-            if allowLineBreaks && (byte == 0x0A || byte == 0x09 || byte == 0x0D) { continue }
-            throw .invalid(name, "\(name) contains a control character")
-        }
+        try PlacesError.checkPrintable(raw, field: name, allowLineBreaks: allowLineBreaks)
         let text = raw.trimmingWhitespace().nfc
         if text.isEmpty { return nil }
         return text

@@ -47,6 +47,16 @@ extension String {
 }
 
 extension PlacesError {
+    /// Refuses text holding a control character (`field` at fault). Control characters are never meant and break
+    /// terminals, tables and logs; only some fields (descriptions) may hold line breaks and tabs. In UTF-8 they are
+    /// single bytes below 0x20 (or 0x7F), never part of a longer sequence.
+    static func checkPrintable(_ text: String, field: String, allowLineBreaks: Bool) throws(PlacesError) {
+        for byte in text.utf8 where byte < 0x20 || byte == 0x7F {
+            if allowLineBreaks && (byte == 0x0A || byte == 0x09 || byte == 0x0D) { continue }
+            throw .invalid(field, "\(field) contains a control character")
+        }
+    }
+
     /// Refuses a name shown to other people when it holds characters that reorder or hide text (`field` at fault).
     static func checkShownName(_ text: String, field: String) throws(PlacesError) {
         guard text.containsInvisibleFormatting else { return }
