@@ -185,7 +185,11 @@ public struct SQLiteAccountRepository: AccountRepository {
         let text = try await database.read { db in
             try String.fetchOne(db, sql: "SELECT settings FROM user_settings WHERE user_id = ?", arguments: [userID])
         }
-        guard let text else { return nil }
+        return try text.map { text throws(PlacesError) in try SQLiteAccountRepository.settings(text, userID: userID) }
+    }
+
+    /// Stored settings text read back; `internal_error` naming the user when it cannot be.
+    static func settings(_ text: String, userID: String) throws(PlacesError) -> UserSettings {
         do {
             return try JSONDecoder().decode(UserSettings.self, from: Data(text.utf8))
         } catch {
@@ -203,13 +207,7 @@ public struct SQLiteAccountRepository: AccountRepository {
             ).map { (row: Row) -> (String, String) in (row["user_id"], row["settings"]) }
         }
         var found: [String: UserSettings] = [:]
-        for (userID, text) in rows {
-            do {
-                found[userID] = try JSONDecoder().decode(UserSettings.self, from: Data(text.utf8))
-            } catch {
-                throw PlacesError(.internalError, "stored settings of user '\(userID)' are unreadable")
-            }
-        }
+        for (userID, text) in rows { found[userID] = try SQLiteAccountRepository.settings(text, userID: userID) }
         return found
     }
 
