@@ -324,6 +324,10 @@ extension PlacesDatabase {
                     """
             )
         }
+        migrator.registerMigration("v7-decision-versions") { db in
+            // A decision is read, changed in Core and saved only if nobody saved it since (optimistic concurrency).
+            try db.execute(sql: "ALTER TABLE decision ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 }

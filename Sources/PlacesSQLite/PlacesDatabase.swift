@@ -7,6 +7,8 @@ import PlacesCore
 /// migrated to the current schema when opened.
 public struct PlacesDatabase: Sendable {
     let writer: any DatabaseWriter
+    /// Hears every access (one await of a read or a write), for tests that count a request's round trips.
+    let accessed: (@Sendable () -> Void)?
 
     /// Opens (creating if missing) the database file at `path` and migrates it; `readOnly` opens an existing,
     /// migrated file without ever writing to it (the CLI's queries).
@@ -35,14 +37,18 @@ public struct PlacesDatabase: Sendable {
     }
 
     /// An empty in-memory database, for tests; `statements`, when given, hears the SQL of every statement it runs
-    /// (BEGIN and COMMIT included), so a test can count a request's round trips.
-    public static func inMemory(statements: (@Sendable (String) -> Void)? = nil) throws -> PlacesDatabase {
+    /// (BEGIN and COMMIT included), and `accesses` every read or write it is asked for, so a test can count a request's
+    /// round trips.
+    public static func inMemory(
+        statements: (@Sendable (String) -> Void)? = nil,
+        accesses: (@Sendable () -> Void)? = nil
+    ) throws -> PlacesDatabase {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             PlacesDatabase.addFunctions(db)
             if let statements { db.trace { event in statements(event.description) } }
         }
-        return try PlacesDatabase(writer: DatabaseQueue(configuration: configuration))
+        return try PlacesDatabase(writer: DatabaseQueue(configuration: configuration), accessed: accesses)
     }
 
     /// `places_distance(lat1, lon1, lat2, lon2)`: great-circle metres, the one definition of distance (Geodesy).
@@ -67,8 +73,9 @@ public struct PlacesDatabase: Sendable {
         text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
     }
 
-    private init(writer: any DatabaseWriter, migrate: Bool = true) throws {
+    private init(writer: any DatabaseWriter, migrate: Bool = true, accessed: (@Sendable () -> Void)? = nil) throws {
         self.writer = writer
+        self.accessed = accessed
         guard migrate else { return }
         do {
             try PlacesDatabase.migrator.migrate(writer)
@@ -82,6 +89,7 @@ public struct PlacesDatabase: Sendable {
 
     /// Runs a read, turning database errors into `PlacesError`; the body's own errors pass unchanged.
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        accessed?()
         do {
             return try await writer.read(body)
         } catch let error as DatabaseError {
@@ -89,8 +97,20 @@ public struct PlacesDatabase: Sendable {
         }
     }
 
+    /// Runs a read made of one statement, without BEGIN and COMMIT around it: SQLite runs a lone statement in a read
+    /// transaction of its own, so it sees one state of the database anyway. Never for two statements that must agree.
+    func readStatement<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        accessed?()
+        do {
+            return try await writer.unsafeRead(body)
+        } catch let error as DatabaseError {
+            throw PlacesDatabase.mapped(error)
+        }
+    }
+
     /// Runs one write transaction, turning database errors into `PlacesError`; the body's own errors pass unchanged.
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        accessed?()
         do {
             return try await writer.write(body)
         } catch let error as DatabaseError {

@@ -7,62 +7,51 @@ extension DecisionService {
     /// Casts or replaces the caller's ballot (participants of an active tiered decision). The ballot that makes
     /// every participant voted completes the decision, in the same transaction.
     public func vote(_ caller: User, id: String, _ reader: FieldReader) async throws -> DecisionView {
-        let decision = try await readable(caller, id, read: try await enforceDeadline(id))
-        guard decision.participants.contains(caller.id) else { throw PlacesError.forbidden("only the decision's participants vote") }
-        guard decision.method == .tiered else {
-            throw PlacesError(.conflict, "only tiered decisions take ballots; this one is \(decision.method.rawValue)")
+        // One read of the decision with its ballots; a participant who is still a member of its group needs no other.
+        let read = try await readable(caller, current(id))
+        guard read.decision.participants.contains(caller.id) else { throw PlacesError.forbidden("only the decision's participants vote") }
+        guard read.decision.method == .tiered else {
+            throw PlacesError(.conflict, "only tiered decisions take ballots; this one is \(read.decision.method.rawValue)")
         }
-        let ranking = try DecisionService.ranking(reader, candidates: decision.candidates)
-        let names = names(decision.candidates)
+        let ranking = try DecisionService.ranking(reader, candidates: read.decision.candidates)
+        let names = names(read.decision.candidates)
         let now = clock()
         let voter = caller.id
-        // Who hears of the result is read only for the ballot that completes the decision: the transaction asks for
-        // it when it finds that this ballot is the last, and runs once more with it (at most twice in all).
-        var audience: Audience?
-        var saved: DecisionState?
-        for _ in 0..<2 {
-            let known = audience
-            do {
-                saved = try await repository.update(decisionID: id) { state in
-                    guard state.decision.status == .active else {
-                        throw PlacesError(.conflict, "the decision is \(state.decision.status.rawValue); ballots are no longer taken")
-                    }
-                    // They may have left the group since the check above.
-                    guard state.decision.participants.contains(voter) else {
-                        throw PlacesError.forbidden("only the decision's participants vote")
-                    }
-                    if let index = state.ballots.firstIndex(where: { $0.userId == voter }) {
-                        state.ballots[index].ranking = ranking
-                        state.ballots[index].updatedAt = now
-                    } else {
-                        state.ballots.append(Ballot(userId: voter, ranking: ranking, castAt: now, updatedAt: now))
-                    }
-                    if Set(state.ballots.map(\.userId)).isSuperset(of: state.decision.participants) {
-                        guard let known else { throw AudienceNeeded() }
-                        try DecisionService.complete(&state, endedBy: .allVoted, names: names, weights: nil, audience: known, now: now)
-                    }
-                    return state
-                }
-                break
-            } catch is AudienceNeeded {
-                audience = try await notifier.audience(decision.participants)
+        var users: [String: User] = [:]
+        let saved = try await change(id, known: read) { state in
+            guard state.decision.status == .active else {
+                throw PlacesError(.conflict, "the decision is \(state.decision.status.rawValue); ballots are no longer taken")
             }
-        }
-        // The answer shows the decision as this transaction left it, without reading it again.
-        guard let saved else { return try await view(caller, id: id) }
-        return try await DecisionView.make(saved.decision, ballots: saved.ballots, for: caller, service: self)
+            // They may have left the group since it was read.
+            guard state.decision.participants.contains(voter) else { throw PlacesError.forbidden("only the decision's participants vote") }
+            if let index = state.ballots.firstIndex(where: { $0.userId == voter }) {
+                state.ballots[index].ranking = ranking
+                state.ballots[index].updatedAt = now
+            } else {
+                state.ballots.append(Ballot(userId: voter, ranking: ranking, castAt: now, updatedAt: now))
+            }
+            // Everyone the answer names is read in one go; what they want to hear of the result only when this ballot
+            // completes the decision, in the same read.
+            let people = DecisionView.people(state.decision)
+            if Set(state.ballots.map(\.userId)).isSuperset(of: state.decision.participants) {
+                let found = try await accounts.usersWithSettings(ids: people)
+                users = found.mapValues(\.user)
+                let audience = Notifier.audience(state.decision.participants, settings: found.compactMapValues(\.settings))
+                try DecisionService.complete(&state, endedBy: .allVoted, names: names, weights: nil, audience: audience, now: now)
+            } else {
+                users = try await accounts.users(ids: people)
+            }
+        }.state
+        // The answer shows the decision as the save left it, without reading it again.
+        return try await view(saved, for: caller, users: users)
     }
-
-    /// Thrown from a ballot's transaction (rolling it back) when the ballot completes the decision and the audience of
-    /// its result has not been read yet.
-    private struct AudienceNeeded: Error {}
 
     /// Ends an active decision now (admins): a tiered one is counted, a scheduled random one is drawn.
     public func close(_ caller: User, id: String) async throws -> DecisionView {
-        let decision = try await administered(caller, id)
-        switch decision.method {
-        case .tiered: try await end(id, by: .adminClosed, strict: true)
-        case .random: try await end(id, by: .draw, strict: true)
+        let state = try await administered(caller, id)
+        switch state.decision.method {
+        case .tiered: try await end(state, by: .adminClosed, strict: true)
+        case .random: try await end(state, by: .draw, strict: true)
         case .manual: throw PlacesError(.conflict, "a manual decision ends when an admin picks a place")
         }
         return try await view(caller, id: id)
@@ -70,9 +59,9 @@ extension DecisionService {
 
     /// Cancels an active decision (admins): it ends `closed`, without a result.
     public func cancel(_ caller: User, id: String) async throws -> DecisionView {
-        _ = try await administered(caller, id)
+        let read = try await administered(caller, id)
         let now = clock()
-        try await repository.update(decisionID: id) { state in
+        try await change(id, known: read) { state in
             guard state.decision.status == .active else {
                 throw PlacesError(.conflict, "the decision is already \(state.decision.status.rawValue)")
             }
@@ -87,7 +76,8 @@ extension DecisionService {
 
     /// Picks the winner of a manual decision (admins), which completes it.
     public func pick(_ caller: User, id: String, _ reader: FieldReader) async throws -> DecisionView {
-        let decision = try await administered(caller, id)
+        let read = try await administered(caller, id)
+        let decision = read.decision
         guard decision.method == .manual else { throw PlacesError(.conflict, "only a manual decision is decided by a pick") }
         guard let placeID = try reader.text("placeId", limit: 100) else { throw PlacesError.invalid("placeId", "placeId is required") }
         guard decision.candidates.contains(placeID) else {
@@ -97,7 +87,7 @@ extension DecisionService {
         let names = names(decision.candidates)
         let now = clock()
         let picker = caller
-        try await repository.update(decisionID: id) { state in
+        try await change(id, known: read) { state in
             guard state.decision.status == .active else {
                 throw PlacesError(.conflict, "the decision is already \(state.decision.status.rawValue)")
             }
@@ -111,21 +101,37 @@ extension DecisionService {
         return try await view(caller, id: id)
     }
 
-    /// Applies a passed deadline (count, draw or expire) and sends the reminder when the deadline is an hour away.
-    /// Every read calls it; so does the server's background task, so deadlines pass even when nobody looks. Answers
-    /// the decision as it read it when nothing had to change, so the caller need not read it again (nil otherwise).
-    @discardableResult
-    public func enforceDeadline(_ id: String) async throws -> Decision? {
-        guard let decision = try await repository.decision(id: id) else { return nil }
-        guard decision.status == .active, let deadline = decision.deadline else { return decision }
+    /// What a decision's deadline asks for now: to end it, or to remind those who have not voted.
+    enum DeadlineAction { case end, remind }
+
+    func deadlineAction(_ decision: Decision) -> DeadlineAction? {
+        guard decision.status == .active, let deadline = decision.deadline else { return nil }
         let now = clock()
-        if deadline <= now {
-            try await end(id, by: .deadline, strict: false)
-            return nil
-        } else if decision.reminderSentAt == nil, deadline.timeIntervalSince(now) <= DecisionService.reminderLead {
-            let audience = try await notifier.audience(decision.participants)
-            let title = decision.title.map { "“\($0)”" } ?? "a decision"
-            try await repository.update(decisionID: id) { state in
+        if deadline <= now { return .end }
+        if decision.reminderSentAt == nil, deadline.timeIntervalSince(now) <= DecisionService.reminderLead { return .remind }
+        return nil
+    }
+
+    /// Applies a passed deadline (count, draw or expire) and sends the reminder when the deadline is an hour away.
+    /// Every read does it; so does the server's background task, so deadlines pass even when nobody looks.
+    public func enforceDeadline(_ id: String) async throws {
+        guard let state = try await repository.state(decisionID: id) else { return }
+        try await enforceDeadline(state)
+    }
+
+    /// Applies the deadline of the decision as `state` shows it; true when that changed the decision.
+    @discardableResult
+    func enforceDeadline(_ read: DecisionState) async throws -> Bool {
+        switch deadlineAction(read.decision) {
+        case nil:
+            return false
+        case .end:
+            try await end(read, by: .deadline, strict: false)
+        case .remind:
+            let audience = try await notifier.audience(read.decision.participants)
+            let title = read.decision.title.map { "“\($0)”" } ?? "a decision"
+            let now = clock()
+            try await change(read.decision.id, known: read) { state in
                 guard state.decision.status == .active, state.decision.reminderSentAt == nil else { return }
                 let waiting = Set(state.decision.participants).subtracting(state.ballots.map(\.userId))
                 if state.decision.method == .tiered {
@@ -139,9 +145,8 @@ extension DecisionService {
                 }
                 state.decision.reminderSentAt = now
             }
-            return nil
         }
-        return decision
+        return true
     }
 
     /// Applies every deadline that has passed or is an hour away; returns how many decisions it looked at.
@@ -154,13 +159,13 @@ extension DecisionService {
 
     /// Ends an active decision with a result: counts the ballots (tiered) or draws (random); a tiered decision with
     /// no ballot at its deadline expires. `strict` refuses a decision that already ended, or has nothing to count.
-    func end(_ id: String, by ending: DecisionResult.Ending, strict: Bool) async throws {
-        let decision = try await existing(id)
+    func end(_ read: DecisionState, by ending: DecisionResult.Ending, strict: Bool) async throws {
+        let decision = read.decision
         let audience = try await notifier.audience(decision.participants)
         let names = names(decision.candidates)
         let weights = decision.method == .random && decision.weighted ? scores(decision.candidates) : nil
         let now = clock()
-        try await repository.update(decisionID: id) { state in
+        try await change(decision.id, known: read) { state in
             guard state.decision.status == .active else {
                 if strict { throw PlacesError(.conflict, "the decision is already \(state.decision.status.rawValue)") }
                 return
@@ -215,14 +220,14 @@ extension DecisionService {
     }
 
     /// The decision, when the caller runs it.
-    private func administered(_ caller: User, _ id: String) async throws -> Decision {
-        let decision = try await readable(caller, id, read: try await enforceDeadline(id))
-        guard try await isAdmin(caller, of: decision) else {
+    private func administered(_ caller: User, _ id: String) async throws -> DecisionState {
+        let state = try await readable(caller, current(id))
+        guard try await isAdmin(caller, of: state.decision) else {
             throw PlacesError.forbidden(
-                decision.groupId == nil ? "only the decision's starter may do this" : "only the group's admins may do this"
+                state.decision.groupId == nil ? "only the decision's starter may do this" : "only the group's admins may do this"
             )
         }
-        return decision
+        return state
     }
 
     /// A ranking from a ballot body: candidate ids, best first, each at most once, at least one.

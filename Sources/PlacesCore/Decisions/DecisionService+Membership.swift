@@ -24,12 +24,13 @@ extension DecisionService {
     /// Removes `removing` from an active decision's participants (only those outside `keeping`, when given), in one
     /// transaction with the completion that may follow.
     private func withdrawParticipants(_ id: String, keeping members: Set<String>?, removing: Set<String>) async throws {
-        let decision = try await existing(id)
+        let read = try await existing(id)
+        let decision = read.decision
         let remaining = decision.participants.filter { !removing.contains($0) || members?.contains($0) == true }
         let audience = try await notifier.audience(remaining)
         let names = names(decision.candidates)
         let now = clock()
-        try await repository.update(decisionID: id) { state in
+        try await change(id, known: read) { state in
             guard state.decision.status == .active else { return }
             let leaving = state.decision.participants.filter { removing.contains($0) && members?.contains($0) != true }
             guard !leaving.isEmpty else { return }

@@ -122,7 +122,7 @@ public struct DecisionService: Sendable {
         )
         try await repository.insert(decision, notifications: announcement)
         if method == .random, !scheduled {
-            try await end(decision.id, by: .draw, strict: true)
+            try await end(DecisionState(decision: decision, ballots: []), by: .draw, strict: true)
         }
         return try await view(caller, id: decision.id)
     }
@@ -134,29 +134,42 @@ public struct DecisionService: Sendable {
 
     /// The decision as the caller may see it, after applying a deadline that has passed.
     public func view(_ caller: User, id: String) async throws -> DecisionView {
-        let decision = try await readable(caller, id, read: try await enforceDeadline(id))
-        let ballots = try await repository.ballots(decisionID: id)
-        return try await DecisionView.make(decision, ballots: ballots, for: caller, service: self)
+        let state = try await readable(caller, current(id))
+        return try await view(state, for: caller)
     }
 
-    /// A page of the decisions the caller can see, newest first.
+    /// The view of a decision as `caller` may see it, naming its people from one read.
+    func view(_ state: DecisionState, for caller: User, users known: [String: User]? = nil) async throws -> DecisionView {
+        let users = if let known { known } else { try await accounts.users(ids: DecisionView.people(state.decision)) }
+        return try DecisionView.make(state.decision, ballots: state.ballots, for: caller, users: users, names: names(state.decision.candidates))
+    }
+
+    /// A page of the decisions the caller can see, newest first: the decisions with their ballots in one read, and
+    /// everyone their views name in another, whatever the number of decisions and participants.
     public func list(_ caller: User, page: PageRequest) async throws -> Page<DecisionView> {
         let memberOf = try await groups.groupIDs(memberID: caller.id)
-        let decisions = page.page(try await repository.decisions(visibleTo: caller.id, groupIDs: memberOf, page: page.lookingAhead))
-        var views: [DecisionView] = []
-        for decision in decisions.items {
-            views.append(try await view(caller, id: decision.id))
+        let found = page.page(try await repository.decisions(visibleTo: caller.id, groupIDs: memberOf, page: page.lookingAhead))
+        var states: [DecisionState] = []
+        // A group's decision shows to its members only (its starter who left the group no longer sees it).
+        for state in found.items where state.decision.groupId.map(memberOf.contains) ?? true {
+            // A deadline that passed, or a participant who left while a withdrawal was interrupted, changes the
+            // decision first (rare: each costs reads of its own).
+            states.append(needsAttention(state) ? try await readable(caller, current(state.decision.id)) : state)
         }
-        return Page(items: views, nextCursor: decisions.nextCursor)
+        let users = try await accounts.users(ids: states.flatMap { DecisionView.people($0.decision) })
+        var views: [DecisionView] = []
+        for state in states { views.append(try await view(state, for: caller, users: users)) }
+        return Page(items: views, nextCursor: found.nextCursor)
     }
 
     /// Recomputes the result from the stored ballots and seed, and says whether it agrees with the stored one.
     public func recount(_ caller: User, id: String) async throws -> Recount {
-        let decision = try await readable(caller, id, read: try await enforceDeadline(id))
+        let state = try await readable(caller, current(id))
+        let decision = state.decision
         guard let stored = decision.result else {
             throw PlacesError(.conflict, "the decision has no result yet (it is \(decision.status.rawValue))")
         }
-        let ballots = try await repository.ballots(decisionID: id)
+        let ballots = state.ballots
         var recounted = try DecisionTally.result(
             decision,
             ballots: ballots,
@@ -234,17 +247,18 @@ public struct DecisionService: Sendable {
 
     /// The decision, when the caller belongs to its group, or (without a group) takes part or started it; `forbidden`
     /// otherwise, so someone who left a group no longer sees its decisions. Participants who are no longer members are
-    /// withdrawn first. `read` is the decision when the caller has just read it (the deadline check does).
-    func readable(_ caller: User, _ id: String, read: Decision? = nil) async throws -> Decision {
-        let decision = if let read { read } else { try await existing(id) }
+    /// withdrawn first. A participant who is still a member needs no read of the group.
+    func readable(_ caller: User, _ read: DecisionState) async throws -> DecisionState {
+        let decision = read.decision
         guard let groupID = decision.groupId else {
-            if decision.participants.contains(caller.id) || decision.createdBy == caller.id { return decision }
+            if decision.participants.contains(caller.id) || decision.createdBy == caller.id { return read }
             throw PlacesError.forbidden("only the decision's participants see it")
         }
+        if read.formerMembers.isEmpty, decision.participants.contains(caller.id) { return read }
         guard let group = try await groups.group(id: groupID), group.role(of: caller.id) != nil else {
             throw PlacesError.forbidden("only the members of the decision's group see it")
         }
-        return try await withdrawFormerMembers(decision, group: group) ? try await existing(id) : decision
+        return try await withdrawFormerMembers(decision, group: group) ? try await existing(decision.id) : read
     }
 
     /// True when the caller runs the decision: an admin of its group, or its starter when it has no group.
@@ -253,12 +267,55 @@ public struct DecisionService: Sendable {
         return try await groups.group(id: groupID)?.role(of: caller.id) == .admin
     }
 
-    func existing(_ id: String) async throws -> Decision {
-        guard let decision = try await repository.decision(id: id) else {
+    /// The decision as stored, with its ballots; `not_found` when there is none.
+    func existing(_ id: String) async throws -> DecisionState {
+        guard let state = try await repository.state(decisionID: id) else {
             throw PlacesError.notFound("no decision with id \(PlacesError.quoted(id))")
         }
-        return decision
+        return state
     }
+
+    /// The decision as stored, after applying a deadline that has passed or sending the reminder that is due.
+    func current(_ id: String) async throws -> DecisionState {
+        let state = try await existing(id)
+        return try await enforceDeadline(state) ? try await existing(id) : state
+    }
+
+    /// True when reading the decision changes it: a deadline passed, a reminder is due, or a participant left.
+    func needsAttention(_ state: DecisionState) -> Bool {
+        !state.formerMembers.isEmpty || deadlineAction(state.decision) != nil
+    }
+
+    /// Changes the decision by `body` and saves it in one transaction of the repository's, reading it again and
+    /// deciding again when another change was saved in between; `known` is the state when the caller has just read
+    /// it. Answers what `body` answered and the state as saved (nothing is written when `body` changed nothing).
+    @discardableResult
+    func change<T>(
+        _ id: String,
+        known: DecisionState? = nil,
+        _ body: (inout DecisionState) async throws -> T
+    ) async throws -> (outcome: T, state: DecisionState) {
+        var read = known
+        for _ in 0..<DecisionService.maximumTries {
+            let before = if let read { read } else { try await existing(id) }
+            var after = before
+            after.notifications = []
+            let outcome = try await body(&after)
+            if after.decision == before.decision, after.ballots == before.ballots, after.notifications.isEmpty {
+                return (outcome, after)
+            }
+            if try await repository.save(after, replacing: before) {
+                after.version += 1
+                after.notifications = []
+                return (outcome, after)
+            }
+            read = nil
+        }
+        throw PlacesError(.unavailable, "the decision is changing too often to save this; try again")
+    }
+
+    /// How many times a change is decided again when others keep saving the decision first.
+    static let maximumTries = 50
 
     /// Place names by id, for explanations (places deleted since are left out).
     func names(_ ids: [String]) -> [String: String] {

@@ -55,11 +55,20 @@ public struct DecisionView: Sendable, Encodable {
     /// The count so far (tiered, active), for a participant who has voted.
     public var provisional: DecisionResult?
 
-    static func make(_ decision: Decision, ballots: [Ballot], for caller: User, service: DecisionService) async throws -> DecisionView {
-        let names = service.names(decision.candidates)
+    /// Everyone a view of the decision names: its participants and those who departed.
+    static func people(_ decision: Decision) -> [String] {
+        decision.participants + decision.departures.map(\.userId)
+    }
+
+    /// The view for `caller`, naming people from `users` (read for `people(decision)`) and places from `names`.
+    static func make(
+        _ decision: Decision,
+        ballots: [Ballot],
+        for caller: User,
+        users: [String: User],
+        names: [String: String]
+    ) throws -> DecisionView {
         let voted = Set(ballots.map(\.userId))
-        // Everyone the view names, in one read, whatever the number of participants.
-        let users = try await service.accounts.users(ids: decision.participants + decision.departures.map(\.userId))
         var participants = decision.participants.compactMap { id in
             users[id].map { Participant(user: PublicUser($0), hasVoted: voted.contains(id)) }
         }

@@ -24,7 +24,11 @@ public struct Notifier: Sendable {
 
     /// The recipients with their settings read now, so notifications can be made later inside a transaction.
     public func audience(_ recipients: [String]) async throws -> Audience {
-        let stored = try await accounts.settings(userIDs: recipients)
+        Notifier.audience(recipients, settings: try await accounts.settings(userIDs: recipients))
+    }
+
+    /// The recipients with the settings already read for them (those without stored settings have the defaults).
+    public static func audience(_ recipients: [String], settings stored: [String: UserSettings]) -> Audience {
         var settings: [(String, UserSettings.Notifications)] = []
         var seen = Set<String>()
         for recipient in recipients where seen.insert(recipient).inserted {

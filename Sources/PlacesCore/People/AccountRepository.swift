@@ -24,6 +24,8 @@ public protocol AccountRepository: Sendable {
     func user(id: String) async throws -> User?
     /// The users with these ids that exist, in one read, by id (a decision's participants, whatever their number).
     func users(ids: [String]) async throws -> [String: User]
+    /// The users with these ids that exist and their stored settings (nil when they never saved any), in one read.
+    func usersWithSettings(ids: [String]) async throws -> [String: (user: User, settings: UserSettings?)]
     /// The user a login names.
     func user(login: LoginName) async throws -> User?
     /// Saves a changed user (profile, e-mail, phone); `conflict` naming the field when a new value is taken.

@@ -21,73 +21,82 @@ public struct SQLiteDecisionRepository: DecisionRepository {
                     Timestamp.text(decision.createdAt),
                 ]
             )
-            for participant in decision.participants {
-                try db.execute(
-                    sql: "INSERT INTO decision_participant (decision_id, user_id) VALUES (?, ?)",
-                    arguments: [decision.id, participant]
-                )
-            }
+            try db.execute(
+                sql: "INSERT INTO decision_participant (decision_id, user_id) SELECT ?, value FROM json_each(?)",
+                arguments: [decision.id, SQLiteAccountRepository.jsonArray(decision.participants)]
+            )
             try SQLiteNotificationRepository.insert(notifications, in: db)
-            try SQLiteDecisionRepository.save(decision, in: db)
+            try SQLiteDecisionRepository.saveChanges(decision, version: 0, in: db)
         }
     }
 
-    public func decision(id: String) async throws -> Decision? {
-        try await database.read { db in try SQLiteDecisionRepository.load(id, in: db) }
+    public func state(decisionID: String) async throws -> DecisionState? {
+        try await database.readStatement { db in
+            try Row.fetchOne(db, sql: "\(SQLiteDecisionRepository.stateQuery) WHERE d.id = ?", arguments: [decisionID])
+                .map(SQLiteDecisionRepository.state)
+        }
     }
 
-    public func ballots(decisionID: String) async throws -> [Ballot] {
-        try await database.read { db in try SQLiteDecisionRepository.ballots(decisionID, in: db) }
-    }
-
-    public func decisions(visibleTo userID: String, groupIDs: [String], page: PageRequest) async throws -> [Decision] {
-        try await database.read { db in
-            let groups = groupIDs.isEmpty ? "" : " OR group_id IN (\(databaseQuestionMarks(count: groupIDs.count)))"
-            let ids = try String.fetchAll(
+    public func decisions(visibleTo userID: String, groupIDs: [String], page: PageRequest) async throws -> [DecisionState] {
+        try await database.readStatement { db in
+            try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT id FROM decision
-                    WHERE created_by = ? OR id IN (SELECT decision_id FROM decision_participant WHERE user_id = ?)\(groups)
-                    ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?
+                    \(SQLiteDecisionRepository.stateQuery)
+                    WHERE d.created_by = ? OR d.id IN (SELECT decision_id FROM decision_participant WHERE user_id = ?)
+                        OR d.group_id IN (SELECT value FROM json_each(?))
+                    ORDER BY d.created_at DESC, d.id DESC LIMIT ? OFFSET ?
                     """,
-                arguments: StatementArguments([userID, userID] + groupIDs) + [page.limit, page.offset]
-            )
-            return try ids.compactMap { try SQLiteDecisionRepository.load($0, in: db) }
+                arguments: [userID, userID, SQLiteAccountRepository.jsonArray(groupIDs), page.limit, page.offset]
+            ).map(SQLiteDecisionRepository.state)
         }
     }
 
-    public func update<T: Sendable>(decisionID: String, _ body: @Sendable (inout DecisionState) throws -> T) async throws -> T {
-        try await database.write { db in
-            guard let decision = try SQLiteDecisionRepository.load(decisionID, in: db) else {
-                throw PlacesError.notFound("no decision with id \(PlacesError.quoted(decisionID))")
+    /// Raised inside `save` when the decision moved on since it was read: the transaction rolls back.
+    private struct VersionMoved: Error {}
+
+    public func save(_ state: DecisionState, replacing previous: DecisionState) async throws -> Bool {
+        let id = previous.decision.id
+        do {
+            try await database.write { db in
+                guard try SQLiteDecisionRepository.saveChanges(state.decision, version: previous.version, in: db) else {
+                    guard try Bool.fetchOne(db, sql: "SELECT 1 FROM decision WHERE id = ?", arguments: [id]) != nil else {
+                        throw PlacesError.notFound("no decision with id \(PlacesError.quoted(id))")
+                    }
+                    throw VersionMoved()
+                }
+                let leaving = Set(previous.decision.participants).subtracting(state.decision.participants)
+                if !leaving.isEmpty {
+                    try db.execute(
+                        sql: "DELETE FROM decision_participant WHERE decision_id = ? AND user_id IN (SELECT value FROM json_each(?))",
+                        arguments: [id, SQLiteAccountRepository.jsonArray(Array(leaving))]
+                    )
+                }
+                let withdrawn = Set(previous.ballots.map(\.userId)).subtracting(state.ballots.map(\.userId))
+                if !withdrawn.isEmpty {
+                    try db.execute(
+                        sql: "DELETE FROM ballot WHERE decision_id = ? AND user_id IN (SELECT value FROM json_each(?))",
+                        arguments: [id, SQLiteAccountRepository.jsonArray(Array(withdrawn))]
+                    )
+                }
+                let cast = try state.ballots.filter { !previous.ballots.contains($0) }.map { ballot in
+                    [ballot.userId, try StoredJSON.text(ballot.ranking), Timestamp.text(ballot.castAt), Timestamp.text(ballot.updatedAt)]
+                }
+                if !cast.isEmpty {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO ballot (decision_id, user_id, ranking, cast_at, updated_at)
+                            SELECT ?, value ->> '$[0]', value ->> '$[1]', value ->> '$[2]', value ->> '$[3]' FROM json_each(?) WHERE true
+                            ON CONFLICT (decision_id, user_id) DO UPDATE SET ranking = excluded.ranking, updated_at = excluded.updated_at
+                            """,
+                        arguments: [id, StoredJSON.plainText(cast)]
+                    )
+                }
+                try SQLiteNotificationRepository.insert(state.notifications, in: db)
             }
-            let before = try SQLiteDecisionRepository.ballots(decisionID, in: db)
-            var state = DecisionState(decision: decision, ballots: before)
-            let outcome = try body(&state)
-            if state.decision != decision { try SQLiteDecisionRepository.save(state.decision, in: db) }
-            for userID in Set(decision.participants).subtracting(state.decision.participants) {
-                try db.execute(
-                    sql: "DELETE FROM decision_participant WHERE decision_id = ? AND user_id = ?",
-                    arguments: [decisionID, userID]
-                )
-            }
-            for userID in Set(before.map(\.userId)).subtracting(state.ballots.map(\.userId)) {
-                try db.execute(sql: "DELETE FROM ballot WHERE decision_id = ? AND user_id = ?", arguments: [decisionID, userID])
-            }
-            for ballot in state.ballots where !before.contains(ballot) {
-                try db.execute(
-                    sql: """
-                        INSERT INTO ballot (decision_id, user_id, ranking, cast_at, updated_at) VALUES (?, ?, ?, ?, ?)
-                        ON CONFLICT (decision_id, user_id) DO UPDATE SET ranking = excluded.ranking, updated_at = excluded.updated_at
-                        """,
-                    arguments: [
-                        decisionID, ballot.userId, try StoredJSON.text(ballot.ranking), Timestamp.text(ballot.castAt),
-                        Timestamp.text(ballot.updatedAt),
-                    ]
-                )
-            }
-            try SQLiteNotificationRepository.insert(state.notifications, in: db)
-            return outcome
+            return true
+        } catch is VersionMoved {
+            return false
         }
     }
 
@@ -143,26 +152,39 @@ public struct SQLiteDecisionRepository: DecisionRepository {
         }
     }
 
-    /// Writes what changes over a decision's life: status, ending, reminder, result and departures (participants
-    /// and ballots are rows of their own).
-    static func save(_ decision: Decision, in db: Database) throws {
+    /// Writes what changes over a decision's life (status, ending, reminder, result and departures; participants and
+    /// ballots are rows of their own) when it is still at `version`, and counts the change; false when it is not.
+    @discardableResult
+    static func saveChanges(_ decision: Decision, version: Int64, in db: Database) throws -> Bool {
         try db.execute(
-            sql: "UPDATE decision SET status = ?, ended_at = ?, reminder_sent_at = ?, result = ?, departures = ? WHERE id = ?",
+            sql: """
+                UPDATE decision SET status = ?, ended_at = ?, reminder_sent_at = ?, result = ?, departures = ?, version = version + 1
+                WHERE id = ? AND version = ?
+                """,
             arguments: [
                 decision.status.rawValue, decision.endedAt.map(Timestamp.text), decision.reminderSentAt.map(Timestamp.text),
                 try decision.result.map(StoredJSON.text), decision.departures.isEmpty ? nil : try StoredJSON.text(decision.departures),
-                decision.id,
+                decision.id, version,
             ]
         )
+        return db.changesCount == 1
     }
 
-    static func load(_ id: String, in db: Database) throws -> Decision? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM decision WHERE id = ?", arguments: [id]) else { return nil }
-        let participants = try String.fetchAll(
-            db,
-            sql: "SELECT user_id FROM decision_participant WHERE decision_id = ? ORDER BY user_id",
-            arguments: [id]
-        )
+    /// A decision's row with its participants (those who are no longer members of its group apart) and its ballots as
+    /// JSON lists: a decision, or a page of them, in one statement.
+    static let stateQuery = """
+        SELECT d.*,
+            (SELECT json_group_array(p.user_id) FROM decision_participant p WHERE p.decision_id = d.id) AS participant_ids,
+            (SELECT json_group_array(p.user_id) FROM decision_participant p WHERE p.decision_id = d.id AND d.group_id IS NOT NULL
+                AND NOT EXISTS (SELECT 1 FROM group_member m WHERE m.group_id = d.group_id AND m.user_id = p.user_id)
+            ) AS former_member_ids,
+            (SELECT json_group_array(json_array(b.user_id, b.ranking, b.cast_at, b.updated_at))
+                FROM ballot b WHERE b.decision_id = d.id) AS ballot_list
+        FROM decision d
+        """
+
+    static func state(_ row: Row) throws -> DecisionState {
+        let id: String = row["id"]
         let seedText: String = row["seed"]
         guard let method = Decision.Method(rawValue: row["method"]), let status = Decision.Status(rawValue: row["status"]),
             let seed = UInt64(seedText)
@@ -170,14 +192,14 @@ public struct SQLiteDecisionRepository: DecisionRepository {
         let resultText: String? = row["result"]
         let departuresText: String? = row["departures"]
         var decision = Decision(
-            id: row["id"],
+            id: id,
             groupId: row["group_id"],
             createdBy: row["created_by"],
             title: row["title"],
             method: method,
             status: status,
             candidates: try StoredJSON.value([String].self, from: row["candidates"]),
-            participants: participants,
+            participants: try StoredJSON.value([String].self, from: row["participant_ids"]).sorted(),
             weighted: row["weighted"],
             scheduled: row["scheduled"],
             seed: seed,
@@ -189,18 +211,21 @@ public struct SQLiteDecisionRepository: DecisionRepository {
             result: try resultText.map { try StoredJSON.value(DecisionResult.self, from: $0) }
         )
         decision.departures = try departuresText.map { try StoredJSON.value([Departure].self, from: $0) } ?? []
-        return decision
-    }
-
-    static func ballots(_ decisionID: String, in db: Database) throws -> [Ballot] {
-        try Row.fetchAll(db, sql: "SELECT * FROM ballot WHERE decision_id = ? ORDER BY user_id", arguments: [decisionID]).map { row in
-            Ballot(
-                userId: row["user_id"],
-                ranking: try StoredJSON.value([String].self, from: row["ranking"]),
-                castAt: Timestamp.date(row["cast_at"]) ?? Date(timeIntervalSince1970: 0),
-                updatedAt: Timestamp.date(row["updated_at"]) ?? Date(timeIntervalSince1970: 0)
+        let ballots = try StoredJSON.value([[String]].self, from: row["ballot_list"]).map { fields in
+            guard fields.count == 4 else { throw PlacesError(.internalError, "a stored ballot of decision '\(id)' is unreadable") }
+            return Ballot(
+                userId: fields[0],
+                ranking: try StoredJSON.value([String].self, from: fields[1]),
+                castAt: Timestamp.date(fields[2]) ?? Date(timeIntervalSince1970: 0),
+                updatedAt: Timestamp.date(fields[3]) ?? Date(timeIntervalSince1970: 0)
             )
         }
+        return DecisionState(
+            decision: decision,
+            ballots: ballots.sorted { $0.userId < $1.userId },
+            formerMembers: Set(try StoredJSON.value([String].self, from: row["former_member_ids"])),
+            version: row["version"]
+        )
     }
 }
 
@@ -208,6 +233,11 @@ public struct SQLiteDecisionRepository: DecisionRepository {
 enum StoredJSON {
     static func text(_ value: some Encodable) throws -> String {
         String(decoding: try PlacesJSON.makeEncoder().encode(value), as: UTF8.self)
+    }
+
+    /// Plain JSON text of strings (for `json_each`), not the API's encoder, which escapes nothing SQLite needs.
+    static func plainText(_ value: [[String]]) throws -> String {
+        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
     }
 
     static func value<T: Decodable>(_ type: T.Type, from text: String) throws -> T {

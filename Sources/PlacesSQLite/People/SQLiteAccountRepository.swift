@@ -53,7 +53,7 @@ public struct SQLiteAccountRepository: AccountRepository {
     public func users(ids: [String]) async throws -> [String: User] {
         guard !ids.isEmpty else { return [:] }
         let unique = Array(Set(ids))
-        return try await database.read { db in
+        return try await database.readStatement { db in
             let rows = try Row.fetchAll(
                 db,
                 sql: "SELECT * FROM user_account WHERE id IN (SELECT value FROM json_each(?))",
@@ -61,6 +61,25 @@ public struct SQLiteAccountRepository: AccountRepository {
             )
             return Dictionary(rows.map(SQLiteAccountRepository.user).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         }
+    }
+
+    public func usersWithSettings(ids: [String]) async throws -> [String: (user: User, settings: UserSettings?)] {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try await database.readStatement { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT u.*, s.settings AS stored_settings FROM user_account u LEFT JOIN user_settings s ON s.user_id = u.id
+                    WHERE u.id IN (SELECT value FROM json_each(?))
+                    """,
+                arguments: [SQLiteAccountRepository.jsonArray(Array(Set(ids)))]
+            ).map { (row: Row) in (SQLiteAccountRepository.user(row), row["stored_settings"] as String?) }
+        }
+        var found: [String: (user: User, settings: UserSettings?)] = [:]
+        for (user, text) in rows {
+            found[user.id] = (user, try text.map { try SQLiteAccountRepository.settings($0, userID: user.id) })
+        }
+        return found
     }
 
     /// `values` as a JSON array of strings, for `json_each(?)`: one bound parameter however many ids a read names.
@@ -199,7 +218,7 @@ public struct SQLiteAccountRepository: AccountRepository {
 
     public func settings(userIDs: [String]) async throws -> [String: UserSettings] {
         guard !userIDs.isEmpty else { return [:] }
-        let rows = try await database.read { db in
+        let rows = try await database.readStatement { db in
             try Row.fetchAll(
                 db,
                 sql: "SELECT user_id, settings FROM user_settings WHERE user_id IN (SELECT value FROM json_each(?))",
