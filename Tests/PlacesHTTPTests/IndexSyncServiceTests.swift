@@ -24,9 +24,7 @@ struct IndexSyncServiceTests {
 
         // Another connection to the same file stands in for `places seed` in another process.
         let cli = try PlacesDatabase(path: path)
-        try await cli.places.withSeedTransaction { writer in
-            try writer.upsert(TestApp.place("new", 48.85, 2.35))
-        }
+        try await cli.places.seed([TestApp.place("new", 48.85, 2.35)])
         let deadline = ContinuousClock.now + .seconds(10)
         while places.indexedCount == 0 && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))

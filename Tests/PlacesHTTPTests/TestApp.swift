@@ -87,9 +87,7 @@ enum TestApp {
     ) async throws -> (app: some ApplicationProtocol, database: PlacesDatabase, places: PlaceService, decisions: DecisionService) {
         let database = try database ?? PlacesDatabase.inMemory()
         if !places.isEmpty {
-            try await database.places.withSeedTransaction { writer in
-                for place in places { try writer.upsert(place) }
-            }
+            try await database.places.seed(places)
         }
         let service = PlaceService(repository: database.places, index: PlaceIndex(), clock: clock, limits: limits)
         try await service.loadIndex()

@@ -17,9 +17,7 @@ struct BackupTests {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = try PlacesDatabase(path: folder.appendingPathComponent("live.sqlite").path)
-        try await database.places.withSeedTransaction { writer in
-            for place in Self.places("base", 2_000) { try writer.upsert(place) }
-        }
+        try await database.places.seed(Self.places("base", 2_000))
         // A writer adds ten places per transaction before, during and after the backup.
         let writing = Atomic<Bool>(true)
         let committed = Atomic<Int>(0)
@@ -27,9 +25,7 @@ struct BackupTests {
             var batch = 0
             while writing.load(ordering: .relaxed) && batch < 1_000 {
                 let places = Self.places("batch\(batch)", 10)
-                try await database.places.withSeedTransaction { writer in
-                    for place in places { try writer.upsert(place) }
-                }
+                try await database.places.seed(places)
                 batch += 1
                 committed.store(batch, ordering: .relaxed)
             }

@@ -28,7 +28,7 @@ struct SQLitePlaceRepositoryTests {
         restaurant.openingHours = try OpeningHours.parse(["fri": ["18:00-02:00"]])
         restaurant.timeZone = "America/Los_Angeles"
         let stored = restaurant
-        try await database.places.withSeedTransaction { writer in try writer.upsert(stored) }
+        try await database.places.seed([stored])
         let read = try #require(try await database.places.place(id: "r1"))
         #expect(read == stored)
     }
@@ -36,12 +36,9 @@ struct SQLitePlaceRepositoryTests {
     @Test func everySeedTransactionBumpsTheRevisionAndChangesFollowIt() async throws {
         let database = try PlacesDatabase.inMemory()
         let repository = database.places
-        try await repository.withSeedTransaction { writer in
-            try writer.upsert(Fixtures.place("a", 1, 1))
-            try writer.upsert(Fixtures.place("b", 2, 2))
-        }
+        try await repository.seed([Fixtures.place("a", 1, 1), Fixtures.place("b", 2, 2)])
         #expect(try await repository.liveSummaries().revision == 1)
-        try await repository.withSeedTransaction { writer in try writer.upsert(Fixtures.place("b", 3, 3, name: "B2")) }
+        try await repository.seed([Fixtures.place("b", 3, 3, name: "B2")])
         let changes = try #require(try await repository.changes(since: 1, limit: 10))
         #expect(changes.revision == 2)
         #expect(changes.upserted.map(\.id) == ["b"])
@@ -53,29 +50,38 @@ struct SQLitePlaceRepositoryTests {
     @Test func reseedingAnUnchangedPlaceKeepsItsUpdatedAt() async throws {
         let database = try PlacesDatabase.inMemory()
         let first = Fixtures.place("a", 1, 1)
-        try await database.places.withSeedTransaction { writer in try writer.upsert(first) }
+        try await database.places.seed([first])
         var again = first
         again.updatedAt = Fixtures.now.addingTimeInterval(3_600)
         let same = again
-        try await database.places.withSeedTransaction { writer in try writer.upsert(same) }
+        try await database.places.seed([same])
         #expect(try await database.places.place(id: "a")?.updatedAt == Fixtures.now)
         again.name = "Renamed"
         let renamed = again
-        try await database.places.withSeedTransaction { writer in try writer.upsert(renamed) }
+        try await database.places.seed([renamed])
         #expect(try await database.places.place(id: "a")?.updatedAt == Fixtures.now.addingTimeInterval(3_600))
     }
 
-    @Test func aThrowingSeedTransactionWritesNothing() async throws {
+    @Test func aSeedTransactionRolledBackWritesNothing() async throws {
         let database = try PlacesDatabase.inMemory()
-        struct Abort: Error {}
-        await #expect(throws: Abort.self) {
-            try await database.places.withSeedTransaction { writer in
-                try writer.upsert(Fixtures.place("a", 1, 1))
-                throw Abort()
-            }
-        }
+        let transaction = try await database.places.beginSeed()
+        #expect(try await transaction.upsert([Fixtures.place("a", 1, 1), Fixtures.place("a", 2, 2)]).keys.sorted() == [1])
+        await transaction.rollback()
         #expect(try await database.places.liveCount() == 0)
         #expect(try await database.places.liveSummaries().revision == 0)
+        // The writer is free again once it rolled back.
+        try await database.places.seed([Fixtures.place("b", 1, 1)])
+        #expect(try await database.places.liveCount() == 1)
+    }
+
+    @Test func aSeedTransactionNobodyEndsRollsBackAndFreesTheWriter() async throws {
+        let database = try PlacesDatabase.inMemory()
+        do {
+            let transaction = try await database.places.beginSeed()
+            _ = try await transaction.upsert([Fixtures.place("a", 1, 1)])
+        }
+        try await database.places.seed([Fixtures.place("b", 1, 1)])
+        #expect(try await database.places.liveSummaries().summaries.map(\.id) == ["b"])
     }
 
     @Test func seedsDoNotOverwriteAPlaceAddedThroughTheAPI() async throws {
@@ -87,7 +93,7 @@ struct SQLitePlaceRepositoryTests {
         }
         await #expect(
             performing: {
-                try await database.places.withSeedTransaction { writer in try writer.upsert(Fixtures.place("mine", 5, 5)) }
+                try await database.places.seed([Fixtures.place("mine", 5, 5)])
             },
             throws: { ($0 as? PlacesError)?.code == .conflict }
         )
@@ -96,7 +102,7 @@ struct SQLitePlaceRepositoryTests {
 
     @Test func reseedingBringsADeletedSeedPlaceBackAndDeletionsShowAsChanges() async throws {
         let database = try PlacesDatabase.inMemory()
-        try await database.places.withSeedTransaction { writer in try writer.upsert(Fixtures.place("a", 1, 1)) }
+        try await database.places.seed([Fixtures.place("a", 1, 1)])
         try await database.writer.write { db in
             let revision = try SQLitePlaceRepository.bumpRevision(db)
             try db.execute(sql: "UPDATE place SET deleted_at = '2026-01-01T00:00:00.000Z', revision = ? WHERE id = 'a'", arguments: [revision])
@@ -104,7 +110,7 @@ struct SQLitePlaceRepositoryTests {
         let deleted = try #require(try await database.places.changes(since: 1, limit: 10))
         #expect(deleted.deleted == ["a"] && deleted.upserted.isEmpty)
         #expect(try await database.places.liveCount() == 0)
-        try await database.places.withSeedTransaction { writer in try writer.upsert(Fixtures.place("a", 1, 1)) }
+        try await database.places.seed([Fixtures.place("a", 1, 1)])
         #expect(try await database.places.liveCount() == 1)
     }
 
@@ -118,10 +124,7 @@ struct SQLitePlaceRepositoryTests {
         #expect(service.indexedCount == 0)
 
         let cli = try PlacesDatabase(path: path)
-        try await cli.places.withSeedTransaction { writer in
-            try writer.upsert(Fixtures.place("x", 10, 10))
-            try writer.upsert(Fixtures.place("y", 10, 10.001))
-        }
+        try await cli.places.seed([Fixtures.place("x", 10, 10), Fixtures.place("y", 10, 10.001)])
         #expect(try await service.syncIndex() == 2)
         let answer = service.nearby(try NearbyQuery(center: Coordinate(latitude: 10, longitude: 10), radiusMiles: 1))
         #expect(answer.places.map(\.id) == ["x", "y"])

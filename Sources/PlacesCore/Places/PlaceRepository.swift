@@ -12,8 +12,9 @@ public protocol PlaceRepository: Sendable {
     /// places changed (the caller then loads a whole snapshot instead of reading the changes twice).
     func changes(since revision: Int64, limit: Int) async throws -> PlaceChanges?
 
-    /// Runs `body` inside one write transaction: everything it upserts is committed together, or nothing if it throws.
-    func withSeedTransaction<T: Sendable>(_ body: @Sendable (inout any SeedWriter) throws -> T) async throws -> T
+    /// Opens the one transaction a seed file is written in: batches of places go in one after another, and nothing
+    /// of them is visible (or left behind) unless it commits.
+    func beginSeed() async throws -> any SeedTransaction
 
     /// Stores a place added through the API or the CLI; `conflict` when the id is taken.
     func insert(_ place: Place) async throws
@@ -46,12 +47,33 @@ public protocol PlaceRepository: Sendable {
     func isEmpty() async throws -> Bool
 }
 
-/// Writes seeded places inside a seed transaction.
-public protocol SeedWriter {
-    /// Inserts the place or brings the stored one back to it; throws `conflict` when the id belongs to a place
-    /// that seeds do not own (one added through the API), and `invalid_input` when this transaction already wrote
-    /// the id (a file naming it twice).
-    mutating func upsert(_ place: Place) throws
+/// The transaction a seed file is written in, batch by batch. Exactly one of `commit` and `rollback` ends it; until
+/// then the engine keeps it open (and other writes wait).
+public protocol SeedTransaction: Sendable {
+    /// Inserts each place or brings the stored one back to it, in order, and answers those it refused by their
+    /// position in `places`: `conflict` when the id belongs to a place that seeds do not own (one added through the
+    /// API), `invalid_input` when this transaction already wrote the id (a file naming it twice). The others are
+    /// written. A failure of the database itself throws, and the transaction can then only roll back.
+    func upsert(_ places: [Place]) async throws -> [Int: PlacesError]
+    /// Makes everything written visible at once, as one change of the revision.
+    func commit() async throws
+    /// Ends the transaction leaving nothing of it behind.
+    func rollback() async
+}
+
+extension PlaceRepository {
+    /// Writes `places` as one seed transaction, refusing them all when one is refused (tests and small tools; files
+    /// go through `SeedImporter`, which reports each refused row).
+    public func seed(_ places: [Place]) async throws {
+        let transaction = try await beginSeed()
+        do {
+            if let refused = try await transaction.upsert(places).min(by: { $0.key < $1.key }) { throw refused.value }
+            try await transaction.commit()
+        } catch {
+            await transaction.rollback()
+            throw error
+        }
+    }
 }
 
 /// Every live place's summary at one revision of the change counter.

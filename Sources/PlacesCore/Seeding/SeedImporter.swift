@@ -25,33 +25,41 @@ public struct SeedImporter: Sendable {
     ) async throws -> SeedFileReport {
         let source = (path as NSString).lastPathComponent
         let stamp = now()
-        return try await repository.withSeedTransaction { writer in
-            let rows = SeedRowStream(path: path, stamp: stamp, source: source, progress: progress)
-            defer { rows.finish() }
+        let rows = SeedRowStream(path: path, stamp: stamp, source: source, progress: progress)
+        defer { rows.finish() }
+        let transaction = try await repository.beginSeed()
+        do {
             var report = SeedFileReport(file: path)
-            while let batch = try rows.next() {
+            while let batch = try await rows.next() {
+                // The valid rows of the batch go to the database together; each refusal comes back against its row.
+                var places: [Place] = []
+                var lines: [Int] = []
+                var invalid: [(line: Int, error: SeedRowError)] = []
                 for row in batch {
-                    do {
-                        switch row {
-                        case .place(let place, let line):
-                            do {
-                                try writer.upsert(place)
-                            } catch let error as PlacesError {
-                                throw SeedRowError(file: path, line: line, reason: error.message, field: error.field)
-                            }
-                            report.loaded += 1
-                        case .invalid(let rowError):
-                            throw rowError
-                        }
-                    } catch let rowError as SeedRowError {
-                        guard skipInvalid else {
-                            throw PlacesError(.invalidInput, rowError.description, field: rowError.field)
-                        }
-                        report.skipped.append(rowError)
+                    switch row {
+                    case .place(let place, let line):
+                        places.append(place)
+                        lines.append(line)
+                    case .invalid(let rowError):
+                        invalid.append((rowError.line, rowError))
                     }
                 }
+                let refused = try await transaction.upsert(places)
+                report.loaded += places.count - refused.count
+                let refusals = refused.map { index, error in
+                    (line: lines[index], error: SeedRowError(file: path, line: lines[index], reason: error.message, field: error.field))
+                }
+                // Reported in file order, so the first refusal is the one that aborts the file.
+                for (_, rowError) in (invalid + refusals).sorted(by: { $0.line < $1.line }) {
+                    guard skipInvalid else { throw PlacesError(.invalidInput, rowError.description, field: rowError.field) }
+                    report.skipped.append(rowError)
+                }
             }
+            try await transaction.commit()
             return report
+        } catch {
+            await transaction.rollback()
+            throw error
         }
     }
 }

@@ -27,6 +27,7 @@ final class SeedRowStream: @unchecked Sendable {
     private var failure: (any Error)?
     private var cancelled = false
     private var producerDone = false
+    private var waiting: CheckedContinuation<[Row]?, any Error>?
 
     /// Starts reading `path` on a new thread, stamping places with `stamp` and `source`.
     init(path: String, stamp: Date, source: String, progress: (@Sendable (_ file: String, _ rows: Int) -> Void)?) {
@@ -37,18 +38,39 @@ final class SeedRowStream: @unchecked Sendable {
         thread.start()
     }
 
-    /// The next batch of rows in file order, nil after the last; rethrows a file-level error of the reader.
-    func next() throws -> [Row]? {
-        condition.lock()
-        defer { condition.unlock() }
-        while batches.isEmpty && !finished { condition.wait() }
+    /// The next batch of rows in file order, nil after the last; rethrows a file-level error of the reader. The caller
+    /// awaits the reader without holding a thread.
+    func next() async throws -> [Row]? {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[Row]?, any Error>) in
+            condition.lock()
+            if batches.isEmpty && !finished {
+                waiting = continuation
+                condition.unlock()
+                return
+            }
+            let outcome = takeNext()
+            condition.unlock()
+            continuation.resume(with: outcome)
+        }
+    }
+
+    /// The first batch waiting, or the end of the file; `condition` is locked.
+    private func takeNext() -> Result<[Row]?, any Error> {
         if !batches.isEmpty {
             let batch = batches.removeFirst()
             condition.broadcast()
-            return batch
+            return .success(batch)
         }
-        if let failure { throw failure }
-        return nil
+        if let failure { return .failure(failure) }
+        return .success(nil)
+    }
+
+    /// Hands what is ready to a caller waiting in `next`; `condition` is locked, and the caller resumes it after
+    /// unlocking.
+    private func wakeWaiting() -> (CheckedContinuation<[Row]?, any Error>, Result<[Row]?, any Error>)? {
+        guard let continuation = waiting, !batches.isEmpty || finished else { return nil }
+        waiting = nil
+        return (continuation, takeNext())
     }
 
     /// Stops the reader (if it still runs) and waits until its thread has let go of the file.
@@ -95,15 +117,22 @@ final class SeedRowStream: @unchecked Sendable {
         failure = outcome
         producerDone = true
         condition.broadcast()
+        let woken = wakeWaiting()
         condition.unlock()
+        if let (continuation, result) = woken { continuation.resume(with: result) }
     }
 
     private func send(_ batch: [Row]) throws {
         condition.lock()
-        defer { condition.unlock() }
         while batches.count >= SeedRowStream.readAhead && !cancelled { condition.wait() }
-        if cancelled { throw Cancelled() }
+        if cancelled {
+            condition.unlock()
+            throw Cancelled()
+        }
         batches.append(batch)
         condition.broadcast()
+        let woken = wakeWaiting()
+        condition.unlock()
+        if let (continuation, result) = woken { continuation.resume(with: result) }
     }
 }

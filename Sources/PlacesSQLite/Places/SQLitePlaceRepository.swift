@@ -50,30 +50,32 @@ public struct SQLitePlaceRepository: PlaceRepository {
         }
     }
 
-    public func withSeedTransaction<T: Sendable>(_ body: @Sendable (inout any SeedWriter) throws -> T) async throws -> T {
-        try await database.write { db in
-            // A large seed touches pages all over the two B-trees; a bigger page cache (for this transaction only)
-            // keeps them in memory instead of re-reading and re-writing them.
-            try db.execute(sql: "PRAGMA cache_size = -262144")
-            defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
-            let revision = try SQLitePlaceRepository.bumpRevision(db)
-            // Into an empty table, the search index is built once at the end instead of row by row: the triggers
-            // that keep it in step are set aside for the load (row by row they cost every insert a savepoint and a
-            // write on the index) and put back as they were, all inside this transaction.
-            let bulk = try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM place)") ?? false)
-            var triggers: [(name: String, sql: String)] = []
-            if bulk {
-                triggers = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'place'")
-                    .map { ($0["name"], $0["sql"]) }
-                for trigger in triggers { try db.execute(sql: "DROP TRIGGER \(trigger.name.quotedDatabaseIdentifier)") }
-            }
-            var writer: any SeedWriter = try SQLiteSeedWriter(db: db, revision: revision)
-            let result = try body(&writer)
-            if bulk {
-                try db.execute(sql: "INSERT INTO place_search (place_search) VALUES ('rebuild')")
-                for trigger in triggers { try db.execute(sql: trigger.sql) }
-            }
-            return result
+    public func beginSeed() async throws -> any SeedTransaction {
+        SQLiteSeedTransaction(database: database)
+    }
+
+    /// Opens a seed's write transaction on `db`: stamps its revision and, into an empty table, sets aside the triggers
+    /// that keep the search index in step (row by row they cost every insert a savepoint and a write on the index);
+    /// answers what `finishSeed` needs to put them back.
+    static func startSeed(_ db: Database) throws -> (revision: Int64, triggers: [(name: String, sql: String)]?) {
+        // A large seed touches pages all over the two B-trees; a bigger page cache (for this transaction only)
+        // keeps them in memory instead of re-reading and re-writing them.
+        try db.execute(sql: "PRAGMA cache_size = -262144")
+        let revision = try SQLitePlaceRepository.bumpRevision(db)
+        guard try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM place)") ?? false) else { return (revision, nil) }
+        let triggers: [(name: String, sql: String)] = try Row.fetchAll(
+            db,
+            sql: "SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'place'"
+        ).map { ($0["name"], $0["sql"]) }
+        for trigger in triggers { try db.execute(sql: "DROP TRIGGER \(trigger.name.quotedDatabaseIdentifier)") }
+        return (revision, triggers)
+    }
+
+    /// Builds the search index once and puts the triggers back (after a bulk load), inside the seed's transaction.
+    static func finishSeed(_ db: Database, triggers: [(name: String, sql: String)]?) throws {
+        if let triggers {
+            try db.execute(sql: "INSERT INTO place_search (place_search) VALUES ('rebuild')")
+            for trigger in triggers { try db.execute(sql: trigger.sql) }
         }
     }
 
@@ -101,7 +103,7 @@ public struct SQLitePlaceRepository: PlaceRepository {
 }
 
 /// Upserts seeded places inside a seed transaction with one prepared statement.
-struct SQLiteSeedWriter: SeedWriter {
+struct SQLiteSeedWriter {
     let db: Database
     let revision: Int64
     var binding: PlaceBinding
@@ -125,16 +127,13 @@ struct SQLiteSeedWriter: SeedWriter {
         )
     }
 
-    mutating func upsert(_ place: Place) throws {
-        guard try binding.execute(place, revision: revision, in: db) == 0 else { return }
+    /// Writes the place; the refusal when it belongs to the API or this transaction wrote it already.
+    mutating func upsert(_ place: Place) throws -> PlacesError? {
+        guard try binding.execute(place, revision: revision, in: db) == 0 else { return nil }
         let stored = try Row.fetchOne(db, sql: "SELECT seed_source, revision FROM place WHERE id = ?", arguments: [place.id])
         if let stored, stored["revision"] == revision {
-            throw PlacesError.invalid("id", "duplicate id '\(place.id)': the file names it twice")
+            return PlacesError.invalid("id", "duplicate id '\(place.id)': the file names it twice")
         }
-        throw PlacesError(
-            .conflict,
-            "id '\(place.id)' belongs to a place added through the API; seeds do not overwrite it",
-            field: "id"
-        )
+        return PlacesError(.conflict, "id '\(place.id)' belongs to a place added through the API; seeds do not overwrite it", field: "id")
     }
 }
