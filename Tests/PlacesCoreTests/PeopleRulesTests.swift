@@ -168,14 +168,29 @@ struct PeopleRulesTests {
         #expect(throws: PlacesError.self) { try PlaceSearchQuery.parse(q: "**", lat: nil, lon: nil, radius: nil, page: PageRequest()) }
     }
 
-    @Test func pagesCarryAnOpaqueCursor() throws {
+    @Test func pagesCarryAnOpaqueCursorHoldingTheLastSortKey() throws {
         let request = try PageRequest.parse(limit: "2", cursor: nil)
-        let page = request.page([1, 2, 3])
+        let page = request.page([(1, ["a", "é/1"]), (2, ["b", "2"]), (3, ["c", "3"])])
         #expect(page.items == [1, 2])
-        let next = try PageRequest.parse(limit: "2", cursor: page.nextCursor)
-        #expect(next.offset == 2)
-        for (limit, cursor) in [("0", nil), ("101", nil), ("x", nil), (nil, "abc"), (nil, "o-5")] as [(String?, String?)] {
+        let cursor = try #require(page.nextCursor)
+        #expect(cursor.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }, "opaque and URL-safe: \(cursor)")
+        let next = try PageRequest.parse(limit: "2", cursor: cursor)
+        #expect(next.after == ["b", "2"])
+        #expect(try next.after(parts: 2) == ["b", "2"])
+        #expect(throws: PlacesError.self) { try next.after(parts: 3) }
+        #expect(request.page([(1, ["a"])]).nextCursor == nil, "the last page has no cursor")
+        for (limit, cursor) in [("0", nil), ("101", nil), ("x", nil), (nil, "abc"), (nil, "o5"), (nil, "k"), (nil, "kA"), (nil, "k+++")]
+            as [(String?, String?)]
+        {
             #expect(throws: PlacesError.self) { try PageRequest.parse(limit: limit, cursor: cursor) }
         }
+        #expect(throws: PlacesError.self) { try PageRequest.parse(limit: nil, cursor: "k" + String(repeating: "A", count: 1_100)) }
+    }
+
+    @Test func aDoubleInASortKeyComesBackExactly() throws {
+        for value in [0.1 + 0.2, -3.5e-300, 1_234.000_001, -0.0] {
+            #expect(try PageRequest.double(PageRequest.keyPart(value)).bitPattern == value.bitPattern)
+        }
+        #expect(throws: PlacesError.self) { try PageRequest.double("x") }
     }
 }

@@ -70,6 +70,29 @@ struct BoundedListsTests {
         }
     }
 
+    @Test func aCursorKeepsItsPlaceWhenItemsComeAndGoBetweenPages() async throws {
+        let app = try await TestApp.make(Lisbon.places)
+        try await app.test(.router) { client in
+            let ana = try await client.signUp("ana")
+            var ids: [String: String] = [:]
+            for name in ["B", "C", "D", "E", "F"] {
+                let group = try await client.object(.post, "/v1/groups", token: ana, body: ["name": name], expect: .created)
+                ids[name] = try #require(group["id"] as? String)
+            }
+            let first = try await client.object(.get, "/v1/groups?limit=2", token: ana)
+            #expect((first["items"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["B", "C"])
+            let cursor = try #require(first["nextCursor"] as? String)
+            // A group that sorts first is made and one already shown is deleted: an offset would now show C again or
+            // skip D; the cursor goes on after C.
+            _ = try await client.object(.post, "/v1/groups", token: ana, body: ["name": "A"], expect: .created)
+            _ = try await client.json(.delete, "/v1/groups/\(try #require(ids["B"]))", token: ana)
+            let second = try await client.object(.get, "/v1/groups?limit=2&cursor=\(cursor)", token: ana)
+            #expect((second["items"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["D", "E"])
+            // A cursor of one list means nothing to another.
+            #expect(try await client.json(.get, "/v1/decisions?cursor=\(cursor)", token: ana).status == .badRequest)
+        }
+    }
+
     @Test func whatOneAccountMakesIsBounded() async throws {
         let now = Mutex(TestApp.now)
         let limits = UsageLimits(

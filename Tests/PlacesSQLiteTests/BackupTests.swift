@@ -51,7 +51,7 @@ struct BackupTests {
         for summary in copied.summaries { #expect(liveByID[summary.id] == summary) }
         // The copy is a working database: search and the other tables came along.
         let hits = try await copy.places.search(PlaceSearchQuery.parse(q: "place base", lat: nil, lon: nil, radius: nil, page: PageRequest()))
-        #expect(hits.count == PageRequest.defaultLimit)
+        #expect(hits.items.count == PageRequest.defaultLimit)
         // No temporary file is left beside it.
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         #expect(!names.contains { $0.contains("partial") }, "\(names)")

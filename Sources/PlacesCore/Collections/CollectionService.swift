@@ -60,7 +60,7 @@ public struct CollectionService: Sendable {
     /// A page of the collections the caller can see: their own and their groups'.
     public func list(_ caller: User, page: PageRequest) async throws -> Page<PlaceCollection> {
         let memberOf = try await groups.groupIDs(memberID: caller.id)
-        return page.page(try await repository.collections(ownerID: caller.id, groupIDs: memberOf, page: page.lookingAhead))
+        return try await repository.collections(ownerID: caller.id, groupIDs: memberOf, page: page)
     }
 
     /// The collection with its live places in order, with distances from `center` when given.

@@ -113,7 +113,7 @@ public protocol CollectionRepository: Sendable {
     /// The collection with this id.
     func collection(id: String) async throws -> PlaceCollection?
     /// A page of the person's own collections and those of the groups given, by name then id.
-    func collections(ownerID: String, groupIDs: [String], page: PageRequest) async throws -> [PlaceCollection]
+    func collections(ownerID: String, groupIDs: [String], page: PageRequest) async throws -> Page<PlaceCollection>
     /// How many collections the person owns, or the group has (exactly one of the two is given).
     func collectionCount(ownerID: String?, groupID: String?) async throws -> Int
     /// Saves the name and description.

@@ -32,7 +32,7 @@ public protocol DecisionRepository: Sendable {
     func state(decisionID: String) async throws -> DecisionState?
     /// A page of the decisions the person takes part in, started, or that belong to one of `groupIDs`, with their
     /// ballots; newest first (then by id, descending), after the page's cursor.
-    func decisions(visibleTo userID: String, groupIDs: [String], page: PageRequest) async throws -> [DecisionState]
+    func decisions(visibleTo userID: String, groupIDs: [String], page: PageRequest) async throws -> Page<DecisionState>
     /// Writes `state` over `previous` in one transaction: the decision's changes, participants and ballots it removed,
     /// ballots it added or changed, and its notifications; false (writing nothing) when the decision was saved since
     /// `previous` was read, `not_found` when it no longer exists.

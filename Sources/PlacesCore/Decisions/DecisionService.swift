@@ -148,7 +148,7 @@ public struct DecisionService: Sendable {
     /// everyone their views name in another, whatever the number of decisions and participants.
     public func list(_ caller: User, page: PageRequest) async throws -> Page<DecisionView> {
         let memberOf = try await groups.groupIDs(memberID: caller.id)
-        let found = page.page(try await repository.decisions(visibleTo: caller.id, groupIDs: memberOf, page: page.lookingAhead))
+        let found = try await repository.decisions(visibleTo: caller.id, groupIDs: memberOf, page: page)
         var states: [DecisionState] = []
         // A group's decision shows to its members only (its starter who left the group no longer sees it).
         for state in found.items where state.decision.groupId.map(memberOf.contains) ?? true {

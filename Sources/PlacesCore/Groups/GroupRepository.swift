@@ -20,9 +20,9 @@ public protocol GroupRepository: Sendable {
     /// Removes a request or friendship between the two, either way round; false when there was none.
     func deleteFriendship(_ a: String, _ b: String) async throws -> Bool
     /// A page of the person's friends, by username.
-    func friends(of userID: String, page: PageRequest) async throws -> [Friend]
+    func friends(of userID: String, page: PageRequest) async throws -> Page<Friend>
     /// A page of pending requests to the person (`incoming`) or from them, newest first.
-    func friendRequests(userID: String, incoming: Bool, page: PageRequest) async throws -> [FriendRequest]
+    func friendRequests(userID: String, incoming: Bool, page: PageRequest) async throws -> Page<FriendRequest>
 
     // MARK: Groups
 
@@ -31,7 +31,7 @@ public protocol GroupRepository: Sendable {
     /// The group with its members.
     func group(id: String) async throws -> Group?
     /// A page of the groups the person belongs to, by name.
-    func groups(memberID: String, page: PageRequest) async throws -> [Group]
+    func groups(memberID: String, page: PageRequest) async throws -> Page<Group>
     /// The ids of every group the person belongs to.
     func groupIDs(memberID: String) async throws -> [String]
     /// Saves the group's name, description and picture.
@@ -43,7 +43,7 @@ public protocol GroupRepository: Sendable {
     func insertInvitation(groupID: String, inviteeID: String, inviterID: String, now: Date, notifications: [UserNotification])
         async throws
     /// A page of the pending invitations to the person, newest first.
-    func invitations(inviteeID: String, page: PageRequest) async throws -> [GroupInvitation]
+    func invitations(inviteeID: String, page: PageRequest) async throws -> Page<GroupInvitation>
     /// How many pending invitations the person has sent.
     func pendingInvitationCount(inviterID: String) async throws -> Int
     /// Ends an invitation, adding the invitee as a member when `accept` and remembering the decline otherwise; false

@@ -84,12 +84,12 @@ public struct GroupService: Sendable {
 
     /// A page of the caller's friends.
     public func friends(_ caller: User, page: PageRequest) async throws -> Page<Friend> {
-        page.page(try await repository.friends(of: caller.id, page: page.lookingAhead))
+        try await repository.friends(of: caller.id, page: page)
     }
 
     /// A page of the requests to the caller (`incoming`) or from them.
     public func friendRequests(_ caller: User, incoming: Bool, page: PageRequest) async throws -> Page<FriendRequest> {
-        page.page(try await repository.friendRequests(userID: caller.id, incoming: incoming, page: page.lookingAhead))
+        try await repository.friendRequests(userID: caller.id, incoming: incoming, page: page)
     }
 
     // MARK: - Groups
@@ -124,7 +124,7 @@ public struct GroupService: Sendable {
 
     /// A page of the caller's groups.
     public func groups(_ caller: User, page: PageRequest) async throws -> Page<Group> {
-        page.page(try await repository.groups(memberID: caller.id, page: page.lookingAhead))
+        try await repository.groups(memberID: caller.id, page: page)
     }
 
     /// Changes the group's name, description or picture (admins).
@@ -179,7 +179,7 @@ public struct GroupService: Sendable {
 
     /// A page of the caller's pending invitations.
     public func invitations(_ caller: User, page: PageRequest) async throws -> Page<GroupInvitation> {
-        page.page(try await repository.invitations(inviteeID: caller.id, page: page.lookingAhead))
+        try await repository.invitations(inviteeID: caller.id, page: page)
     }
 
     /// Accepts or declines the caller's invitation into a group; accepting returns the group.

@@ -4,7 +4,7 @@ import Foundation
 /// notifications are committed together.
 public protocol NotificationRepository: Sendable {
     /// The recipient's notifications, newest first (then by id), for the page asked.
-    func notifications(recipientID: String, page: PageRequest) async throws -> [UserNotification]
+    func notifications(recipientID: String, page: PageRequest) async throws -> Page<UserNotification>
     /// How many of the recipient's notifications are unread.
     func unreadCount(recipientID: String) async throws -> Int
     /// Marks one notification read; false when the recipient has none with that id.

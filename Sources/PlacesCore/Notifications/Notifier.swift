@@ -78,9 +78,7 @@ public struct NotificationService: Sendable {
 
     /// One page of the caller's notifications, newest first, and how many are unread in all.
     public func list(recipientID: String, page: PageRequest) async throws -> NotificationPage {
-        var fetch = page
-        fetch.limit += 1
-        let items = page.page(try await repository.notifications(recipientID: recipientID, page: fetch))
+        let items = try await repository.notifications(recipientID: recipientID, page: page)
         return NotificationPage(
             items: items.items,
             nextCursor: items.nextCursor,

@@ -36,7 +36,7 @@ public protocol AccountRepository: Sendable {
     /// transaction; places they added stay, without an owner.
     func delete(userID: String) async throws
     /// Users whose username or display name contains `text` (case-insensitive), by username.
-    func searchUsers(_ text: String, page: PageRequest) async throws -> [User]
+    func searchUsers(_ text: String, page: PageRequest) async throws -> Page<User>
 
     /// Stores a new session.
     func insert(_ session: Session) async throws

@@ -227,9 +227,8 @@ public struct AccountService: Sendable {
             throw PlacesError.invalid("q", "q is required: part of a username or display name")
         }
         guard text.count <= 80 else { throw PlacesError.invalid("q", "q is longer than 80 characters") }
-        var fetch = page
-        fetch.limit += 1
-        return page.page(try await repository.searchUsers(text.nfc, page: fetch).map(PublicUser.init))
+        let users = try await repository.searchUsers(text.nfc, page: page)
+        return Page(items: users.items.map(PublicUser.init), nextCursor: users.nextCursor)
     }
 
     /// The user a username names, or `not_found`.

@@ -36,9 +36,9 @@ public protocol PlaceRepository: Sendable {
     /// Removes the user's rating of a place; returns the new aggregate, or nil when there was none.
     func deleteRating(userID: String, placeID: String) async throws -> RatingAggregate?
 
-    /// Live places matching every word (as a prefix) in name, description, tags or cuisine, inside the circle when
-    /// given, ordered by relevance, then distance, then id; the page's offset and limit apply.
-    func search(_ query: PlaceSearchQuery) async throws -> [(place: Place, relevance: Double, distanceMeters: Double?)]
+    /// A page of the live places matching every word (as a prefix) in name, description, tags or cuisine, inside the
+    /// circle when given, ordered by relevance, then distance, then id.
+    func search(_ query: PlaceSearchQuery) async throws -> Page<PlaceSearchHit>
 
     /// How many live places are stored.
     func liveCount() async throws -> Int

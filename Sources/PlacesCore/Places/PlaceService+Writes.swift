@@ -241,8 +241,21 @@ extension PlaceService {
         if center != nil {
             entries.sort { a, b in (a.distanceMeters ?? 0, a.id) < (b.distanceMeters ?? 0, b.id) }
         }
-        let slice = entries.dropFirst(page.offset).prefix(page.limit + 1)
-        return page.page(Array(slice))
+        // Paged by key, as the lists of the repositories are: distance (or, without a centre, the time it was marked, newest
+        // first) and id.
+        let position: (FavoritePlace) -> (Double, String) = { entry in
+            (center == nil ? -entry.favoritedAt.timeIntervalSinceReferenceDate : entry.distanceMeters ?? 0, entry.id)
+        }
+        if let after = try page.after(parts: 2) {
+            let last = (try PageRequest.double(after[0]), after[1])
+            entries.removeAll { position($0) <= last }
+        }
+        return page.page(
+            entries.prefix(page.fetchLimit).map { entry in
+                let (value, id) = position(entry)
+                return (entry, [PageRequest.keyPart(value), id])
+            }
+        )
     }
 
     /// The fields a rating body may carry.
@@ -274,11 +287,6 @@ extension PlaceService {
 
     /// Full-text search over name, description, tags and cuisine; by relevance, then distance, then id.
     public func search(_ query: PlaceSearchQuery) async throws -> Page<PlaceSearchHit> {
-        var fetch = query
-        fetch.page.limit += 1
-        let hits = try await repository.search(fetch).map { hit in
-            PlaceSearchHit(place: hit.place, relevance: hit.relevance, distanceMeters: hit.distanceMeters)
-        }
-        return query.page.page(hits)
+        try await repository.search(query)
     }
 }

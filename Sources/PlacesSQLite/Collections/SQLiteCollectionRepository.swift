@@ -29,19 +29,24 @@ public struct SQLiteCollectionRepository: CollectionRepository {
         }
     }
 
-    public func collections(ownerID: String, groupIDs: [String], page: PageRequest) async throws -> [PlaceCollection] {
-        let placeholders = groupIDs.map { _ in "?" }.joined(separator: ", ")
-        let groupCondition = groupIDs.isEmpty ? "" : " OR group_id IN (\(placeholders))"
+    public func collections(ownerID: String, groupIDs: [String], page: PageRequest) async throws -> Page<PlaceCollection> {
+        let after = Keyset.condition(
+            [.init(sql: "name COLLATE NOCASE"), .init(sql: "name"), .init(sql: "id")],
+            after: try page.after(parts: 3)
+        )
         return try await database.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT * FROM place_collection WHERE owner_id = ?\(groupCondition)
-                    ORDER BY name COLLATE NOCASE, name, id
-                    LIMIT ? OFFSET ?
-                    """,
-                arguments: StatementArguments([ownerID] + groupIDs) + [page.limit, page.offset]
-            ).map(SQLiteCollectionRepository.collection)
+            page.page(
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT * FROM place_collection
+                        WHERE (owner_id = ? OR group_id IN (SELECT value FROM json_each(?))) AND \(after.sql)
+                        ORDER BY name COLLATE NOCASE, name, id
+                        LIMIT ?
+                        """,
+                    arguments: [ownerID, SQLiteAccountRepository.jsonArray(groupIDs)] + after.arguments + [page.fetchLimit]
+                ).map { row in (try SQLiteCollectionRepository.collection(row), [row["name"], row["name"], row["id"]]) }
+            )
         }
     }
 

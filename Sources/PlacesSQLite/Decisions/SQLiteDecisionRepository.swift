@@ -37,18 +37,24 @@ public struct SQLiteDecisionRepository: DecisionRepository {
         }
     }
 
-    public func decisions(visibleTo userID: String, groupIDs: [String], page: PageRequest) async throws -> [DecisionState] {
-        try await database.readStatement { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    \(SQLiteDecisionRepository.stateQuery)
-                    WHERE d.created_by = ? OR d.id IN (SELECT decision_id FROM decision_participant WHERE user_id = ?)
-                        OR d.group_id IN (SELECT value FROM json_each(?))
-                    ORDER BY d.created_at DESC, d.id DESC LIMIT ? OFFSET ?
-                    """,
-                arguments: [userID, userID, SQLiteAccountRepository.jsonArray(groupIDs), page.limit, page.offset]
-            ).map(SQLiteDecisionRepository.state)
+    public func decisions(visibleTo userID: String, groupIDs: [String], page: PageRequest) async throws -> Page<DecisionState> {
+        let after = Keyset.condition(
+            [.init(sql: "d.created_at", descending: true), .init(sql: "d.id", descending: true)],
+            after: try page.after(parts: 2)
+        )
+        return try await database.readStatement { db in
+            page.page(
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        \(SQLiteDecisionRepository.stateQuery)
+                        WHERE (d.created_by = ? OR d.id IN (SELECT decision_id FROM decision_participant WHERE user_id = ?)
+                            OR d.group_id IN (SELECT value FROM json_each(?))) AND \(after.sql)
+                        ORDER BY d.created_at DESC, d.id DESC LIMIT ?
+                        """,
+                    arguments: [userID, userID, SQLiteAccountRepository.jsonArray(groupIDs)] + after.arguments + [page.fetchLimit]
+                ).map { row in (try SQLiteDecisionRepository.state(row), [row["created_at"], row["id"]]) }
+            )
         }
     }
 

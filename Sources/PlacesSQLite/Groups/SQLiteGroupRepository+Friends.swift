@@ -96,51 +96,58 @@ extension SQLiteGroupRepository {
         }
     }
 
-    public func friends(of userID: String, page: PageRequest) async throws -> [Friend] {
-        try await database.read { db in
-            try Row.fetchAll(
+    public func friends(of userID: String, page: PageRequest) async throws -> Page<Friend> {
+        let after = Keyset.condition([.init(sql: "u.username_key"), .init(sql: "u.id")], after: try page.after(parts: 2))
+        return try await database.read { db in
+            page.page(try Row.fetchAll(
                 db,
                 sql: """
                     SELECT u.*, f.accepted_at AS friend_since
                     FROM friendship f
                     JOIN user_account u ON u.id = CASE WHEN f.requester_id = ? THEN f.addressee_id ELSE f.requester_id END
-                    WHERE (f.requester_id = ? OR f.addressee_id = ?) AND f.status = 'accepted'
+                    WHERE (f.requester_id = ? OR f.addressee_id = ?) AND f.status = 'accepted' AND \(after.sql)
                     ORDER BY u.username_key, u.id
-                    LIMIT ? OFFSET ?
+                    LIMIT ?
                     """,
-                arguments: [userID, userID, userID, page.limit, page.offset]
+                arguments: [userID, userID, userID] + after.arguments + [page.fetchLimit]
             ).map { row in
-                Friend(
+                let friend = Friend(
                     user: PublicUser(SQLiteAccountRepository.user(row)),
                     since: Timestamp.date(row["friend_since"]) ?? Date(timeIntervalSince1970: 0)
                 )
-            }
+                return (friend, [row["username_key"], row["id"]])
+            })
         }
     }
 
-    public func friendRequests(userID: String, incoming: Bool, page: PageRequest) async throws -> [FriendRequest] {
+    public func friendRequests(userID: String, incoming: Bool, page: PageRequest) async throws -> Page<FriendRequest> {
         // The person is one side of every request listed; the other side comes from the join.
         let (ownColumn, otherColumn) = incoming ? ("addressee_id", "requester_id") : ("requester_id", "addressee_id")
+        let after = Keyset.condition(
+            [.init(sql: "f.created_at", descending: true), .init(sql: "u.username_key"), .init(sql: "u.id")],
+            after: try page.after(parts: 3)
+        )
         return try await database.read { db in
-            guard let own = try SQLiteGroupRepository.publicUser(userID, in: db) else { return [] }
-            return try Row.fetchAll(
+            guard let own = try SQLiteGroupRepository.publicUser(userID, in: db) else { return Page(items: [], nextCursor: nil) }
+            return page.page(try Row.fetchAll(
                 db,
                 sql: """
                     SELECT u.*, f.created_at AS requested_at
                     FROM friendship f JOIN user_account u ON u.id = f.\(otherColumn)
-                    WHERE f.\(ownColumn) = ? AND f.status = 'pending'
+                    WHERE f.\(ownColumn) = ? AND f.status = 'pending' AND \(after.sql)
                     ORDER BY f.created_at DESC, u.username_key, u.id
-                    LIMIT ? OFFSET ?
+                    LIMIT ?
                     """,
-                arguments: [userID, page.limit, page.offset]
+                arguments: [userID] + after.arguments + [page.fetchLimit]
             ).map { row in
                 let other = PublicUser(SQLiteAccountRepository.user(row))
-                return FriendRequest(
+                let request = FriendRequest(
                     from: incoming ? other : own,
                     to: incoming ? own : other,
                     createdAt: Timestamp.date(row["requested_at"]) ?? Date(timeIntervalSince1970: 0)
                 )
-            }
+                return (request, [row["requested_at"], row["username_key"], row["id"]])
+            })
         }
     }
 

@@ -32,18 +32,24 @@ public struct SQLiteGroupRepository: GroupRepository {
         }
     }
 
-    public func groups(memberID: String, page: PageRequest) async throws -> [Group] {
-        try await database.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT g.* FROM place_group g JOIN group_member m ON m.group_id = g.id
-                    WHERE m.user_id = ?
-                    ORDER BY g.name COLLATE NOCASE, g.name, g.id
-                    LIMIT ? OFFSET ?
-                    """,
-                arguments: [memberID, page.limit, page.offset]
-            ).map { try SQLiteGroupRepository.group($0, in: db) }
+    public func groups(memberID: String, page: PageRequest) async throws -> Page<Group> {
+        let after = Keyset.condition(
+            [.init(sql: "g.name COLLATE NOCASE"), .init(sql: "g.name"), .init(sql: "g.id")],
+            after: try page.after(parts: 3)
+        )
+        return try await database.read { db in
+            page.page(
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT g.* FROM place_group g JOIN group_member m ON m.group_id = g.id
+                        WHERE m.user_id = ? AND \(after.sql)
+                        ORDER BY g.name COLLATE NOCASE, g.name, g.id
+                        LIMIT ?
+                        """,
+                    arguments: [memberID] + after.arguments + [page.fetchLimit]
+                ).map { row in (try SQLiteGroupRepository.group(row, in: db), [row["name"], row["name"], row["id"]]) }
+            )
         }
     }
 
@@ -89,30 +95,35 @@ public struct SQLiteGroupRepository: GroupRepository {
         }
     }
 
-    public func invitations(inviteeID: String, page: PageRequest) async throws -> [GroupInvitation] {
-        try await database.read { db in
-            guard let invitee = try SQLiteGroupRepository.publicUser(inviteeID, in: db) else { return [] }
-            return try Row.fetchAll(
+    public func invitations(inviteeID: String, page: PageRequest) async throws -> Page<GroupInvitation> {
+        let after = Keyset.condition(
+            [.init(sql: "i.created_at", descending: true), .init(sql: "i.group_id")],
+            after: try page.after(parts: 2)
+        )
+        return try await database.read { db in
+            guard let invitee = try SQLiteGroupRepository.publicUser(inviteeID, in: db) else { return Page(items: [], nextCursor: nil) }
+            return page.page(try Row.fetchAll(
                 db,
                 sql: """
                     SELECT u.*, i.group_id AS invitation_group, g.name AS group_name, i.created_at AS invited_at
                     FROM group_invitation i
                     JOIN place_group g ON g.id = i.group_id
                     JOIN user_account u ON u.id = i.inviter_id
-                    WHERE i.invitee_id = ?
+                    WHERE i.invitee_id = ? AND \(after.sql)
                     ORDER BY i.created_at DESC, i.group_id
-                    LIMIT ? OFFSET ?
+                    LIMIT ?
                     """,
-                arguments: [inviteeID, page.limit, page.offset]
+                arguments: [inviteeID] + after.arguments + [page.fetchLimit]
             ).map { row in
-                GroupInvitation(
+                let invitation = GroupInvitation(
                     groupId: row["invitation_group"],
                     groupName: row["group_name"],
                     invitee: invitee,
                     invitedBy: PublicUser(SQLiteAccountRepository.user(row)),
                     createdAt: Timestamp.date(row["invited_at"]) ?? Date(timeIntervalSince1970: 0)
                 )
-            }
+                return (invitation, [row["invited_at"], row["invitation_group"]])
+            })
         }
     }
 

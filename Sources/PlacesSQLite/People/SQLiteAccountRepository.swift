@@ -151,19 +151,22 @@ public struct SQLiteAccountRepository: AccountRepository {
         }
     }
 
-    public func searchUsers(_ text: String, page: PageRequest) async throws -> [User] {
+    public func searchUsers(_ text: String, page: PageRequest) async throws -> Page<User> {
         let pattern = "%" + PlacesDatabase.folded(text).replacingOccurrences(of: "\\", with: "\\\\")
             .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
-        return try await database.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT * FROM user_account
-                    WHERE username_key LIKE ? ESCAPE '\\' OR places_fold(display_name) LIKE ? ESCAPE '\\'
-                    ORDER BY username_key LIMIT ? OFFSET ?
-                    """,
-                arguments: [pattern, pattern, page.limit, page.offset]
-            ).map(SQLiteAccountRepository.user)
+        let after = Keyset.condition([.init(sql: "username_key")], after: try page.after(parts: 1))
+        return try await database.readStatement { db in
+            page.page(
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT * FROM user_account
+                        WHERE (username_key LIKE ? ESCAPE '\\' OR places_fold(display_name) LIKE ? ESCAPE '\\') AND \(after.sql)
+                        ORDER BY username_key LIMIT ?
+                        """,
+                    arguments: [pattern, pattern] + after.arguments + [page.fetchLimit]
+                ).map { row in (SQLiteAccountRepository.user(row), [row["username_key"]]) }
+            )
         }
     }
 

@@ -101,7 +101,7 @@ extension SQLitePlaceRepository {
         }
     }
 
-    public func search(_ query: PlaceSearchQuery) async throws -> [(place: Place, relevance: Double, distanceMeters: Double?)] {
+    public func search(_ query: PlaceSearchQuery) async throws -> Page<PlaceSearchHit> {
         // Each word is quoted (so no word is read as FTS5 syntax) and matched as a prefix; all must match.
         let match = query.words.map { "\"\($0)\"*" }.joined(separator: " ")
         var arguments: StatementArguments = [match]
@@ -115,20 +115,39 @@ extension SQLitePlaceRepository {
             circleSQL = " AND place.latitude BETWEEN ? AND ? AND distance <= ?"
             arguments += [circle.center.latitude - degrees, circle.center.latitude + degrees, circle.radiusMeters]
         }
-        arguments += [query.page.limit, query.page.offset]
+        // Paged by key: relevance, then distance (inside a circle), then id; the numbers travel as their exact bits.
+        var order: [Keyset.Column] = [.init(sql: "relevance")]
+        if query.circle != nil { order.append(.init(sql: "distance")) }
+        order.append(.init(sql: "id"))
+        var key: [any DatabaseValueConvertible & Sendable]?
+        if let after = try query.page.after(parts: order.count) {
+            key = try after.dropLast().map(PageRequest.double) + [after[after.count - 1]]
+        }
+        let after = Keyset.condition(order, after: key)
+        arguments += after.arguments + [query.page.fetchLimit]
         // Column weights: a hit in the name counts most, then tags and cuisine, then the description.
         let sql = """
-            SELECT place.*, bm25(place_search, 10.0, 1.0, 4.0, 4.0) AS relevance, \(distanceSQL) AS distance
-            FROM place_search JOIN place ON place.rowid = place_search.rowid
-            WHERE place_search MATCH ? AND place.deleted_at IS NULL\(circleSQL)
-            ORDER BY relevance, distance, place.id
-            LIMIT ? OFFSET ?
+            SELECT * FROM (
+                SELECT place.*, bm25(place_search, 10.0, 1.0, 4.0, 4.0) AS relevance, \(distanceSQL) AS distance
+                FROM place_search JOIN place ON place.rowid = place_search.rowid
+                WHERE place_search MATCH ? AND place.deleted_at IS NULL\(circleSQL)
+            )
+            WHERE \(after.sql)
+            ORDER BY relevance, distance, id
+            LIMIT ?
             """
         let bound = arguments
-        return try await database.read { db in
-            try Row.fetchAll(db, sql: sql, arguments: bound).map { row in
-                (place: try PlaceRow.place(row), relevance: row["relevance"], distanceMeters: row["distance"])
-            }
+        let circle = query.circle != nil
+        return try await database.readStatement { db in
+            query.page.page(
+                try Row.fetchAll(db, sql: sql, arguments: bound).map { row in
+                    let relevance: Double = row["relevance"]
+                    let distance: Double? = row["distance"]
+                    let hit = PlaceSearchHit(place: try PlaceRow.place(row), relevance: relevance, distanceMeters: distance)
+                    let numbers = [relevance] + (circle ? [distance ?? 0] : [])
+                    return (hit, numbers.map(PageRequest.keyPart) + [hit.id])
+                }
+            )
         }
     }
 }
