@@ -28,7 +28,7 @@ extension Places {
                 guard FileManager.default.fileExists(atPath: databaseOptions.path) else {
                     throw PlacesError(.notFound, "no database at '\(databaseOptions.path)'", field: "database")
                 }
-                let database = try PlacesDatabase(path: databaseOptions.path)
+                let database = try Composition.open(databaseOptions).database
                 let report = try database.backup(to: file)
                 if json {
                     let encoder = JSONEncoder()

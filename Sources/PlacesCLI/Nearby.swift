@@ -71,11 +71,10 @@ extension Places {
                 guard FileManager.default.fileExists(atPath: path) else {
                     throw PlacesError(.notFound, "no database at \(path); run `places seed` or `places serve` first")
                 }
-                let database = try PlacesDatabase(path: path, readOnly: true)
+                let services = try Composition.open(databaseOptions, readOnly: true).services
                 var settings: UserSettings?
                 if let user {
-                    let accounts = AccountService(repository: database.accounts, hasher: try BcryptPasswordHasher())
-                    settings = try await accounts.settings(userID: try await accounts.user(username: user).id)
+                    settings = try await services.accounts.settings(userID: try await services.accounts.user(username: user).id)
                 }
                 let query = try NearbyQuery.parse(
                     lat: lat,
@@ -86,9 +85,7 @@ extension Places {
                     filter: filter,
                     defaults: settings.map { .init(center: $0.defaultLocation?.coordinate, radiusMiles: $0.defaultRadiusMiles) }
                 )
-                let service = PlaceService(repository: database.places, index: PlaceIndex())
-                try await service.loadIndex()
-                let answer = service.nearby(query)
+                let answer = try await services.places.nearbyLoadingIndex(query)
                 print(json ? NearbyOutput.json(answer) : NearbyOutput.table(answer, units: settings?.units), terminator: "")
             } catch {
                 throw Failure.exit(error)

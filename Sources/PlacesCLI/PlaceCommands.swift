@@ -55,12 +55,10 @@ extension Places {
             subcommands: [Add.self, Update.self, Delete.self, Restore.self, Show.self]
         )
 
-        /// Opens the database and a place service whose index is loaded (for duplicate checks).
-        static func service(_ options: DatabaseOptions) async throws -> (PlacesDatabase, PlaceService) {
-            let database = try PlacesDatabase(path: options.path)
-            let service = PlaceService(repository: database.places, index: PlaceIndex())
-            try await service.loadIndex()
-            return (database, service)
+        /// The place service over the database (its index loads when a duplicate check needs it).
+        static func service(_ options: DatabaseOptions) throws -> (PlacesDatabase, PlaceService) {
+            let composition = try Composition.open(options)
+            return (composition.database, composition.services.places)
         }
 
         static func show(_ place: Place, json: Bool) throws {
@@ -92,7 +90,7 @@ extension Places {
 
             func run() async throws {
                 do {
-                    let (database, service) = try await PlaceCommand.service(databaseOptions)
+                    let (database, service) = try PlaceCommand.service(databaseOptions)
                     var body = try fields.fields()
                     if allowDuplicate { body["allowDuplicate"] = .bool(true) }
                     let ownerUser = try await owner.asyncMap { name in
@@ -115,7 +113,7 @@ extension Places {
 
             func run() async throws {
                 do {
-                    let (_, service) = try await PlaceCommand.service(databaseOptions)
+                    let (_, service) = try PlaceCommand.service(databaseOptions)
                     try PlaceCommand.show(try await service.update(id: id, try fields.fields(), by: .operatorCLI), json: json)
                 } catch {
                     throw Failure.exit(error)
@@ -132,7 +130,7 @@ extension Places {
 
             func run() async throws {
                 do {
-                    let (_, service) = try await PlaceCommand.service(databaseOptions)
+                    let (_, service) = try PlaceCommand.service(databaseOptions)
                     try await service.delete(id: id, by: .operatorCLI)
                     if json { try printJSON(Deleted(id: id)) } else { print("deleted \(id)") }
                 } catch {
@@ -150,7 +148,7 @@ extension Places {
 
             func run() async throws {
                 do {
-                    let (_, service) = try await PlaceCommand.service(databaseOptions)
+                    let (_, service) = try PlaceCommand.service(databaseOptions)
                     try PlaceCommand.show(try await service.restore(id: id, by: .operatorCLI), json: json)
                 } catch {
                     throw Failure.exit(error)
@@ -167,8 +165,7 @@ extension Places {
 
             func run() async throws {
                 do {
-                    let database = try PlacesDatabase(path: databaseOptions.path, readOnly: true)
-                    let service = PlaceService(repository: database.places, index: PlaceIndex())
+                    let service = try Composition.open(databaseOptions, readOnly: true).services.places
                     try PlaceCommand.show(try await service.place(id: id), json: json)
                 } catch {
                     throw Failure.exit(error)
@@ -196,8 +193,7 @@ extension Places {
             do {
                 let page = try PageRequest.parse(limit: limit, cursor: cursor)
                 let query = try PlaceSearchQuery.parse(q: words.joined(separator: " "), lat: lat, lon: lon, radius: radius, page: page)
-                let database = try PlacesDatabase(path: databaseOptions.path, readOnly: true)
-                let result = try await PlaceService(repository: database.places, index: PlaceIndex()).search(query)
+                let result = try await Composition.open(databaseOptions, readOnly: true).services.places.search(query)
                 if json {
                     try printJSON(result)
                     return

@@ -26,7 +26,7 @@ extension Places {
 
         func run() async throws {
             do {
-                let database = try PlacesDatabase(path: databaseOptions.path)
+                let database = try Composition.open(databaseOptions).database
                 let outcome = try await SeedRun.load(
                     paths: paths,
                     into: database,

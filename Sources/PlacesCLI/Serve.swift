@@ -104,20 +104,14 @@ extension Places {
 
             logger.debug("Swift concurrency's global executor", metadata: ["onEventLoops": "\(handlersOnEventLoops)"])
             let path = databaseOptions.path
-            let database = try PlacesDatabase(path: path)
-            try await seedFirstStart(database, logger: logger)
-            let index = PlaceIndex()
-            let places = PlaceService(repository: database.places, index: index, limits: limits)
+            let composition = try Composition.open(databaseOptions, hasher: try accountOptions.hasher(), throttle: throttle, limits: limits)
+            try await seedFirstStart(composition.database, logger: logger)
+            let services = composition.services
+            let places = services.places
             let started = ContinuousClock.now
             try await places.loadIndex()
             logger.info("index loaded", metadata: ["places": "\(places.indexedCount)", "took": "\(ContinuousClock.now - started)"])
 
-            let services = PlacesServices(
-                places: places,
-                accounts: try accountOptions.service(database, throttle: throttle),
-                repositories: database.repositories,
-                limits: limits
-            )
             let metrics = PlacesMetrics(databaseSize: {
                 [path, path + "-wal"].reduce(0) { total, file in
                     total + ((try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int ?? 0)

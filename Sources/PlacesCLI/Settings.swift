@@ -27,18 +27,11 @@ struct AccountOptions: ParsableArguments {
     @Option(name: .long, help: "bcrypt cost, 4...31 (env PLACES_BCRYPT_COST; default 12). Lower only for tests.")
     var bcryptCost: String?
 
-    /// The account service over `database`, hashing at the configured cost, with `throttle` counting logins.
-    func service(_ database: PlacesDatabase, throttle: LoginThrottle = LoginThrottle()) throws -> AccountService {
+    /// The password hasher at the configured cost.
+    func hasher() throws -> BcryptPasswordHasher {
         let text = Setting.value(bcryptCost, environment: "PLACES_BCRYPT_COST", default: "12")
         guard let cost = UInt8(text) else { throw PlacesError.invalid("bcrypt-cost", "bcrypt cost must be from 4 to 31") }
-        return AccountService(repository: database.accounts, hasher: try BcryptPasswordHasher(cost: cost), throttle: throttle)
-    }
-}
-
-extension PlacesDatabase {
-    /// Every repository the services of people together need, over this database.
-    var repositories: PlacesServices.Repositories {
-        PlacesServices.Repositories(accounts: accounts, groups: groups, collections: collections, decisions: decisions, notifications: notifications)
+        return try BcryptPasswordHasher(cost: cost)
     }
 }
 

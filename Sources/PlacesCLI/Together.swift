@@ -16,14 +16,10 @@ struct Together {
     let services: PlacesServices
     let caller: User
 
-    /// Opens the database, loads the index (collections and decisions show live places) and finds the actor.
+    /// Opens the services over the database and finds the actor (the place index loads only if the command needs it).
     static func open(_ database: DatabaseOptions, as username: String) async throws -> Together {
-        let file = try PlacesDatabase(path: database.path)
-        let places = PlaceService(repository: file.places, index: PlaceIndex())
-        try await places.loadIndex()
-        let accounts = AccountService(repository: file.accounts, hasher: try BcryptPasswordHasher())
-        let services = PlacesServices(places: places, accounts: accounts, repositories: file.repositories)
-        return Together(services: services, caller: try await accounts.user(username: username))
+        let services = try Composition.open(database).services
+        return Together(services: services, caller: try await services.accounts.user(username: username))
     }
 
     /// Runs `body` as the actor and prints what it returns: the API's JSON with `--json`, else `text` of it.

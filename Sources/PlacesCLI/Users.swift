@@ -45,9 +45,9 @@ extension Places {
                     if let email { fields["email"] = .text(email) }
                     if let phone { fields["phone"] = .text(phone) }
                     if let displayName { fields["displayName"] = .text(displayName) }
-                    let database = try PlacesDatabase(path: databaseOptions.path)
                     let reader = try FieldReader(.object(fields), allowed: AccountService.registrationFields)
-                    let user = try await accountOptions.service(database).register(reader, clientAddress: "command line")
+                    let accounts = try Composition.open(databaseOptions, hasher: try accountOptions.hasher()).services.accounts
+                    let user = try await accounts.register(reader, clientAddress: "command line")
                     if json {
                         try printJSON(OwnUser(user))
                     } else {
@@ -82,8 +82,7 @@ extension Places {
 
             func run() async throws {
                 do {
-                    let database = try PlacesDatabase(path: databaseOptions.path)
-                    let accounts = try accountOptions.service(database)
+                    let accounts = try Composition.open(databaseOptions, hasher: try accountOptions.hasher()).services.accounts
                     let user = try await accounts.user(username: username)
                     try printJSON(try await accounts.settings(userID: user.id))
                 } catch {
@@ -117,8 +116,7 @@ extension Places {
             func run() async throws {
                 do {
                     let reader = try FieldArguments.reader(changes, allowed: UserSettings.fields)
-                    let database = try PlacesDatabase(path: databaseOptions.path)
-                    let accounts = try accountOptions.service(database)
+                    let accounts = try Composition.open(databaseOptions, hasher: try accountOptions.hasher()).services.accounts
                     let user = try await accounts.user(username: username)
                     try printJSON(try await accounts.updateSettings(userID: user.id, reader))
                 } catch {

@@ -189,9 +189,8 @@ struct AccountEndpointTests {
         let path = folder.appendingPathComponent("places.sqlite").path
         func app() throws -> some ApplicationProtocol {
             let database = try PlacesDatabase(path: path)
-            let places = PlaceService(repository: database.places, index: PlaceIndex())
-            let accounts = AccountService(repository: database.accounts, hasher: try BcryptPasswordHasher(cost: 4))
-            return buildApplication(settings: ServerSettings(port: 0), services: PlacesServices(places: places, accounts: accounts, repositories: TestApp.repositories(database)), logger: .init(label: "t"))
+            let services = PlacesServices(repositories: TestApp.repositories(database), hasher: try BcryptPasswordHasher(cost: 4))
+            return buildApplication(settings: ServerSettings(port: 0), services: services, logger: .init(label: "t"))
         }
         let token = try await app().test(.router) { client in try await client.signUp("persistent") }
         try await app().test(.router) { client in

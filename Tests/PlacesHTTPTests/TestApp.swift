@@ -89,16 +89,16 @@ enum TestApp {
         if !places.isEmpty {
             try await database.places.seed(places)
         }
-        let service = PlaceService(repository: database.places, index: PlaceIndex(), clock: clock, limits: limits)
-        try await service.loadIndex()
-        let accounts = AccountService(
-            repository: database.accounts,
+        let services = PlacesServices(
+            repositories: repositories(database),
             hasher: try hasher ?? TestApp.hasher(),
             throttle: throttle,
             hashing: hashing,
+            limits: limits,
             clock: clock
         )
-        let services = PlacesServices(places: service, accounts: accounts, repositories: repositories(database), limits: limits, clock: clock)
+        let service = services.places
+        try await service.loadIndex()
         let app = buildApplication(
             settings: settings,
             services: services,
@@ -111,6 +111,7 @@ enum TestApp {
     /// Every repository over `database`.
     static func repositories(_ database: PlacesDatabase) -> PlacesServices.Repositories {
         PlacesServices.Repositories(
+            places: database.places,
             accounts: database.accounts,
             groups: database.groups,
             collections: database.collections,

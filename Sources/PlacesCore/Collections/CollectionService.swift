@@ -67,7 +67,7 @@ public struct CollectionService: Sendable {
     public func detail(_ caller: User, id: String, center: Coordinate?) async throws -> CollectionDetail {
         let collection = try await readable(caller, id)
         let entries = try await repository.entries(collectionID: id)
-        let summaries = places.index.summaries(entries.map(\.placeID))
+        let summaries = try await places.summaries(entries.map(\.placeID))
         let listed = entries.compactMap { entry in
             summaries[entry.placeID].map { CollectionPlace(summary: $0, entry: entry, center: center) }
         }
@@ -78,7 +78,7 @@ public struct CollectionService: Sendable {
     public func placeIDs(_ caller: User, id: String) async throws -> [String] {
         _ = try await readable(caller, id)
         let entries = try await repository.entries(collectionID: id)
-        let live = places.index.summaries(entries.map(\.placeID))
+        let live = try await places.summaries(entries.map(\.placeID))
         return entries.map(\.placeID).filter { live[$0] != nil }
     }
 

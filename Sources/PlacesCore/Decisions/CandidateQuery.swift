@@ -48,7 +48,7 @@ struct CandidateQuery {
     }
 
     /// The ids of the nearest matching places, nearest first.
-    func places(in service: PlaceService) -> [String] {
-        service.nearby(query).places.map(\.id)
+    func places(in service: PlaceService) async throws -> [String] {
+        try await service.nearbyLoadingIndex(query).places.map(\.id)
     }
 }

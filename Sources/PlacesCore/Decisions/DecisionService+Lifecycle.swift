@@ -14,7 +14,7 @@ extension DecisionService {
             throw PlacesError(.conflict, "only tiered decisions take ballots; this one is \(read.decision.method.rawValue)")
         }
         let ranking = try DecisionService.ranking(reader, candidates: read.decision.candidates)
-        let names = names(read.decision.candidates)
+        let names = try await names(read.decision.candidates)
         let now = clock()
         let voter = caller.id
         var users: [String: User] = [:]
@@ -84,7 +84,7 @@ extension DecisionService {
             throw PlacesError.invalid("placeId", "place \(PlacesError.quoted(placeID)) is not one of the candidates")
         }
         let audience = try await notifier.audience(decision.participants)
-        let names = names(decision.candidates)
+        let names = try await names(decision.candidates)
         let now = clock()
         let picker = caller
         try await change(id, known: read) { state in
@@ -162,8 +162,8 @@ extension DecisionService {
     func end(_ read: DecisionState, by ending: DecisionResult.Ending, strict: Bool) async throws {
         let decision = read.decision
         let audience = try await notifier.audience(decision.participants)
-        let names = names(decision.candidates)
-        let weights = decision.method == .random && decision.weighted ? scores(decision.candidates) : nil
+        let names = try await names(decision.candidates)
+        let weights = decision.method == .random && decision.weighted ? try await scores(decision.candidates) : nil
         let now = clock()
         try await change(decision.id, known: read) { state in
             guard state.decision.status == .active else {
@@ -214,8 +214,8 @@ extension DecisionService {
     }
 
     /// The candidates' rating scores, the weights of a weighted draw (a place deleted since weighs the prior's 3).
-    func scores(_ ids: [String]) -> [String: Double] {
-        let summaries = places.index.summaries(ids)
+    func scores(_ ids: [String]) async throws -> [String: Double] {
+        let summaries = try await places.summaries(ids)
         return Dictionary(uniqueKeysWithValues: ids.map { ($0, summaries[$0]?.rating.score ?? RatingAggregate.priorMean) })
     }
 

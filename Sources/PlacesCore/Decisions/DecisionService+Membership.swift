@@ -28,7 +28,7 @@ extension DecisionService {
         let decision = read.decision
         let remaining = decision.participants.filter { !removing.contains($0) || members?.contains($0) == true }
         let audience = try await notifier.audience(remaining)
-        let names = names(decision.candidates)
+        let names = try await names(decision.candidates)
         let now = clock()
         try await change(id, known: read) { state in
             guard state.decision.status == .active else { return }

@@ -141,7 +141,8 @@ public struct DecisionService: Sendable {
     /// The view of a decision as `caller` may see it, naming its people from one read.
     func view(_ state: DecisionState, for caller: User, users known: [String: User]? = nil) async throws -> DecisionView {
         let users = if let known { known } else { try await accounts.users(ids: DecisionView.people(state.decision)) }
-        return try DecisionView.make(state.decision, ballots: state.ballots, for: caller, users: users, names: names(state.decision.candidates))
+        let names = try await names(state.decision.candidates)
+        return try DecisionView.make(state.decision, ballots: state.ballots, for: caller, users: users, names: names)
     }
 
     /// A page of the decisions the caller can see, newest first: the decisions with their ballots in one read, and
@@ -170,11 +171,12 @@ public struct DecisionService: Sendable {
             throw PlacesError(.conflict, "the decision has no result yet (it is \(decision.status.rawValue))")
         }
         let ballots = state.ballots
+        let names = try await names(decision.candidates)
         var recounted = try DecisionTally.result(
             decision,
             ballots: ballots,
             endedBy: stored.endedBy,
-            names: names(decision.candidates),
+            names: names,
             weights: stored.standings.reduce(into: [:]) { $0[$1.placeId] = $1.weight }
         )
         if decision.method == .manual { recounted = stored }
@@ -234,7 +236,7 @@ public struct DecisionService: Sendable {
                 ids.append(id)
             }
         } else if let nearby = try source.object("nearby", allowed: CandidateQuery.fields) {
-            ids = try CandidateQuery.parse(nearby).places(in: places)
+            ids = try await CandidateQuery.parse(nearby).places(in: places)
         } else {
             throw PlacesError.invalid("candidates", "give exactly one of collectionId, placeIds or nearby")
         }
@@ -318,8 +320,8 @@ public struct DecisionService: Sendable {
     static let maximumTries = 50
 
     /// Place names by id, for explanations (places deleted since are left out).
-    func names(_ ids: [String]) -> [String: String] {
-        places.index.summaries(ids).mapValues(\.name)
+    func names(_ ids: [String]) async throws -> [String: String] {
+        try await places.summaries(ids).mapValues(\.name)
     }
 
     // MARK: - Parsing

@@ -122,7 +122,7 @@ extension PlaceService {
         let now = clock()
         let place = try PlaceDraft(fields: draftFields).validated(now: now, ownerID: owner?.id)
         if let owner { try await checkDailyAdditions(owner, now: now) }
-        if !allowDuplicate, let existing = duplicate(of: place) {
+        if !allowDuplicate, let existing = try await duplicate(of: place) {
             var error = PlacesError(
                 .duplicatePlace,
                 "'\(existing.name)' (id \(existing.id)) is already within 50 m; send allowDuplicate: true to add it anyway",
@@ -203,11 +203,11 @@ extension PlaceService {
     }
 
     /// A live place with the same name (ignoring case and accents) within 50 m, nearest first.
-    func duplicate(of place: Place) -> NearbyPlace? {
+    func duplicate(of place: Place) async throws -> NearbyPlace? {
         guard let query = try? NearbyQuery(center: place.coordinate, radiusMiles: PlaceService.duplicateDistanceMeters / Geodesy.metersPerMile, limit: 500)
         else { return nil }
         let name = PlaceService.comparable(place.name)
-        return nearby(query).places.first { $0.id != place.id && PlaceService.comparable($0.name) == name }
+        return try await nearbyLoadingIndex(query).places.first { $0.id != place.id && PlaceService.comparable($0.name) == name }
     }
 
     static func comparable(_ name: String) -> String {
@@ -232,7 +232,7 @@ extension PlaceService {
     /// The user's live favourites: nearest first from `center` when given, else most recently marked first.
     public func favorites(user: User, center: Coordinate?, page: PageRequest) async throws -> Page<FavoritePlace> {
         let marked = try await repository.favorites(userID: user.id)
-        let summaries = index.summaries(marked.map { $0.placeID })
+        let summaries = try await summaries(marked.map { $0.placeID })
         var entries = marked.compactMap { entry -> FavoritePlace? in
             guard let summary = summaries[entry.placeID] else { return nil }
             let distance = center.map { Geodesy.distanceMeters($0, summary.coordinate) }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The places use cases: nearby queries from the index, place details from the repository, and keeping the
 /// index in step with the database.
@@ -8,6 +9,8 @@ public struct PlaceService: Sendable {
 
     let repository: any PlaceRepository
     let index: PlaceIndex
+    /// True once the index holds the places (a server loads them at start; a command only when it needs them).
+    private let indexLoaded = IndexLoaded()
     let clock: @Sendable () -> Date
     let makePlaceID: @Sendable () -> String
     let limits: UsageLimits
@@ -52,11 +55,31 @@ public struct PlaceService: Sendable {
     /// Loads every live place into the index (start-up).
     public func loadIndex() async throws {
         index.replaceAll(try await repository.liveSummaries())
+        indexLoaded.flag.store(true, ordering: .releasing)
     }
 
-    /// Applies what other writers committed since the index's revision; returns how many places changed.
+    /// The index, loaded the first time it is needed: a server loads it at start, a command of the CLI only when it
+    /// answers a spatial question or shows places (so acting as someone on a large database stays quick).
+    func loadedIndex() async throws -> PlaceIndex {
+        if !indexLoaded.flag.load(ordering: .acquiring) { try await loadIndex() }
+        return index
+    }
+
+    /// The places near a point, nearest first, loading the index first if nothing has loaded it yet.
+    public func nearbyLoadingIndex(_ query: NearbyQuery) async throws -> NearbyAnswer {
+        NearbyAnswer(query: query, places: try await loadedIndex().nearby(query))
+    }
+
+    /// What nearby answers show of these live places, by id (deleted ones are left out).
+    public func summaries(_ ids: [String]) async throws -> [String: PlaceSummary] {
+        try await loadedIndex().summaries(ids)
+    }
+
+    /// Applies what other writers committed since the index's revision; returns how many places changed. An index
+    /// nothing has loaded yet stays unloaded: it reads everything when first needed.
     @discardableResult
     public func syncIndex() async throws -> Int {
+        guard indexLoaded.flag.load(ordering: .acquiring) else { return 0 }
         guard let changes = try await repository.changes(since: index.revision, limit: PlaceService.largeChangeSet) else {
             let before = index.revision
             try await loadIndex()
@@ -72,4 +95,9 @@ public struct PlaceService: Sendable {
 
     /// How many live places the index holds.
     public var indexedCount: Int { index.count }
+}
+
+/// Whether a place service's index was loaded; shared by the copies of the service.
+private final class IndexLoaded: Sendable {
+    let flag = Atomic<Bool>(false)
 }

@@ -1,0 +1,79 @@
+import Foundation
+
+/// Every service of Places, wired once over one engine's repositories: the server answers from them and every command
+/// of the CLI acts through them (the CLI is the composition root that picks the engine and builds this).
+public struct PlacesServices: Sendable {
+    /// Places, nearby queries, search, favourites and ratings.
+    public var places: PlaceService
+    /// Accounts, sessions and settings.
+    public var accounts: AccountService
+    /// Friends and groups.
+    public var groups: GroupService
+    /// Collections of places.
+    public var collections: CollectionService
+    /// Group decisions.
+    public var decisions: DecisionService
+    /// Notifications.
+    public var notifications: NotificationService
+
+    /// The service graph over `repositories`: every service reads the same clock and keeps the same usage limits. The
+    /// place index starts empty and is loaded when first needed (a server loads it at start with `places.loadIndex()`).
+    public init(
+        repositories: Repositories,
+        hasher: any PasswordHasher,
+        throttle: LoginThrottle = LoginThrottle(),
+        hashing: HashingQueue = HashingQueue(),
+        limits: UsageLimits = UsageLimits(),
+        clock: @escaping @Sendable () -> Date = { Date() },
+        makeSeed: @escaping @Sendable () -> UInt64 = DecisionService.secureSeed
+    ) {
+        places = PlaceService(repository: repositories.places, index: PlaceIndex(), clock: clock, limits: limits)
+        accounts = AccountService(repository: repositories.accounts, hasher: hasher, throttle: throttle, hashing: hashing, clock: clock)
+        collections = CollectionService(
+            repository: repositories.collections,
+            groups: repositories.groups,
+            places: places,
+            limits: limits,
+            clock: clock
+        )
+        decisions = DecisionService(
+            repository: repositories.decisions,
+            groups: repositories.groups,
+            accounts: repositories.accounts,
+            collections: collections,
+            places: places,
+            limits: limits,
+            clock: clock,
+            makeSeed: makeSeed
+        )
+        groups = GroupService(repository: repositories.groups, accounts: repositories.accounts, decisions: decisions, limits: limits, clock: clock)
+        notifications = NotificationService(repository: repositories.notifications, clock: clock)
+    }
+
+    /// One engine's repositories, everything the services store.
+    public struct Repositories: Sendable {
+        public var places: any PlaceRepository
+        public var accounts: any AccountRepository
+        public var groups: any GroupRepository
+        public var collections: any CollectionRepository
+        public var decisions: any DecisionRepository
+        public var notifications: any NotificationRepository
+
+        /// Makes the set.
+        public init(
+            places: any PlaceRepository,
+            accounts: any AccountRepository,
+            groups: any GroupRepository,
+            collections: any CollectionRepository,
+            decisions: any DecisionRepository,
+            notifications: any NotificationRepository
+        ) {
+            self.places = places
+            self.accounts = accounts
+            self.groups = groups
+            self.collections = collections
+            self.decisions = decisions
+            self.notifications = notifications
+        }
+    }
+}
