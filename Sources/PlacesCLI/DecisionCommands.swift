@@ -1,5 +1,6 @@
 import ArgumentParser
 import PlacesCore
+import PlacesHTTP
 
 extension Places {
     /// `places decision …`: group decisions and ballots, as a user.
@@ -44,7 +45,7 @@ extension Places {
                 try await Together.run(databaseOptions, as: actor, json: json) { together in
                     try await together.services.decisions.create(
                         together.caller,
-                        try FieldArguments.reader(fields, allowed: DecisionService.fields)
+                        try StartDecision(body: try FieldArguments.reader(fields, allowed: StartDecision.fields))
                     )
                 } text: { DecisionCommand.text($0) }
             }
@@ -87,8 +88,7 @@ extension Places {
 
             func run() async throws {
                 try await Together.run(databaseOptions, as: actor, json: json) { together in
-                    let reader = try FieldReader(.object(["ranking": .list(ranking.map(FieldValue.text))]), allowed: DecisionService.ballotFields)
-                    return try await together.services.decisions.vote(together.caller, id: id, reader)
+                    try await together.services.decisions.vote(together.caller, id: id, CastBallot(ranking: ranking))
                 } text: { DecisionCommand.text($0) }
             }
         }
@@ -131,8 +131,7 @@ extension Places {
 
             func run() async throws {
                 try await Together.run(databaseOptions, as: actor, json: json) { together in
-                    let reader = try FieldReader(.object(["placeId": .text(placeID)]), allowed: DecisionService.pickFields)
-                    return try await together.services.decisions.pick(together.caller, id: id, reader)
+                    try await together.services.decisions.pick(together.caller, id: id, placeID: placeID)
                 } text: { DecisionCommand.text($0) }
             }
         }

@@ -52,7 +52,7 @@ struct BallotRoundTripTests {
                 _ = try await client.object(.put, "/v1/decisions/\(id)/ballot", token: voter.token, body: ["ranking": ["lx-a-tasca"]])
             }
             let caller = try #require(try await database.accounts.user(login: .username("admin")))
-            let ballot = try FieldReader(.object(["ranking": .list([.text("lx-b-miradouro")])]), allowed: DecisionService.ballotFields)
+            let ballot = CastBallot(ranking: ["lx-b-miradouro"])
             return try await log.during {
                 let view = try await decisions.vote(caller, id: id, ballot)
                 #expect(view.status == .completed)

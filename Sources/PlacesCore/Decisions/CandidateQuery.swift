@@ -4,40 +4,36 @@ import GeoIndex
 /// A nearby query that picks a decision's candidates: a point, a radius of at most 20 miles, the filters of
 /// `GET /v1/places/nearby`, and how many of the nearest places to take.
 struct CandidateQuery {
-    static let fields: Set<String> = ["lat", "lon", "radius", "limit", "kind", "tags", "cuisine", "minPrice", "maxPrice", "minRating"]
-
     var query: NearbyQuery
 
-    /// Reads the body's `nearby` object; a radius above 20 miles is refused rather than capped, so a group never
+    /// Checks the command's nearby query; a radius above 20 miles is refused rather than capped, so a group never
     /// votes over other places than it asked for.
-    static func parse(_ reader: FieldReader) throws(PlacesError) -> CandidateQuery {
+    static func parse(_ asked: StartDecision.NearbyCandidates) throws(PlacesError) -> CandidateQuery {
         let field = "candidates.nearby"
-        guard let lat = try reader.number("lat") else { throw .invalid("\(field).lat", "lat is required") }
-        guard let lon = try reader.number("lon") else { throw .invalid("\(field).lon", "lon is required") }
-        let radius = try reader.number("radius") ?? NearbyQuery.defaultRadiusMiles
+        guard let lat = asked.lat else { throw .invalid("\(field).lat", "lat is required") }
+        guard let lon = asked.lon else { throw .invalid("\(field).lon", "lon is required") }
+        let radius = asked.radiusMiles ?? NearbyQuery.defaultRadiusMiles
         guard radius > 0, radius <= NearbyQuery.maximumRadiusMiles else {
             throw .invalid("\(field).radius", "radius must be more than 0 and at most 20 miles")
         }
-        let limit = try reader.integer("limit", in: 1...DecisionService.maximumCandidates) ?? 10
-        var tags: [String] = []
-        if case .list(let values)? = reader.fields["tags"] {
-            for value in values {
-                guard case .text(let tag) = value else { throw .invalid("\(field).tags", "tags must be text") }
-                tags.append(tag)
-            }
-        } else if reader.has("tags") && !reader.isNull("tags") {
-            throw .invalid("\(field).tags", "tags must be a list")
+        let limit = asked.limit ?? 10
+        guard (1...DecisionService.maximumCandidates).contains(limit) else {
+            throw .invalid("\(field).limit", "limit must be a whole number from 1 to \(DecisionService.maximumCandidates)")
         }
-        func text(_ name: String) throws(PlacesError) -> String? { try reader.text(name, limit: 100) }
-        func integer(_ name: String) throws(PlacesError) -> String? { try reader.integer(name, in: 1...4).map(String.init) }
+        func text(_ value: String?, _ name: String) throws(PlacesError) -> String? { try TextRules.text(value, field: name, limit: 100) }
+        func price(_ value: Int?, _ name: String) throws(PlacesError) -> String? {
+            guard let value else { return nil }
+            guard (1...4).contains(value) else { throw .invalid(name, "\(name) must be a whole number from 1 to 4") }
+            return String(value)
+        }
         do {
             let filter = try PlaceFilter.parse(
-                kind: try text("kind"),
-                tags: tags,
-                cuisine: try text("cuisine"),
-                minPrice: try integer("minPrice"),
-                maxPrice: try integer("maxPrice"),
-                minRating: try reader.number("minRating").map { String($0) },
+                kind: try text(asked.kind, "kind"),
+                tags: asked.tags,
+                cuisine: try text(asked.cuisine, "cuisine"),
+                minPrice: try price(asked.minPrice, "minPrice"),
+                maxPrice: try price(asked.maxPrice, "maxPrice"),
+                minRating: asked.minRating.map { String($0) },
                 openAt: nil
             )
             let query = try NearbyQuery(center: Coordinate(latitude: lat, longitude: lon), radiusMiles: radius, limit: limit, filter: filter)

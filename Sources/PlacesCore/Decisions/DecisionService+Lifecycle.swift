@@ -1,19 +1,16 @@
 import Foundation
 
 extension DecisionService {
-    /// The fields a ballot body reads.
-    public static let ballotFields: Set<String> = ["ranking"]
-
     /// Casts or replaces the caller's ballot (participants of an active tiered decision). The ballot that makes
     /// every participant voted completes the decision, in the same transaction.
-    public func vote(_ caller: User, id: String, _ reader: FieldReader) async throws -> DecisionView {
+    public func vote(_ caller: User, id: String, _ ballot: CastBallot) async throws -> DecisionView {
         // One read of the decision with its ballots; a participant who is still a member of its group needs no other.
         let read = try await readable(caller, current(id))
         guard read.decision.participants.contains(caller.id) else { throw PlacesError.forbidden("only the decision's participants vote") }
         guard read.decision.method == .tiered else {
             throw PlacesError(.conflict, "only tiered decisions take ballots; this one is \(read.decision.method.rawValue)")
         }
-        let ranking = try DecisionService.ranking(reader, candidates: read.decision.candidates)
+        let ranking = try DecisionService.ranking(ballot.ranking, candidates: read.decision.candidates)
         let names = try await names(read.decision.candidates)
         let now = clock()
         let voter = caller.id
@@ -71,15 +68,14 @@ extension DecisionService {
         return try await view(caller, id: id)
     }
 
-    /// The fields a pick body reads.
-    public static let pickFields: Set<String> = ["placeId"]
-
     /// Picks the winner of a manual decision (admins), which completes it.
-    public func pick(_ caller: User, id: String, _ reader: FieldReader) async throws -> DecisionView {
+    public func pick(_ caller: User, id: String, placeID: String?) async throws -> DecisionView {
         let read = try await administered(caller, id)
         let decision = read.decision
         guard decision.method == .manual else { throw PlacesError(.conflict, "only a manual decision is decided by a pick") }
-        guard let placeID = try reader.text("placeId", limit: 100) else { throw PlacesError.invalid("placeId", "placeId is required") }
+        guard let placeID = try TextRules.text(placeID, field: "placeId", limit: 100) else {
+            throw PlacesError.invalid("placeId", "placeId is required")
+        }
         guard decision.candidates.contains(placeID) else {
             throw PlacesError.invalid("placeId", "place \(PlacesError.quoted(placeID)) is not one of the candidates")
         }
@@ -231,15 +227,11 @@ extension DecisionService {
     }
 
     /// A ranking from a ballot body: candidate ids, best first, each at most once, at least one.
-    static func ranking(_ reader: FieldReader, candidates: [String]) throws(PlacesError) -> [String] {
-        guard case .list(let values)? = reader.fields["ranking"] else {
-            throw .invalid("ranking", "ranking is required: candidate place ids, best first")
-        }
-        guard !values.isEmpty else { throw .invalid("ranking", "rank at least one candidate") }
+    static func ranking(_ ids: [String], candidates: [String]) throws(PlacesError) -> [String] {
+        guard !ids.isEmpty else { throw .invalid("ranking", "rank at least one candidate") }
         let known = Set(candidates)
         var ranking: [String] = []
-        for value in values {
-            guard case .text(let id) = value else { throw .invalid("ranking", "ranking must hold place ids") }
+        for id in ids {
             guard known.contains(id) else { throw .invalid("ranking", "place \(PlacesError.quoted(id)) is not a candidate") }
             guard !ranking.contains(id) else { throw .invalid("ranking", "place \(PlacesError.quoted(id)) is ranked twice") }
             ranking.append(id)

@@ -49,23 +49,12 @@ public struct DecisionService: Sendable {
         return generator.next()
     }
 
-    /// The fields starting a decision reads.
-    public static let fields: Set<String> = [
-        "groupId", "title", "method", "candidates", "participants", "deadline", "visitDate", "weighted", "excludeRecentDays",
-        "seed", "scheduled",
-    ]
-
     /// Starts a decision. A random one that is not scheduled is drawn at once and comes back completed.
-    public func create(_ caller: User, _ reader: FieldReader) async throws -> DecisionView {
+    public func create(_ caller: User, _ command: StartDecision) async throws -> DecisionView {
         let now = clock()
-        guard let methodText = try reader.text("method", limit: 20) else {
-            throw PlacesError.invalid("method", "method is required: random, tiered or manual")
-        }
-        guard let method = Decision.Method(rawValue: methodText) else {
-            throw PlacesError.invalid("method", "method must be random, tiered or manual")
-        }
+        let method = command.method
         var group: Group?
-        if let groupID = try reader.text("groupId", limit: 40) {
+        if let groupID = try TextRules.text(command.groupId, field: "groupId", limit: 40) {
             guard let found = try await groups.group(id: groupID) else {
                 throw PlacesError(.notFound, "no group with id \(PlacesError.quoted(groupID))", field: "groupId")
             }
@@ -77,13 +66,17 @@ public struct DecisionService: Sendable {
             below: limits.activeDecisionsPerPerson,
             "open decisions you started"
         )
-        let participants = try await participants(reader, caller: caller, group: group)
-        var candidates = try await candidates(reader, caller: caller)
-        let weighted = try reader.bool("weighted") ?? false
-        let scheduled = try reader.bool("scheduled") ?? false
-        let excludeDays = try reader.integer("excludeRecentDays", in: 1...365)
+        let participants = try await participants(command.participants, caller: caller, group: group)
+        var candidates = try await candidates(command.candidates, caller: caller)
+        let weighted = command.weighted ?? false
+        let scheduled = command.scheduled ?? false
+        let excludeDays = command.excludeRecentDays
+        if let excludeDays, !(1...365).contains(excludeDays) {
+            throw PlacesError.invalid("excludeRecentDays", "excludeRecentDays must be a whole number from 1 to 365")
+        }
         if method != .random {
-            for field in ["weighted", "excludeRecentDays", "scheduled"] where reader.has(field) && !reader.isNull(field) {
+            let randomOnly = [("weighted", command.weighted != nil), ("excludeRecentDays", excludeDays != nil), ("scheduled", command.scheduled != nil)]
+            for (field, given) in randomOnly where given {
                 throw PlacesError.invalid(field, "\(field) applies to random decisions only")
             }
         }
@@ -95,22 +88,22 @@ public struct DecisionService: Sendable {
                 throw PlacesError(.conflict, "every candidate was picked in the last \(excludeDays) days", field: "excludeRecentDays")
             }
         }
-        let deadline = try DecisionService.date(reader, "deadline")
+        let deadline = command.deadline
         if let deadline, deadline <= now { throw PlacesError.invalid("deadline", "deadline must be in the future") }
         let decision = Decision(
             id: RandomID.make("d-"),
             groupId: group?.id,
             createdBy: caller.id,
-            title: try reader.shownName("title", limit: 120),
+            title: try TextRules.shownName(command.title, field: "title", limit: 120),
             method: method,
             status: .active,
             candidates: CandidateOrder.sorted(candidates),
             participants: participants.sorted(),
             weighted: weighted,
             scheduled: scheduled,
-            seed: try DecisionService.seed(reader) ?? makeSeed(),
+            seed: command.seed ?? makeSeed(),
             deadline: deadline,
-            visitDate: try DecisionService.visitDate(reader),
+            visitDate: try DecisionService.visitDate(command.visitDate),
             createdAt: now
         )
         let title = decision.title.map { " “\($0)”" } ?? ""
@@ -185,18 +178,12 @@ public struct DecisionService: Sendable {
 
     // MARK: - Who and what
 
-    /// The participants a body names (usernames), or every member of the group, or the caller alone.
-    private func participants(_ reader: FieldReader, caller: User, group: Group?) async throws -> [String] {
-        guard case .list(let values)? = reader.fields["participants"] else {
-            if reader.has("participants") && !reader.isNull("participants") {
-                throw PlacesError.invalid("participants", "participants must be a list of usernames")
-            }
-            return group?.members.map(\.user.id) ?? [caller.id]
-        }
-        guard !values.isEmpty, values.count <= 200 else { throw PlacesError.invalid("participants", "name 1 to 200 participants") }
+    /// The participants named (usernames), or every member of the group, or the caller alone.
+    private func participants(_ names: [String]?, caller: User, group: Group?) async throws -> [String] {
+        guard let names else { return group?.members.map(\.user.id) ?? [caller.id] }
+        guard !names.isEmpty, names.count <= 200 else { throw PlacesError.invalid("participants", "name 1 to 200 participants") }
         var ids: [String] = []
-        for value in values {
-            guard case .text(let name) = value else { throw PlacesError.invalid("participants", "participants must be usernames") }
+        for name in names {
             guard let user = try await accounts.user(login: .username(name)) else {
                 throw PlacesError(.invalidInput, "no user named \(PlacesError.quoted(name))", field: "participants")
             }
@@ -213,20 +200,17 @@ public struct DecisionService: Sendable {
     }
 
     /// The candidate place ids from a collection, an explicit list, or a nearby query.
-    private func candidates(_ reader: FieldReader, caller: User) async throws -> [String] {
-        guard let source = try reader.object("candidates", allowed: ["collectionId", "placeIds", "nearby"]) else {
-            throw PlacesError.invalid("candidates", "candidates is required: {collectionId}, {placeIds} or {nearby}")
-        }
-        guard source.fields.count == 1 else {
-            throw PlacesError.invalid("candidates", "give exactly one of collectionId, placeIds or nearby")
-        }
+    private func candidates(_ source: StartDecision.Candidates, caller: User) async throws -> [String] {
         var ids: [String]
-        if let collectionID = try source.text("collectionId", limit: 40) {
+        switch source {
+        case .collection(let id):
+            guard let collectionID = try TextRules.text(id, field: "candidates.collectionId", limit: 40) else {
+                throw PlacesError.invalid("candidates.collectionId", "collectionId is required")
+            }
             ids = try await collections.placeIDs(caller, id: collectionID)
-        } else if case .list(let values)? = source.fields["placeIds"] {
+        case .places(let placeIDs):
             ids = []
-            for value in values {
-                guard case .text(let id) = value else { throw PlacesError.invalid("candidates.placeIds", "placeIds must be ids") }
+            for id in placeIDs {
                 do {
                     _ = try await places.place(id: id)
                 } catch let error as PlacesError {
@@ -235,10 +219,8 @@ public struct DecisionService: Sendable {
                 guard !ids.contains(id) else { throw PlacesError.invalid("candidates.placeIds", "place '\(id)' is named twice") }
                 ids.append(id)
             }
-        } else if let nearby = try source.object("nearby", allowed: CandidateQuery.fields) {
+        case .nearby(let nearby):
             ids = try await CandidateQuery.parse(nearby).places(in: places)
-        } else {
-            throw PlacesError.invalid("candidates", "give exactly one of collectionId, placeIds or nearby")
         }
         guard !ids.isEmpty else { throw PlacesError.invalid("candidates", "there are no candidate places") }
         guard ids.count <= DecisionService.maximumCandidates else {
@@ -326,32 +308,8 @@ public struct DecisionService: Sendable {
 
     // MARK: - Parsing
 
-    static func seed(_ reader: FieldReader) throws(PlacesError) -> UInt64? {
-        guard let value = reader.fields["seed"], value != .null else { return nil }
-        switch value {
-        case .text(let text):
-            guard let seed = UInt64(text) else { throw .invalid("seed", "seed must be a whole number from 0 to 2^64-1") }
-            return seed
-        case .number(let number):
-            guard number >= 0, number == number.rounded(), number < 9_007_199_254_740_992 else {
-                throw .invalid("seed", "a seed above 2^53 must be sent as a string of digits")
-            }
-            return UInt64(number)
-        default:
-            throw .invalid("seed", "seed must be a whole number (or a string of digits)")
-        }
-    }
-
-    static func date(_ reader: FieldReader, _ field: String) throws(PlacesError) -> Date? {
-        guard let text = try reader.text(field, limit: 40) else { return nil }
-        guard let date = ISO8601Time.date(text) else {
-            throw .invalid(field, "\(field) must be an ISO-8601 time such as 2026-11-22T18:30:00Z")
-        }
-        return date
-    }
-
-    static func visitDate(_ reader: FieldReader) throws(PlacesError) -> String? {
-        guard let text = try reader.text("visitDate", limit: 10) else { return nil }
+    static func visitDate(_ raw: String?) throws(PlacesError) -> String? {
+        guard let text = try TextRules.text(raw, field: "visitDate", limit: 10) else { return nil }
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
             let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),

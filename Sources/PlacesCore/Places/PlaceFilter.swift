@@ -135,9 +135,10 @@ public enum OpenStatus: String, Sendable, Hashable, Codable {
     case open, closed, unknown
 }
 
-/// ISO-8601 instants as query strings carry them: with `Z` or an offset, fractional seconds optional.
-enum ISO8601Time {
-    static func date(_ text: String) -> Date? {
+/// ISO-8601 instants as query strings and bodies carry them: with `Z` or an offset, fractional seconds optional.
+public enum ISO8601Time {
+    /// The instant, or nil when the text is not one.
+    public static func date(_ text: String) -> Date? {
         guard text.count <= 40 else { return nil }
         if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
         return try? Date.ISO8601FormatStyle().parse(text)

@@ -41,26 +41,12 @@ public struct FieldReader: Sendable {
 
     /// The text of `name`, trimmed and NFC; nil when absent, null or blank.
     public func text(_ name: String, limit: Int, allowLineBreaks: Bool = false) throws(PlacesError) -> String? {
-        guard let value = fields[name], value != .null else { return nil }
-        guard case .text(let raw) = value else { throw .invalid(name, "\(name) must be text") }
-        // The limit counts what was sent, in Unicode code points, as JSON Schema's maxLength does.
-        guard raw.utf8.count <= limit || raw.unicodeScalars.count <= limit else {
-            throw .invalid(name, "\(name) is longer than \(limit) characters")
-        }
-        // Control characters are refused wherever they stand, before trimming, as the API document's patterns say: a
-        // stray tab or line break around a name is refused rather than trimmed away.
-        try PlacesError.checkPrintable(raw, field: name, allowLineBreaks: allowLineBreaks)
-        let text = raw.trimmingWhitespace().nfc
-        if text.isEmpty { return nil }
-        return text
+        try TextRules.text(try rawText(name), field: name, limit: limit, allowLineBreaks: allowLineBreaks)
     }
 
-    /// The text of `name` as `text` reads it, for a name other people see (a display name, a group's name): it may not
-    /// hold characters that reorder or hide text (bidirectional overrides, zero-width characters).
+    /// The text of `name` as `text` reads it, for a name other people see (see `TextRules.shownName`).
     public func shownName(_ name: String, limit: Int) throws(PlacesError) -> String? {
-        guard let text = try text(name, limit: limit) else { return nil }
-        try PlacesError.checkShownName(text, field: name)
-        return text
+        try TextRules.shownName(try rawText(name), field: name, limit: limit)
     }
 
     /// The text of `name` exactly as sent (a password: never trimmed or normalised); nil when absent or null.
@@ -108,10 +94,6 @@ public struct FieldReader: Sendable {
 extension FieldReader {
     /// The http(s) URL `name` (a picture, a website); nil when absent, null or blank.
     public func webURL(_ name: String, limit: Int = 2_000) throws(PlacesError) -> String? {
-        guard let text = try text(name, limit: limit) else { return nil }
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = url.host, !host.isEmpty
-        else { throw .invalid(name, "\(name) must be an http or https URL") }
-        return text
+        try TextRules.webURL(try rawText(name), field: name, limit: limit)
     }
 }

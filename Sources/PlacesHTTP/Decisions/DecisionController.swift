@@ -19,8 +19,8 @@ struct DecisionController: Sendable {
     /// `POST /v1/decisions` → 201; a random decision that is not scheduled comes back drawn.
     @Sendable func create(request: Request, context: PlacesRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
-        let body = try await RequestBody.object(request, context: context, allowed: DecisionService.fields)
-        let view = try await decisions.create(caller.user, body)
+        let body = try await RequestBody.object(request, context: context, allowed: StartDecision.fields)
+        let view = try await decisions.create(caller.user, try StartDecision(body: body))
         var response = try JSONResponse.make(view, status: .created)
         response.headers[.location] = "/v1/decisions/\(view.id)"
         return response
@@ -40,8 +40,8 @@ struct DecisionController: Sendable {
     /// `PUT /v1/decisions/{id}/ballot {ranking}` (participants): casts or replaces the caller's ballot.
     @Sendable func vote(request: Request, context: PlacesRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
-        let body = try await RequestBody.object(request, context: context, allowed: DecisionService.ballotFields)
-        return try JSONResponse.make(try await decisions.vote(caller.user, id: try context.pathText("id"), body))
+        let body = try await RequestBody.object(request, context: context, allowed: CastBallot.fields)
+        return try JSONResponse.make(try await decisions.vote(caller.user, id: try context.pathText("id"), try CastBallot(body: body)))
     }
 
     /// `POST /v1/decisions/{id}/close` (admins): count now, or draw a scheduled random decision.
@@ -57,8 +57,8 @@ struct DecisionController: Sendable {
     /// `POST /v1/decisions/{id}/pick {placeId}` (admins, manual decisions).
     @Sendable func pick(request: Request, context: PlacesRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
-        let body = try await RequestBody.object(request, context: context, allowed: DecisionService.pickFields)
-        return try JSONResponse.make(try await decisions.pick(caller.user, id: try context.pathText("id"), body))
+        let body = try await RequestBody.object(request, context: context, allowed: ["placeId"])
+        return try JSONResponse.make(try await decisions.pick(caller.user, id: try context.pathText("id"), placeID: try body.rawText("placeId")))
     }
 
     /// `GET /v1/decisions/{id}/recount`: the result recomputed from the stored ballots and seed.

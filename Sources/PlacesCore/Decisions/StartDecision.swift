@@ -1,0 +1,117 @@
+import Foundation
+
+/// Starting a decision (`POST /v1/decisions`, `places decision start`): what was asked, typed but not yet checked
+/// against the domain's rules, which `DecisionService.create` applies.
+public struct StartDecision: Sendable, Equatable {
+    /// Where the candidate places come from.
+    public enum Candidates: Sendable, Equatable {
+        /// The places of a collection the caller can read.
+        case collection(id: String)
+        /// These places, by id, each once.
+        case places([String])
+        /// The nearest places a query finds.
+        case nearby(NearbyCandidates)
+    }
+
+    /// A nearby query that picks candidates: a point, a radius in miles (at most 20, refused rather than capped, so a
+    /// group never votes over other places than it asked for), how many to take, and the filters of nearby.
+    public struct NearbyCandidates: Sendable, Equatable {
+        public var lat: Double?
+        public var lon: Double?
+        public var radiusMiles: Double?
+        public var limit: Int?
+        public var kind: String?
+        public var tags: [String]
+        public var cuisine: String?
+        public var minPrice: Int?
+        public var maxPrice: Int?
+        public var minRating: Double?
+
+        /// Makes a query; only the point is required.
+        public init(
+            lat: Double?,
+            lon: Double?,
+            radiusMiles: Double? = nil,
+            limit: Int? = nil,
+            kind: String? = nil,
+            tags: [String] = [],
+            cuisine: String? = nil,
+            minPrice: Int? = nil,
+            maxPrice: Int? = nil,
+            minRating: Double? = nil
+        ) {
+            self.lat = lat
+            self.lon = lon
+            self.radiusMiles = radiusMiles
+            self.limit = limit
+            self.kind = kind
+            self.tags = tags
+            self.cuisine = cuisine
+            self.minPrice = minPrice
+            self.maxPrice = maxPrice
+            self.minRating = minRating
+        }
+    }
+
+    /// How it is decided.
+    public var method: Decision.Method
+    /// The candidates.
+    public var candidates: Candidates
+    /// The group it belongs to; without one, it is among the caller and their friends.
+    public var groupId: String?
+    /// A title people see.
+    public var title: String?
+    /// Usernames of those who take part; nil means every member of the group, or the caller alone.
+    public var participants: [String]?
+    /// When voting ends.
+    public var deadline: Date?
+    /// The day of the visit (`2026-12-24`).
+    public var visitDate: String?
+    /// Random only: weight the draw by the candidates' ratings.
+    public var weighted: Bool?
+    /// Random only: draw at `close` rather than at once.
+    public var scheduled: Bool?
+    /// Random only: leave out the places won in this many past days.
+    public var excludeRecentDays: Int?
+    /// The seed of the draw and of tie-breaks (a new one when nil).
+    public var seed: UInt64?
+
+    /// Makes a command; everything but the method and the candidates is optional.
+    public init(
+        method: Decision.Method,
+        candidates: Candidates,
+        groupId: String? = nil,
+        title: String? = nil,
+        participants: [String]? = nil,
+        deadline: Date? = nil,
+        visitDate: String? = nil,
+        weighted: Bool? = nil,
+        scheduled: Bool? = nil,
+        excludeRecentDays: Int? = nil,
+        seed: UInt64? = nil
+    ) {
+        self.method = method
+        self.candidates = candidates
+        self.groupId = groupId
+        self.title = title
+        self.participants = participants
+        self.deadline = deadline
+        self.visitDate = visitDate
+        self.weighted = weighted
+        self.scheduled = scheduled
+        self.excludeRecentDays = excludeRecentDays
+        self.seed = seed
+    }
+}
+
+/// A ballot as a participant casts it (`PUT /v1/decisions/{id}/ballot`, `places decision vote`): candidate place
+/// ids, best first.
+public struct CastBallot: Sendable, Equatable {
+    /// Candidate place ids, best first, each at most once.
+    public var ranking: [String]
+
+    /// Makes a ballot.
+    public init(ranking: [String]) {
+        self.ranking = ranking
+    }
+}

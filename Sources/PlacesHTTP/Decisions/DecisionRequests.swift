@@ -1,0 +1,136 @@
+import Foundation
+import PlacesCore
+
+// Request bodies of /v1/decisions turned into Core's commands: types, unknown fields and required ones are checked
+// here, naming the field; the domain's rules (lengths, ranges, who may do what) are DecisionService's.
+
+extension StartDecision {
+    /// The fields `POST /v1/decisions` reads.
+    public static let fields: Set<String> = [
+        "groupId", "title", "method", "candidates", "participants", "deadline", "visitDate", "weighted", "excludeRecentDays",
+        "seed", "scheduled",
+    ]
+
+    /// The command a `POST /v1/decisions` body asks for.
+    public init(body: FieldReader) throws(PlacesError) {
+        guard let methodText = try body.rawText("method") else {
+            throw .invalid("method", "method is required: random, tiered or manual")
+        }
+        guard let method = Decision.Method(rawValue: methodText) else {
+            throw .invalid("method", "method must be random, tiered or manual")
+        }
+        guard let source = try body.object("candidates", allowed: ["collectionId", "placeIds", "nearby"]) else {
+            throw .invalid("candidates", "candidates is required: {collectionId}, {placeIds} or {nearby}")
+        }
+        let given = source.fields.filter { $0.value != .null }
+        guard given.count == 1 else { throw .invalid("candidates", "give exactly one of collectionId, placeIds or nearby") }
+        let candidates: Candidates
+        if let collectionID = try source.rawText("collectionId") {
+            candidates = .collection(id: collectionID)
+        } else if let placeIDs = try source.texts("placeIds", field: "candidates.placeIds", what: "ids") {
+            candidates = .places(placeIDs)
+        } else if let nearby = try source.object("nearby", allowed: NearbyCandidates.fields) {
+            candidates = .nearby(try NearbyCandidates(body: nearby))
+        } else {
+            throw .invalid("candidates", "give exactly one of collectionId, placeIds or nearby")
+        }
+        self.init(
+            method: method,
+            candidates: candidates,
+            groupId: try body.rawText("groupId"),
+            title: try body.rawText("title"),
+            participants: try body.texts("participants", field: "participants", what: "usernames"),
+            deadline: try body.instant("deadline"),
+            visitDate: try body.rawText("visitDate"),
+            weighted: try body.bool("weighted"),
+            scheduled: try body.bool("scheduled"),
+            excludeRecentDays: try body.wholeNumber("excludeRecentDays"),
+            seed: try StartDecision.seed(body)
+        )
+    }
+
+    /// `seed`: a whole number, as JSON's numbers hold them exactly (below 2^53), or a string of digits up to 2^64-1.
+    static func seed(_ body: FieldReader) throws(PlacesError) -> UInt64? {
+        guard let value = body.fields["seed"], value != .null else { return nil }
+        switch value {
+        case .text(let text):
+            guard let seed = UInt64(text) else { throw .invalid("seed", "seed must be a whole number from 0 to 2^64-1") }
+            return seed
+        case .number(let number):
+            guard number >= 0, number == number.rounded(), number < 9_007_199_254_740_992 else {
+                throw .invalid("seed", "a seed above 2^53 must be sent as a string of digits")
+            }
+            return UInt64(number)
+        default:
+            throw .invalid("seed", "seed must be a whole number (or a string of digits)")
+        }
+    }
+}
+
+extension StartDecision.NearbyCandidates {
+    /// The fields of `candidates.nearby`.
+    public static let fields: Set<String> = ["lat", "lon", "radius", "limit", "kind", "tags", "cuisine", "minPrice", "maxPrice", "minRating"]
+
+    /// The query a `candidates.nearby` object asks for.
+    public init(body: FieldReader) throws(PlacesError) {
+        do {
+            self.init(
+                lat: try body.number("lat"),
+                lon: try body.number("lon"),
+                radiusMiles: try body.number("radius"),
+                limit: try body.wholeNumber("limit"),
+                kind: try body.rawText("kind"),
+                tags: try body.texts("tags", field: "tags", what: "text") ?? [],
+                cuisine: try body.rawText("cuisine"),
+                minPrice: try body.wholeNumber("minPrice"),
+                maxPrice: try body.wholeNumber("maxPrice"),
+                minRating: try body.number("minRating")
+            )
+        } catch {
+            throw PlacesError(error.code, error.message, field: error.field.map { "candidates.nearby.\($0)" })
+        }
+    }
+}
+
+extension CastBallot {
+    /// The fields `PUT /v1/decisions/{id}/ballot` reads.
+    public static let fields: Set<String> = ["ranking"]
+
+    /// The ballot a body casts.
+    public init(body: FieldReader) throws(PlacesError) {
+        guard let ranking = try body.texts("ranking", field: "ranking", what: "place ids") else {
+            throw .invalid("ranking", "ranking is required: candidate place ids, best first")
+        }
+        self.init(ranking: ranking)
+    }
+}
+
+extension FieldReader {
+    /// The list of texts `name`; nil when absent or null. `field` names it in errors, `what` says what it holds.
+    func texts(_ name: String, field: String, what: String) throws(PlacesError) -> [String]? {
+        guard let value = fields[name], value != .null else { return nil }
+        guard case .list(let values) = value else { throw .invalid(field, "\(name) must be a list of \(what)") }
+        var texts: [String] = []
+        for value in values {
+            guard case .text(let text) = value else { throw .invalid(field, "\(name) must hold \(what)") }
+            texts.append(text)
+        }
+        return texts
+    }
+
+    /// The whole number `name`; nil when absent or null (its range is the domain's to check).
+    func wholeNumber(_ name: String) throws(PlacesError) -> Int? {
+        guard let number = try number(name) else { return nil }
+        guard number == number.rounded(), abs(number) < 1e15 else { throw .invalid(name, "\(name) must be a whole number") }
+        return Int(number)
+    }
+
+    /// The ISO-8601 instant `name`; nil when absent or null.
+    func instant(_ name: String) throws(PlacesError) -> Date? {
+        guard let text = try rawText(name) else { return nil }
+        guard let date = ISO8601Time.date(text.trimmingCharacters(in: .whitespaces)) else {
+            throw .invalid(name, "\(name) must be an ISO-8601 time such as 2026-11-22T18:30:00Z")
+        }
+        return date
+    }
+}
