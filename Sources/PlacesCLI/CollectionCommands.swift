@@ -1,6 +1,7 @@
 import ArgumentParser
 import GeoIndex
 import PlacesCore
+import PlacesHTTP
 
 extension Places {
     /// `places collection …`: collections of places, as a user.
@@ -34,7 +35,7 @@ extension Places {
                 try await Together.run(databaseOptions, as: actor, json: json) { together in
                     try await together.services.collections.create(
                         together.caller,
-                        try FieldArguments.reader(fields, allowed: CollectionService.fields)
+                        try NewCollection(body: try FieldArguments.reader(fields, allowed: NewCollection.fields))
                     )
                 } text: { CollectionCommand.text($0) }
             }
@@ -83,7 +84,7 @@ extension Places {
                     try await together.services.collections.update(
                         together.caller,
                         id: id,
-                        try FieldArguments.reader(fields, allowed: CollectionService.fields)
+                        try CollectionPatch(body: try FieldArguments.reader(fields, allowed: NewCollection.fields))
                     )
                 } text: { CollectionCommand.text($0) }
             }
@@ -115,10 +116,7 @@ extension Places {
 
             func run() async throws {
                 try await Together.run(databaseOptions, as: actor, json: json) { together in
-                    var fields: [String: FieldValue] = ["placeId": .text(placeID)]
-                    if let position { fields["position"] = .number(Double(position)) }
-                    let reader = try FieldReader(.object(fields), allowed: CollectionService.addFields)
-                    return try await together.services.collections.add(together.caller, id: id, reader)
+                    try await together.services.collections.add(together.caller, id: id, CollectionAddition(placeId: placeID, position: position))
                 } text: { CollectionCommand.text($0) }
             }
         }
@@ -149,8 +147,7 @@ extension Places {
 
             func run() async throws {
                 try await Together.run(databaseOptions, as: actor, json: json) { together in
-                    let reader = try FieldReader(.object(["placeIds": .list(placeIDs.map(FieldValue.text))]), allowed: ["placeIds"])
-                    return try await together.services.collections.reorder(together.caller, id: id, reader)
+                    try await together.services.collections.reorder(together.caller, id: id, placeIDs: placeIDs)
                 } text: { CollectionCommand.text($0) }
             }
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PlacesCore
+import PlacesHTTP
 
 extension Places {
     /// `places friend …`: friend requests and friends, as a user.
@@ -116,7 +117,7 @@ extension Places {
                 try await Together.run(databaseOptions, as: actor, json: json) { together in
                     try await together.services.groups.createGroup(
                         together.caller,
-                        try FieldArguments.reader(fields, allowed: GroupService.groupFields)
+                        try NewGroup(body: try FieldArguments.reader(fields, allowed: NewGroup.fields))
                     )
                 } text: { GroupCommand.text($0) }
             }
@@ -162,7 +163,7 @@ extension Places {
                     try await together.services.groups.updateGroup(
                         together.caller,
                         id: id,
-                        try FieldArguments.reader(fields, allowed: GroupService.groupFields)
+                        try GroupPatch(body: try FieldArguments.reader(fields, allowed: NewGroup.fields))
                     )
                 } text: { GroupCommand.text($0) }
             }

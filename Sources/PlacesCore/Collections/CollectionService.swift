@@ -28,13 +28,12 @@ public struct CollectionService: Sendable {
         self.clock = clock
     }
 
-    /// The fields a collection body may carry.
-    public static let fields: Set<String> = ["name", "description", "groupId"]
-
     /// Makes a collection: the caller's own, or (with `groupId`) their group's.
-    public func create(_ caller: User, _ reader: FieldReader) async throws -> PlaceCollection {
-        guard let name = try reader.shownName("name", limit: 80) else { throw PlacesError.invalid("name", "name is required") }
-        let groupID = try reader.text("groupId", limit: 40)
+    public func create(_ caller: User, _ command: NewCollection) async throws -> PlaceCollection {
+        guard let name = try TextRules.shownName(command.name, field: "name", limit: 80) else {
+            throw PlacesError.invalid("name", "name is required")
+        }
+        let groupID = try TextRules.text(command.groupId, field: "groupId", limit: 40)
         if let groupID {
             guard let group = try await groups.group(id: groupID) else {
                 throw PlacesError(.notFound, "no group with id \(PlacesError.quoted(groupID))", field: "groupId")
@@ -49,7 +48,7 @@ public struct CollectionService: Sendable {
             ownerId: groupID == nil ? caller.id : nil,
             groupId: groupID,
             name: name,
-            description: try reader.text("description", limit: 500, allowLineBreaks: true),
+            description: try CollectionService.description(command.description),
             createdAt: now,
             updatedAt: now
         )
@@ -83,14 +82,15 @@ public struct CollectionService: Sendable {
     }
 
     /// Renames or describes a collection (its owner; a group's admins).
-    public func update(_ caller: User, id: String, _ reader: FieldReader) async throws -> PlaceCollection {
+    public func update(_ caller: User, id: String, _ patch: CollectionPatch) async throws -> PlaceCollection {
         var collection = try await managed(caller, id)
-        if reader.has("groupId") { throw PlacesError.invalid("groupId", "a collection cannot move between owners") }
-        if reader.has("name") {
-            guard let name = try reader.shownName("name", limit: 80) else { throw PlacesError.invalid("name", "name cannot be empty") }
+        if patch.name.changes {
+            guard let name = try TextRules.shownName(patch.name.applied(to: nil), field: "name", limit: 80) else {
+                throw PlacesError.invalid("name", "name cannot be empty")
+            }
             collection.name = name
         }
-        if reader.has("description") { collection.description = try reader.text("description", limit: 500, allowLineBreaks: true) }
+        if patch.description.changes { collection.description = try CollectionService.description(patch.description.applied(to: nil)) }
         collection.updatedAt = clock()
         try await repository.update(collection)
         return collection
@@ -102,14 +102,21 @@ public struct CollectionService: Sendable {
         try await repository.delete(id: id)
     }
 
-    /// The fields adding a place reads.
-    public static let addFields: Set<String> = ["placeId", "position"]
+    /// A collection's description as sent, checked.
+    static func description(_ raw: String?) throws(PlacesError) -> String? {
+        try TextRules.text(raw, field: "description", limit: 500, allowLineBreaks: true)
+    }
 
     /// Adds a live place (its owner; any member of a group's), at `position` or at the end.
-    public func add(_ caller: User, id: String, _ reader: FieldReader) async throws -> CollectionDetail {
+    public func add(_ caller: User, id: String, _ addition: CollectionAddition) async throws -> CollectionDetail {
         _ = try await readable(caller, id)
-        guard let placeID = try reader.text("placeId", limit: 100) else { throw PlacesError.invalid("placeId", "placeId is required") }
-        let position = try reader.integer("position", in: 0...(CollectionService.maximumPlaces - 1))
+        guard let placeID = try TextRules.text(addition.placeId, field: "placeId", limit: 100) else {
+            throw PlacesError.invalid("placeId", "placeId is required")
+        }
+        let position = addition.position
+        if let position, !(0...(CollectionService.maximumPlaces - 1)).contains(position) {
+            throw PlacesError.invalid("position", "position must be a whole number from 0 to \(CollectionService.maximumPlaces - 1)")
+        }
         do {
             _ = try await places.place(id: placeID)
         } catch let error as PlacesError where error.code == .notFound || error.code == .invalidInput {
@@ -131,15 +138,8 @@ public struct CollectionService: Sendable {
     }
 
     /// Puts the places in the order given, which must name every place of the collection once.
-    public func reorder(_ caller: User, id: String, _ reader: FieldReader) async throws -> CollectionDetail {
+    public func reorder(_ caller: User, id: String, placeIDs order: [String]) async throws -> CollectionDetail {
         _ = try await readable(caller, id)
-        guard case .list(let values)? = reader.fields["placeIds"] else {
-            throw PlacesError.invalid("placeIds", "placeIds must be a list of the collection's place ids in the new order")
-        }
-        let order = try values.map { value throws(PlacesError) -> String in
-            guard case .text(let text) = value else { throw PlacesError.invalid("placeIds", "placeIds must hold text ids") }
-            return text
-        }
         let stored = try await repository.entries(collectionID: id).map(\.placeID)
         guard order.count == stored.count, Set(order) == Set(stored) else {
             throw PlacesError.invalid("placeIds", "placeIds must name each of the collection's \(stored.count) places exactly once")

@@ -94,19 +94,18 @@ public struct GroupService: Sendable {
 
     // MARK: - Groups
 
-    /// The fields a group body may carry.
-    public static let groupFields: Set<String> = ["name", "description", "pictureURL"]
-
     /// Makes a group; the caller is its first admin.
-    public func createGroup(_ caller: User, _ reader: FieldReader) async throws -> Group {
-        guard let name = try reader.shownName("name", limit: 80) else { throw PlacesError.invalid("name", "name is required") }
+    public func createGroup(_ caller: User, _ command: NewGroup) async throws -> Group {
+        guard let name = try TextRules.shownName(command.name, field: "name", limit: 80) else {
+            throw PlacesError.invalid("name", "name is required")
+        }
         try await checkRoomForAnotherGroup(caller)
         let now = clock()
         let group = Group(
             id: RandomID.make("g-"),
             name: name,
-            description: try reader.text("description", limit: 500, allowLineBreaks: true),
-            pictureURL: try reader.webURL("pictureURL"),
+            description: try TextRules.text(command.description, field: "description", limit: 500, allowLineBreaks: true),
+            pictureURL: try TextRules.webURL(command.pictureURL, field: "pictureURL"),
             createdAt: now,
             updatedAt: now,
             members: [GroupMember(user: PublicUser(caller), role: .admin, joinedAt: now)]
@@ -128,14 +127,18 @@ public struct GroupService: Sendable {
     }
 
     /// Changes the group's name, description or picture (admins).
-    public func updateGroup(_ caller: User, id: String, _ reader: FieldReader) async throws -> Group {
+    public func updateGroup(_ caller: User, id: String, _ patch: GroupPatch) async throws -> Group {
         var group = try await adminGroup(caller, id)
-        if reader.has("name") {
-            guard let name = try reader.shownName("name", limit: 80) else { throw PlacesError.invalid("name", "name cannot be empty") }
+        if patch.name.changes {
+            guard let name = try TextRules.shownName(patch.name.applied(to: nil), field: "name", limit: 80) else {
+                throw PlacesError.invalid("name", "name cannot be empty")
+            }
             group.name = name
         }
-        if reader.has("description") { group.description = try reader.text("description", limit: 500, allowLineBreaks: true) }
-        if reader.has("pictureURL") { group.pictureURL = try reader.webURL("pictureURL") }
+        if patch.description.changes {
+            group.description = try TextRules.text(patch.description.applied(to: nil), field: "description", limit: 500, allowLineBreaks: true)
+        }
+        if patch.pictureURL.changes { group.pictureURL = try TextRules.webURL(patch.pictureURL.applied(to: nil), field: "pictureURL") }
         group.updatedAt = clock()
         try await repository.update(group)
         return group

@@ -20,8 +20,8 @@ struct CollectionController: Sendable {
     /// `POST /v1/collections {name, description?, groupId?}` → 201.
     @Sendable func create(request: Request, context: PlacesRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
-        let body = try await RequestBody.object(request, context: context, allowed: CollectionService.fields)
-        let collection = try await collections.create(caller.user, body)
+        let body = try await RequestBody.object(request, context: context, allowed: NewCollection.fields)
+        let collection = try await collections.create(caller.user, try NewCollection(body: body))
         var response = try JSONResponse.make(collection, status: .created)
         response.headers[.location] = "/v1/collections/\(collection.id)"
         return response
@@ -47,8 +47,8 @@ struct CollectionController: Sendable {
     /// `PATCH /v1/collections/{id} {name?, description?}` (owner; group admins).
     @Sendable func update(request: Request, context: PlacesRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
-        let body = try await RequestBody.object(request, context: context, allowed: CollectionService.fields)
-        return try JSONResponse.make(try await collections.update(caller.user, id: try context.pathText("id"), body))
+        let body = try await RequestBody.object(request, context: context, allowed: NewCollection.fields)
+        return try JSONResponse.make(try await collections.update(caller.user, id: try context.pathText("id"), try CollectionPatch(body: body)))
     }
 
     /// `DELETE /v1/collections/{id}` (owner; group admins) → 204.
@@ -60,8 +60,8 @@ struct CollectionController: Sendable {
     /// `POST /v1/collections/{id}/places {placeId, position?}` → the collection.
     @Sendable func add(request: Request, context: PlacesRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
-        let body = try await RequestBody.object(request, context: context, allowed: CollectionService.addFields)
-        return try JSONResponse.make(try await collections.add(caller.user, id: try context.pathText("id"), body))
+        let body = try await RequestBody.object(request, context: context, allowed: CollectionAddition.fields)
+        return try JSONResponse.make(try await collections.add(caller.user, id: try context.pathText("id"), try CollectionAddition(body: body)))
     }
 
     /// `DELETE /v1/collections/{id}/places/{placeId}` → 204.
@@ -75,6 +75,8 @@ struct CollectionController: Sendable {
     @Sendable func reorder(request: Request, context: PlacesRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
         let body = try await RequestBody.object(request, context: context, allowed: ["placeIds"])
-        return try JSONResponse.make(try await collections.reorder(caller.user, id: try context.pathText("id"), body))
+        let order = try body.texts("placeIds", field: "placeIds", what: "the collection's place ids in the new order")
+        guard let order else { throw PlacesError.invalid("placeIds", "placeIds must be a list of the collection's place ids in the new order") }
+        return try JSONResponse.make(try await collections.reorder(caller.user, id: try context.pathText("id"), placeIDs: order))
     }
 }

@@ -104,33 +104,3 @@ extension CastBallot {
         self.init(ranking: ranking)
     }
 }
-
-extension FieldReader {
-    /// The list of texts `name`; nil when absent or null. `field` names it in errors, `what` says what it holds.
-    func texts(_ name: String, field: String, what: String) throws(PlacesError) -> [String]? {
-        guard let value = fields[name], value != .null else { return nil }
-        guard case .list(let values) = value else { throw .invalid(field, "\(name) must be a list of \(what)") }
-        var texts: [String] = []
-        for value in values {
-            guard case .text(let text) = value else { throw .invalid(field, "\(name) must hold \(what)") }
-            texts.append(text)
-        }
-        return texts
-    }
-
-    /// The whole number `name`; nil when absent or null (its range is the domain's to check).
-    func wholeNumber(_ name: String) throws(PlacesError) -> Int? {
-        guard let number = try number(name) else { return nil }
-        guard number == number.rounded(), abs(number) < 1e15 else { throw .invalid(name, "\(name) must be a whole number") }
-        return Int(number)
-    }
-
-    /// The ISO-8601 instant `name`; nil when absent or null.
-    func instant(_ name: String) throws(PlacesError) -> Date? {
-        guard let text = try rawText(name) else { return nil }
-        guard let date = ISO8601Time.date(text.trimmingCharacters(in: .whitespaces)) else {
-            throw .invalid(name, "\(name) must be an ISO-8601 time such as 2026-11-22T18:30:00Z")
-        }
-        return date
-    }
-}

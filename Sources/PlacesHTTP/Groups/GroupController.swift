@@ -80,8 +80,8 @@ struct GroupController: Sendable {
     /// `POST /v1/groups` → 201; the caller is its admin.
     @Sendable func createGroup(request: Request, context: PlacesRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
-        let body = try await RequestBody.object(request, context: context, allowed: GroupService.groupFields)
-        let group = try await groups.createGroup(caller.user, body)
+        let body = try await RequestBody.object(request, context: context, allowed: NewGroup.fields)
+        let group = try await groups.createGroup(caller.user, try NewGroup(body: body))
         var response = try JSONResponse.make(group, status: .created)
         response.headers[.location] = "/v1/groups/\(group.id)"
         return response
@@ -101,8 +101,8 @@ struct GroupController: Sendable {
     /// `PATCH /v1/groups/{id}` (admins).
     @Sendable func updateGroup(request: Request, context: PlacesRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
-        let body = try await RequestBody.object(request, context: context, allowed: GroupService.groupFields)
-        return try JSONResponse.make(try await groups.updateGroup(caller.user, id: try context.pathText("id"), body))
+        let body = try await RequestBody.object(request, context: context, allowed: NewGroup.fields)
+        return try JSONResponse.make(try await groups.updateGroup(caller.user, id: try context.pathText("id"), try GroupPatch(body: body)))
     }
 
     /// `DELETE /v1/groups/{id}` (admins) → 204.

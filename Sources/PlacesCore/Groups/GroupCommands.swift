@@ -1,0 +1,33 @@
+/// Making a group (`POST /v1/groups`, `places group create`).
+public struct NewGroup: Sendable, Equatable {
+    /// Its name, required.
+    public var name: String?
+    /// What it is about.
+    public var description: String?
+    /// An http(s) URL of its picture.
+    public var pictureURL: String?
+
+    /// Makes a command.
+    public init(name: String?, description: String? = nil, pictureURL: String? = nil) {
+        self.name = name
+        self.description = description
+        self.pictureURL = pictureURL
+    }
+}
+
+/// Changing a group (`PATCH /v1/groups/{id}`): each field kept, cleared or set.
+public struct GroupPatch: Sendable, Equatable {
+    /// The name (it cannot be cleared).
+    public var name: Patch<String>
+    /// The description.
+    public var description: Patch<String>
+    /// The picture's URL.
+    public var pictureURL: Patch<String>
+
+    /// Makes a patch; every field is kept unless given.
+    public init(name: Patch<String> = .keep, description: Patch<String> = .keep, pictureURL: Patch<String> = .keep) {
+        self.name = name
+        self.description = description
+        self.pictureURL = pictureURL
+    }
+}

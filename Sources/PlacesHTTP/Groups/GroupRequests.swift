@@ -1,0 +1,20 @@
+import PlacesCore
+
+// Request bodies of /v1/groups turned into Core's commands.
+
+extension NewGroup {
+    /// The fields a group body may carry.
+    public static let fields: Set<String> = ["name", "description", "pictureURL"]
+
+    /// The group a `POST /v1/groups` body asks for.
+    public init(body: FieldReader) throws(PlacesError) {
+        self.init(name: try body.rawText("name"), description: try body.rawText("description"), pictureURL: try body.rawText("pictureURL"))
+    }
+}
+
+extension GroupPatch {
+    /// The change a `PATCH /v1/groups/{id}` body asks for.
+    public init(body: FieldReader) throws(PlacesError) {
+        self.init(name: try body.patchText("name"), description: try body.patchText("description"), pictureURL: try body.patchText("pictureURL"))
+    }
+}
