@@ -115,10 +115,10 @@ extension Places {
 
             func run() async throws {
                 do {
-                    let reader = try FieldArguments.reader(changes, allowed: UserSettings.fields)
+                    let patch = try SettingsPatch(body: try FieldArguments.reader(changes, allowed: SettingsPatch.fields))
                     let accounts = try Composition.open(databaseOptions, hasher: try accountOptions.hasher()).services.accounts
                     let user = try await accounts.user(username: username)
-                    try printJSON(try await accounts.updateSettings(userID: user.id, reader))
+                    try printJSON(try await accounts.updateSettings(userID: user.id, patch))
                 } catch {
                     throw Failure.exit(error)
                 }

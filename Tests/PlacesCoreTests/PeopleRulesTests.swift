@@ -123,16 +123,17 @@ struct PeopleRulesTests {
     }
 
     @Test func settingsApplyTheSameRulesForPutAndPatch() throws {
-        let patch = try FieldReader(
-            .object(["units": .text("km"), "accessibility": .object(["largerText": .bool(true)])]),
-            allowed: UserSettings.fields
-        )
+        let largerText = try #require(SettingsPatch.Flags<UserSettings.Accessibility>.all.first { $0.name == "largerText" })
+        let patch = SettingsPatch(units: .set(.km), accessibility: .set(.init([largerText: .set(true)])))
         let changed = try UserSettings().applying(patch)
         #expect(changed.units == .km)
         #expect(changed.accessibility.largerText)
         #expect(!changed.accessibility.reducedMotion)
-        let reset = try changed.applying(try FieldReader(.object(["units": .null, "accessibility": .null]), allowed: UserSettings.fields))
+        let reset = try changed.applying(SettingsPatch(units: .clear, accessibility: .clear))
         #expect(reset == UserSettings())
+        #expect(try changed.applying(SettingsPatch(accessibility: .set(.init([largerText: .clear])))) == UserSettings().applying(SettingsPatch(units: .set(.km))))
+        #expect(throws: PlacesError.self) { try UserSettings().applying(SettingsPatch(defaultRadiusMiles: .set(20.5))) }
+        #expect(throws: PlacesError.self) { try UserSettings().applying(SettingsPatch(language: .set("  "))) }
         for tag in ["en", "pt-BR", "zh-Hant-TW", "de-CH-1996"] {
             #expect(try UserSettings.languageTag(tag) == tag)
         }

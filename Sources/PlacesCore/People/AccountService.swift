@@ -247,15 +247,15 @@ public struct AccountService: Sendable {
     }
 
     /// Replaces the user's settings: the fields given, the defaults for the rest.
-    public func replaceSettings(userID: String, _ reader: FieldReader) async throws -> UserSettings {
-        let settings = try UserSettings().applying(reader)
+    public func replaceSettings(userID: String, _ patch: SettingsPatch) async throws -> UserSettings {
+        let settings = try UserSettings().applying(patch)
         try await repository.save(settings, userID: userID, now: clock())
         return settings
     }
 
     /// Changes the fields given and keeps the rest.
-    public func updateSettings(userID: String, _ reader: FieldReader) async throws -> UserSettings {
-        let settings = try await self.settings(userID: userID).applying(reader)
+    public func updateSettings(userID: String, _ patch: SettingsPatch) async throws -> UserSettings {
+        let settings = try await self.settings(userID: userID).applying(patch)
         try await repository.save(settings, userID: userID, now: clock())
         return settings
     }

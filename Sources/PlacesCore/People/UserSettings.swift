@@ -35,10 +35,6 @@ public struct UserSettings: Sendable, Hashable, Codable {
 
         /// The defaults.
         public init() {}
-
-        static let fields: Set<String> = [
-            "push", "email", "sms", "decisionStarted", "decisionCompleted", "friendRequests", "groupInvitations",
-        ]
     }
 
     /// How apps should present things to the person.
@@ -50,8 +46,6 @@ public struct UserSettings: Sendable, Hashable, Codable {
 
         /// The defaults.
         public init() {}
-
-        static let fields: Set<String> = ["largerText", "reducedMotion", "highContrast", "screenReaderHints"]
     }
 
     /// A BCP-47 language tag (`en`, `pt-BR`, `zh-Hant-TW`); default `en`.
@@ -70,101 +64,47 @@ public struct UserSettings: Sendable, Hashable, Codable {
     /// The defaults.
     public init() {}
 
-    /// The top-level field names.
-    public static let fields: Set<String> = [
-        "language", "units", "defaultLocation", "defaultRadiusMiles", "notifications", "accessibility",
-    ]
-
-    /// These settings with the fields `reader` names applied; `null` puts a field back to its default.
-    public func applying(_ reader: FieldReader) throws(PlacesError) -> UserSettings {
+    /// These settings with the patch applied: a cleared field goes back to its default, a set one is checked.
+    public func applying(_ patch: SettingsPatch) throws(PlacesError) -> UserSettings {
         var settings = self
         let defaults = UserSettings()
-        // null puts a field back to its default; an empty text is not a value.
-        if reader.has("language") {
-            if reader.isNull("language") {
-                settings.language = defaults.language
-            } else {
-                guard let text = try reader.text("language", limit: 35) else {
-                    throw .invalid("language", "language must be a BCP-47 tag such as en or pt-BR")
-                }
-                settings.language = try UserSettings.languageTag(text)
+        switch patch.language {
+        case .keep: break
+        case .clear: settings.language = defaults.language
+        case .set(let raw):
+            // An empty text is not a value.
+            guard let text = try TextRules.text(raw, field: "language", limit: 35) else {
+                throw .invalid("language", "language must be a BCP-47 tag such as en or pt-BR")
+            }
+            settings.language = try UserSettings.languageTag(text)
+        }
+        settings.units = patch.units.applied(to: settings.units) ?? defaults.units
+        switch patch.defaultLocation {
+        case .keep: break
+        case .clear: settings.defaultLocation = nil
+        case .set(let location):
+            do {
+                try location.coordinate.check()
+            } catch {
+                throw .invalid("defaultLocation.\(error.field ?? "")", error.message)
+            }
+            settings.defaultLocation = location
+        }
+        if case .set(let radius) = patch.defaultRadiusMiles {
+            guard radius > 0, radius <= NearbyQuery.maximumRadiusMiles else {
+                throw .invalid("defaultRadiusMiles", "defaultRadiusMiles must be more than 0 and at most 20")
             }
         }
-        if reader.has("units") {
-            if reader.isNull("units") {
-                settings.units = defaults.units
-            } else {
-                guard let text = try reader.text("units", limit: 10), let units = Units(rawValue: text) else {
-                    throw .invalid("units", "units must be mi or km")
-                }
-                settings.units = units
-            }
+        settings.defaultRadiusMiles = patch.defaultRadiusMiles.applied(to: settings.defaultRadiusMiles) ?? defaults.defaultRadiusMiles
+        switch patch.notifications {
+        case .keep: break
+        case .clear: settings.notifications = Notifications()
+        case .set(let flags): settings.notifications = flags.applied(to: settings.notifications)
         }
-        if reader.has("defaultLocation") {
-            if let location = try reader.object("defaultLocation", allowed: ["lat", "lon"]) {
-                guard let lat = try location.number("lat"), let lon = try location.number("lon") else {
-                    throw .invalid("defaultLocation", "defaultLocation needs lat and lon")
-                }
-                do {
-                    try Coordinate(latitude: lat, longitude: lon).check()
-                } catch {
-                    throw .invalid("defaultLocation.\(error.field ?? "")", error.message)
-                }
-                settings.defaultLocation = Location(lat: lat, lon: lon)
-            } else {
-                settings.defaultLocation = nil
-            }
-        }
-        if reader.has("defaultRadiusMiles") {
-            if let radius = try reader.number("defaultRadiusMiles") {
-                guard radius > 0, radius <= NearbyQuery.maximumRadiusMiles else {
-                    throw .invalid("defaultRadiusMiles", "defaultRadiusMiles must be more than 0 and at most 20")
-                }
-                settings.defaultRadiusMiles = radius
-            } else {
-                settings.defaultRadiusMiles = defaults.defaultRadiusMiles
-            }
-        }
-        if reader.has("notifications") {
-            var notifications = Notifications()
-            if let flags = try reader.object("notifications", allowed: Notifications.fields) {
-                notifications = settings.notifications
-                func flag(_ name: String, _ keyPath: WritableKeyPath<Notifications, Bool>) throws(PlacesError) {
-                    guard flags.has(name) else { return }
-                    do {
-                        notifications[keyPath: keyPath] = try flags.bool(name) ?? Notifications()[keyPath: keyPath]
-                    } catch {
-                        throw .invalid("notifications.\(name)", error.message)
-                    }
-                }
-                try flag("push", \.push)
-                try flag("email", \.email)
-                try flag("sms", \.sms)
-                try flag("decisionStarted", \.decisionStarted)
-                try flag("decisionCompleted", \.decisionCompleted)
-                try flag("friendRequests", \.friendRequests)
-                try flag("groupInvitations", \.groupInvitations)
-            }
-            settings.notifications = notifications
-        }
-        if reader.has("accessibility") {
-            var accessibility = Accessibility()
-            if let flags = try reader.object("accessibility", allowed: Accessibility.fields) {
-                accessibility = settings.accessibility
-                func flag(_ name: String, _ keyPath: WritableKeyPath<Accessibility, Bool>) throws(PlacesError) {
-                    guard flags.has(name) else { return }
-                    do {
-                        accessibility[keyPath: keyPath] = try flags.bool(name) ?? Accessibility()[keyPath: keyPath]
-                    } catch {
-                        throw .invalid("accessibility.\(name)", error.message)
-                    }
-                }
-                try flag("largerText", \.largerText)
-                try flag("reducedMotion", \.reducedMotion)
-                try flag("highContrast", \.highContrast)
-                try flag("screenReaderHints", \.screenReaderHints)
-            }
-            settings.accessibility = accessibility
+        switch patch.accessibility {
+        case .keep: break
+        case .clear: settings.accessibility = Accessibility()
+        case .set(let flags): settings.accessibility = flags.applied(to: settings.accessibility)
         }
         return settings
     }

@@ -87,15 +87,15 @@ struct AccountController: Sendable {
     /// `PUT /v1/me/settings`: the fields given, defaults for the rest.
     @Sendable func replaceSettings(request: Request, context: PlacesRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
-        let body = try await RequestBody.object(request, context: context, allowed: UserSettings.fields)
-        return try JSONResponse.make(try await accounts.replaceSettings(userID: caller.user.id, body))
+        let body = try await RequestBody.object(request, context: context, allowed: SettingsPatch.fields)
+        return try JSONResponse.make(try await accounts.replaceSettings(userID: caller.user.id, try SettingsPatch(body: body)))
     }
 
     /// `PATCH /v1/me/settings`: the fields given; the rest stay.
     @Sendable func updateSettings(request: Request, context: PlacesRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
-        let body = try await RequestBody.object(request, context: context, allowed: UserSettings.fields)
-        return try JSONResponse.make(try await accounts.updateSettings(userID: caller.user.id, body))
+        let body = try await RequestBody.object(request, context: context, allowed: SettingsPatch.fields)
+        return try JSONResponse.make(try await accounts.updateSettings(userID: caller.user.id, try SettingsPatch(body: body)))
     }
 
     /// `GET /v1/me/favorites?lat=&lon=&limit=&cursor=`: nearest first when a location is given.
