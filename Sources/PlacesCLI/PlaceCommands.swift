@@ -6,7 +6,7 @@ import PlacesSQLite
 
 /// The place fields every `places place add|update` takes, as options named like the API's fields.
 struct PlaceFieldOptions: ParsableArguments {
-    @Option(name: .long, help: "gem or restaurant.") var kind: String?
+    @Option(name: .long, help: "gem or restaurant.") var kind: PlaceKind?
     @Option(name: .long, help: "Display name.") var name: String?
     @Option(name: .long, help: "Free text.") var description: String?
     @Option(name: .long, parsing: .unconditional, help: "Latitude in degrees.") var lat: String?
@@ -18,32 +18,76 @@ struct PlaceFieldOptions: ParsableArguments {
     @Option(name: .long, help: "Price level 1–4.") var priceLevel: String?
     @Option(name: .long, help: "Phone number.") var phone: String?
     @Option(name: .long, help: "http(s) website.") var website: String?
-    @Option(name: .long, help: #"Opening hours as JSON, e.g. '{"mon":["08:00-17:00"]}'."#) var openingHours: String?
+    @Option(
+        name: .long,
+        help: #"Opening hours as JSON (a week is no flag's shape), e.g. '{"mon":["08:00-17:00"],"sun":null}'."#
+    ) var openingHours: String?
     @Option(name: .long, help: "IANA time zone of the hours.") var timeZone: String?
-    @Option(name: .long, help: "Clear these fields (repeatable), e.g. --clear cuisine.") var clear: [String] = []
+    @Option(name: .long, help: "Clear this field (repeatable), e.g. --clear cuisine.") var clear: [PlaceField] = []
 
-    /// The fields given, as a request body would carry them.
-    func fields() throws -> [String: FieldValue] {
-        var fields: [String: FieldValue] = [:]
-        func text(_ name: String, _ value: String?) { if let value { fields[name] = .text(value) } }
-        text("kind", kind)
-        text("name", name)
-        text("description", description)
-        text("lat", lat)
-        text("lon", lon)
-        text("address", address)
-        text("city", city)
-        text("cuisine", cuisine)
-        text("priceLevel", priceLevel)
-        text("phone", phone)
-        text("website", website)
-        text("timeZone", timeZone)
-        if !tag.isEmpty { fields["tags"] = .list(tag.map(FieldValue.text)) }
-        if let openingHours { fields["openingHours"] = .text(openingHours) }
-        for name in clear { fields[name] = .null }
-        return fields
+    /// A field `--clear` may name.
+    enum PlaceField: String, CaseIterable, ExpressibleByArgument {
+        case kind, name, description, lat, lon, address, city, tags, cuisine, priceLevel, phone, website, openingHours, timeZone
+    }
+
+    /// The change the options ask for: each option sets its field, `--clear` clears one.
+    func patch() throws(PlacesError) -> PlacePatch {
+        func set<Value>(_ value: Value?) -> Patch<Value> { value.map(Patch.set) ?? .keep }
+        func number(_ text: String?, _ field: String) throws(PlacesError) -> Patch<Double> {
+            guard let text else { return .keep }
+            guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+                throw .invalid(field, "\(field) must be a number")
+            }
+            return .set(value)
+        }
+        var patch = PlacePatch(
+            name: set(name),
+            kind: set(kind),
+            lat: try number(lat, "lat"),
+            lon: try number(lon, "lon"),
+            description: set(description),
+            address: set(address),
+            city: set(city),
+            tags: tag.isEmpty ? .keep : .set(tag),
+            cuisine: set(cuisine),
+            phone: set(phone),
+            website: set(website),
+            timeZone: set(timeZone)
+        )
+        if let priceLevel {
+            guard let level = Int(priceLevel.trimmingCharacters(in: .whitespaces)) else {
+                throw .invalid("priceLevel", "priceLevel must be a whole number from 1 to 4")
+            }
+            patch.priceLevel = .set(level)
+        }
+        if let openingHours {
+            let value = try FieldReader.parse(Array(openingHours.utf8))
+            let body = try FieldReader(.object(["openingHours": value]), allowed: ["openingHours"])
+            patch.openingHours = try PlacePatch.openingHours(body).map(Patch.set) ?? .clear
+        }
+        for field in clear {
+            switch field {
+            case .kind: patch.kind = .clear
+            case .name: patch.name = .clear
+            case .description: patch.description = .clear
+            case .lat: patch.lat = .clear
+            case .lon: patch.lon = .clear
+            case .address: patch.address = .clear
+            case .city: patch.city = .clear
+            case .tags: patch.tags = .clear
+            case .cuisine: patch.cuisine = .clear
+            case .priceLevel: patch.priceLevel = .clear
+            case .phone: patch.phone = .clear
+            case .website: patch.website = .clear
+            case .openingHours: patch.openingHours = .clear
+            case .timeZone: patch.timeZone = .clear
+            }
+        }
+        return patch
     }
 }
+
+extension PlaceKind: ExpressibleByArgument {}
 
 extension Places {
     /// `places place …`: places on the database file, as the operator (any place, seeded ones included).
@@ -56,9 +100,8 @@ extension Places {
         )
 
         /// The place service over the database (its index loads when a duplicate check needs it).
-        static func service(_ options: DatabaseOptions) throws -> (PlacesDatabase, PlaceService) {
-            let composition = try Composition.open(options)
-            return (composition.database, composition.services.places)
+        static func service(_ options: DatabaseOptions) throws -> PlaceService {
+            try Composition.open(options).services.places
         }
 
         static func show(_ place: Place, json: Bool) throws {
@@ -90,13 +133,11 @@ extension Places {
 
             func run() async throws {
                 do {
-                    let (database, service) = try PlaceCommand.service(databaseOptions)
-                    var body = try fields.fields()
-                    if allowDuplicate { body["allowDuplicate"] = .bool(true) }
-                    let ownerUser = try await owner.asyncMap { name in
-                        try await AccountService(repository: database.accounts, hasher: try BcryptPasswordHasher()).user(username: name)
-                    }
-                    try PlaceCommand.show(try await service.create(body, owner: ownerUser), json: json)
+                    let services = try Composition.open(databaseOptions).services
+                    let patch = try fields.patch()
+                    let place = NewPlace(setting: patch, allowDuplicate: allowDuplicate)
+                    let ownerUser = try await owner.asyncMap { name in try await services.accounts.user(username: name) }
+                    try PlaceCommand.show(try await services.places.create(place, owner: ownerUser), json: json)
                 } catch {
                     throw Failure.exit(error)
                 }
@@ -113,8 +154,8 @@ extension Places {
 
             func run() async throws {
                 do {
-                    let (_, service) = try PlaceCommand.service(databaseOptions)
-                    try PlaceCommand.show(try await service.update(id: id, try fields.fields(), by: .operatorCLI), json: json)
+                    let service = try PlaceCommand.service(databaseOptions)
+                    try PlaceCommand.show(try await service.update(id: id, try fields.patch(), by: .operatorCLI), json: json)
                 } catch {
                     throw Failure.exit(error)
                 }
@@ -130,7 +171,7 @@ extension Places {
 
             func run() async throws {
                 do {
-                    let (_, service) = try PlaceCommand.service(databaseOptions)
+                    let service = try PlaceCommand.service(databaseOptions)
                     try await service.delete(id: id, by: .operatorCLI)
                     if json { try printJSON(Deleted(id: id)) } else { print("deleted \(id)") }
                 } catch {
@@ -148,7 +189,7 @@ extension Places {
 
             func run() async throws {
                 do {
-                    let (_, service) = try PlaceCommand.service(databaseOptions)
+                    let service = try PlaceCommand.service(databaseOptions)
                     try PlaceCommand.show(try await service.restore(id: id, by: .operatorCLI), json: json)
                 } catch {
                     throw Failure.exit(error)

@@ -1,50 +1,21 @@
 import Foundation
 import GeoIndex
 
-/// The place fields a request body may carry, as the API spells them.
-public enum PlaceFields {
-    /// What `POST /v1/places` accepts (besides `allowDuplicate`).
-    public static let editable: Set<String> = [
-        "kind", "name", "description", "lat", "lon", "address", "city", "tags", "cuisine", "priceLevel", "phone", "website",
-        "openingHours", "timeZone",
-    ]
-    /// What creating a place accepts.
-    public static let creatable = editable.union(["allowDuplicate"])
-    /// The fields that are text. A seed file's cells may spell a phone number as a number; a request may not.
+/// The rules a place sent by a person (not a seed file) follows beyond a draft's.
+enum PlaceFields {
+    /// The fields that are text.
     static let text: Set<String> = ["kind", "name", "description", "address", "city", "cuisine", "phone", "website", "timeZone"]
 
-    /// Refuses a request body whose text fields hold something else, or whose tags are not a list (a seed file
-    /// may write them as one text with ';' between); null still clears a field.
-    static func checkTypes(_ fields: [String: FieldValue]) throws(PlacesError) {
+    /// As the document's patterns say: no control character anywhere in a text field, not even one a trim would
+    /// remove (a description may hold tabs and line breaks); and opening hours name days as the document spells them.
+    static func check(_ fields: [String: FieldValue]) throws(PlacesError) {
         for name in text.sorted() {
-            guard let value = fields[name] else { continue }
-            switch value {
-            case .text(let raw):
-                // As the document's patterns say: no control character anywhere, not even one a trim would remove
-                // (a description may hold tabs and line breaks).
-                try PlacesError.checkPrintable(raw, field: name, allowLineBreaks: name == "description")
-            case .null: continue
-            default: throw .invalid(name, "\(name) must be text")
-            }
+            guard case .text(let raw)? = fields[name] else { continue }
+            try PlacesError.checkPrintable(raw, field: name, allowLineBreaks: name == "description")
         }
-        switch fields["tags"] {
-        case nil, .list?, .null?: break
-        default: throw .invalid("tags", "tags must be a list of text")
-        }
-        try checkOpeningHours(fields["openingHours"])
-    }
-
-    /// A request's opening hours are the document's shape exactly: lowercase day names, each a list of intervals or
-    /// null (a seed file may also write one interval as text, or a day in capitals).
-    private static func checkOpeningHours(_ value: FieldValue?) throws(PlacesError) {
-        guard case .object(let days)? = value else { return }
-        for (day, intervals) in days {
-            guard OpeningHours.Weekday(rawValue: day) != nil else {
+        if case .object(let days)? = fields["openingHours"] {
+            for day in days.keys.sorted() where OpeningHours.Weekday(rawValue: day) == nil {
                 throw .invalid("openingHours", "unknown day '\(day)': use mon, tue, wed, thu, fri, sat, sun")
-            }
-            switch intervals {
-            case .list, .null: continue
-            default: throw .invalid("openingHours", "intervals must be a list like [\"08:00-17:00\"]")
             }
         }
     }
@@ -112,12 +83,10 @@ extension PlaceService {
 
     /// Adds a place from a request body; the person adding it owns it. A same-named place within 50 m is a
     /// `duplicate_place` unless the body says `allowDuplicate: true`. The index has it before this returns.
-    public func create(_ fields: [String: FieldValue], owner: User?) async throws -> Place {
-        let reader = try FieldReader(.object(fields), allowed: PlaceFields.creatable)
-        try PlaceFields.checkTypes(fields)
-        let allowDuplicate = try reader.bool("allowDuplicate") ?? false
-        var draftFields = fields
-        draftFields.removeValue(forKey: "allowDuplicate")
+    public func create(_ command: NewPlace, owner: User?) async throws -> Place {
+        var draftFields = command.draftFields
+        try PlaceFields.check(draftFields)
+        let allowDuplicate = command.allowDuplicate
         draftFields["id"] = .text(makePlaceID())
         let now = clock()
         let place = try PlaceDraft(fields: draftFields).validated(now: now, ownerID: owner?.id)
@@ -150,9 +119,9 @@ extension PlaceService {
     }
 
     /// Changes the fields given (null clears one) and keeps the rest; owner only (or the operator).
-    public func update(id: String, _ changes: [String: FieldValue], by editor: PlaceEditor) async throws -> Place {
-        _ = try FieldReader(.object(changes), allowed: PlaceFields.editable)
-        try PlaceFields.checkTypes(changes)
+    public func update(id: String, _ patch: PlacePatch, by editor: PlaceEditor) async throws -> Place {
+        let changes = patch.changes
+        try PlaceFields.check(changes)
         let stored = try await editablePlace(id: id, by: editor)
         guard stored.deletedAt == nil else { throw PlacesError.notFound("no place with id '\(id)'") }
         var place = try PlaceDraft(place: stored).overlaid(with: changes).validated(now: clock(), ownerID: stored.ownerID)
@@ -258,13 +227,11 @@ extension PlaceService {
         )
     }
 
-    /// The fields a rating body may carry.
-    public static let ratingFields: Set<String> = ["stars", "review"]
-
     /// Rates a live place (replacing the user's earlier rating) and returns the rating and the place's aggregate.
-    public func rate(placeID: String, user: User, _ reader: FieldReader) async throws -> (Rating, RatingAggregate) {
-        guard let stars = try reader.integer("stars", in: 1...5) else { throw PlacesError.invalid("stars", "stars is required: 1 to 5") }
-        let review = try reader.text("review", limit: Rating.reviewLength, allowLineBreaks: true)
+    public func rate(placeID: String, user: User, _ given: RatePlace) async throws -> (Rating, RatingAggregate) {
+        guard let stars = given.stars else { throw PlacesError.invalid("stars", "stars is required: 1 to 5") }
+        guard (1...5).contains(stars) else { throw PlacesError.invalid("stars", "stars must be a whole number from 1 to 5") }
+        let review = try TextRules.text(given.review, field: "review", limit: Rating.reviewLength, allowLineBreaks: true)
         _ = try await place(id: placeID)
         let now = clock()
         let rating = Rating(placeId: placeID, userId: user.id, stars: stars, review: review, createdAt: now, updatedAt: now)

@@ -84,7 +84,8 @@ struct PlaceController: Sendable {
     /// `POST /v1/places` (signed in) → 201; the caller owns the new place.
     @Sendable func create(request: Request, context: PlacesRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
-        let place = try await service.create(try await RequestBody.fields(request, context: context), owner: caller.user)
+        let body = try await RequestBody.object(request, context: context, allowed: NewPlace.fields)
+        let place = try await service.create(try NewPlace(body: body), owner: caller.user)
         var response = try JSONResponse.make(PlaceResponse(place), status: .created)
         response.headers[.location] = "/v1/places/\(place.id)"
         return response
@@ -94,8 +95,8 @@ struct PlaceController: Sendable {
     @Sendable func update(request: Request, context: PlacesRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
         let id = try context.pathText("id")
-        let fields = try await RequestBody.fields(request, context: context)
-        return try JSONResponse.make(PlaceResponse(try await service.update(id: id, fields, by: .person(caller.user))))
+        let body = try await RequestBody.object(request, context: context, allowed: PlacePatch.fields)
+        return try JSONResponse.make(PlaceResponse(try await service.update(id: id, try PlacePatch(body: body), by: .person(caller.user))))
     }
 
     /// `DELETE /v1/places/{id}` (owner) → 204; the place leaves every query at once.
@@ -129,8 +130,8 @@ struct PlaceController: Sendable {
     @Sendable func rate(request: Request, context: PlacesRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
         let id = try context.pathText("id")
-        let body = try await RequestBody.object(request, context: context, allowed: PlaceService.ratingFields)
-        let (rating, aggregate) = try await service.rate(placeID: id, user: caller.user, body)
+        let body = try await RequestBody.object(request, context: context, allowed: RatePlace.fields)
+        let (rating, aggregate) = try await service.rate(placeID: id, user: caller.user, try RatePlace(body: body))
         return try JSONResponse.make(RatingResponse(rating: rating, aggregate: aggregate))
     }
 
