@@ -28,7 +28,8 @@ public struct DecisionState: Sendable {
 public protocol DecisionRepository: Sendable {
     /// Stores a new decision and the notifications that announce it.
     func insert(_ decision: Decision, notifications: [UserNotification]) async throws
-    /// The decision with this id, its ballots and version, in one read.
+    /// The decision with this id (its participants by user id), its ballots and version, in one read; nil when there
+    /// is none.
     func state(decisionID: String) async throws -> DecisionState?
     /// A page of the decisions the person takes part in, started, or that belong to one of `groupIDs`, with their
     /// ballots; newest first (then by id, descending), after the page's cursor.
