@@ -61,6 +61,10 @@ extension GroupRepositoryContract {
                 try await store.groups.deleteGroup(id: "g-2")
                 let second = try await store.groups.groups(memberID: ann, page: try next(first, limit: 2))
                 #expect(second.items.map(\.name) == ["charlie", "delta"])
+                // A cursor of another list is refused, not misread.
+                let users = try await store.accounts.searchUsers("", page: PageRequest(limit: 1))
+                let foreign = try next(users, limit: 2)
+                await expectError(.invalidInput, field: "cursor") { _ = try await store.groups.groups(memberID: ann, page: foreign) }
             },
             ContractCase("groups", "an invitation is stored with its notifications, refused twice with conflict, and answered once") { store in
                 let ids = try await store.addUsers("ann", "bob", "cy")

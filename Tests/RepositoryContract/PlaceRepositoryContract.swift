@@ -19,6 +19,21 @@ enum PlaceRepositoryContract {
                 #expect(try await store.places.place(id: "nope") == nil)
                 #expect(try await !store.places.isEmpty())
                 #expect(try await store.places.liveCount() == 1)
+
+                // Every field a summary keeps comes back as written, in a snapshot and in the change feed.
+                let before = try await store.places.liveSummaries().revision
+                var restaurant = Sample.place("api-2", owner: owner)
+                restaurant.kind = .restaurant
+                restaurant.cuisine = "mexican"
+                restaurant.priceLevel = 3
+                restaurant.phone = "+1 415 555 0100"
+                restaurant.openingHours = try OpeningHours.parse(["fri": ["18:00-02:00"], "sat": ["11:00-15:00", "18:00-23:30"]])
+                restaurant.timeZone = "America/Los_Angeles"
+                try await store.places.insert(restaurant)
+                #expect(try await store.places.place(id: "api-2") == restaurant)
+                let snapshot = try await store.places.liveSummaries().summaries.first { $0.id == "api-2" }
+                #expect(snapshot == restaurant.summary)
+                #expect(try await store.places.changes(since: before, limit: 10)?.upserted == [restaurant.summary])
             },
             ContractCase("places", "insert refuses a taken id with conflict, whether an API or a seeded place holds it") { store in
                 let owner = try await store.addUsers("ann")[0]
@@ -148,6 +163,24 @@ enum PlaceRepositoryContract {
                     try await store.places.search(try PlaceSearchQuery.parse(q: "ligh", lat: "40", lon: "-74", radius: nil, page: page))
                 }
                 #expect(pagedInCircle.map(\.id) == (try await search("ligh", circle: true)))
+            },
+            ContractCase("places", "search hits that match alike come by distance inside a circle, then by id") { store in
+                func twin(_ id: String, lat: Double) -> Place {
+                    var place = Sample.place(id, lat: lat, lon: -74, name: "Twin Tower")
+                    place.description = "Same words"
+                    return place
+                }
+                try await store.places.seed([twin("t-c", lat: 40.01), twin("t-b", lat: 40), twin("t-a", lat: 40.01), twin("t-d", lat: 40.02)])
+                let plain = try PlaceSearchQuery.parse(q: "twin", lat: nil, lon: nil, radius: nil, page: PageRequest(limit: 100))
+                #expect(try await store.places.search(plain).items.map(\.id) == ["t-a", "t-b", "t-c", "t-d"])
+                let circle = try PlaceSearchQuery.parse(q: "twin", lat: "40", lon: "-74", radius: "5", page: PageRequest(limit: 100))
+                let hits = try await store.places.search(circle).items
+                #expect(hits.map(\.id) == ["t-b", "t-a", "t-c", "t-d"])
+                #expect(hits.first?.distanceMeters == 0)
+                let paged = try await allPages(limit: 1) { page in
+                    try await store.places.search(try PlaceSearchQuery.parse(q: "twin", lat: "40", lon: "-74", radius: "5", page: page))
+                }
+                #expect(paged.map(\.id) == ["t-b", "t-a", "t-c", "t-d"])
             },
         ] + PlaceRepositoryContract.seedCases
     }
