@@ -40,6 +40,6 @@ public enum RepositoryContract {
     public static var cases: [ContractCase] {
         PlaceRepositoryContract.cases + ChangeFeedContract.cases + AccountRepositoryContract.cases + GroupRepositoryContract.cases
             + CollectionRepositoryContract.cases + DecisionRepositoryContract.cases + NotificationRepositoryContract.cases
-            + ConcurrentWritesContract.cases
+            + ConcurrentWritesContract.cases + FailedWritesContract.cases
     }
 }
