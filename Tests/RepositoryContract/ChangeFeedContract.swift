@@ -82,9 +82,9 @@ enum ChangeFeedContract {
 
     /// Holds a seed transaction open while another writer inserts a place, polls the feed meanwhile, then commits.
     ///
-    /// An engine may make the insert wait for the seed (SQLite's one writer) or commit it first (PostgreSQL), and a
-    /// read may wait for the open transaction or not: every interleaving is legal, and the checks hold for each. Polls
-    /// are bounded in number and never wait on a clock, so the outcome does not depend on timing.
+    /// An engine may make the insert wait for the seed (one writer at a time) or commit it first (concurrent writers),
+    /// and a read may wait for the open transaction or not: every interleaving is legal, and the checks hold for each.
+    /// Polls are bounded in number and never wait on a clock, so the outcome does not depend on timing.
     static func commitOrderWithAnOpenSeed(_ store: any RepositoryStore) async throws {
         let ann = try await store.addUsers("ann")[0]
         try await store.places.seed([Sample.place("base")])
