@@ -90,6 +90,12 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "PlacesRepositoryContract",
+            dependencies: ["GeoIndex", "PlacesCore"],
+            path: "Tests/RepositoryContract",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "GeoIndexTests", dependencies: ["GeoIndex"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PlacesCoreTests",
@@ -98,7 +104,9 @@ let package = Package(
         ),
         .testTarget(
             name: "PlacesSQLiteTests",
-            dependencies: ["GeoIndex", "PlacesCore", "PlacesSQLite", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "GeoIndex", "PlacesCore", "PlacesRepositoryContract", "PlacesSQLite", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

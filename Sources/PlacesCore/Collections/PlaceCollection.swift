@@ -112,7 +112,8 @@ public protocol CollectionRepository: Sendable {
     func insert(_ collection: PlaceCollection) async throws
     /// The collection with this id.
     func collection(id: String) async throws -> PlaceCollection?
-    /// A page of the person's own collections and those of the groups given, by name then id.
+    /// A page of the person's own collections and those of the groups given, by name ignoring case (then as written),
+    /// then id.
     func collections(ownerID: String, groupIDs: [String], page: PageRequest) async throws -> Page<PlaceCollection>
     /// How many collections the person owns, or the group has (exactly one of the two is given).
     func collectionCount(ownerID: String?, groupID: String?) async throws -> Int
@@ -122,10 +123,12 @@ public protocol CollectionRepository: Sendable {
     func delete(id: String) async throws
     /// Every entry, in order (deleted places included: they come back when restored).
     func entries(collectionID: String) async throws -> [CollectionEntry]
-    /// Inserts the place at `position` (0-based; nil or past the end appends); `conflict` when it is there already.
+    /// Inserts the place at `position` (0-based; nil or past the end appends) and sets the collection's `updatedAt`;
+    /// `conflict` when it is there already, `not_found` when the collection or the place does not exist.
     func add(placeID: String, to collectionID: String, at position: Int?, by userID: String, now: Date) async throws
-    /// Removes the place; false when it was not there.
+    /// Removes the place, setting the collection's `updatedAt`; false when it was not there.
     func remove(placeID: String, from collectionID: String, now: Date) async throws -> Bool
-    /// Puts the entries in this order, which must name each exactly once.
+    /// Puts the entries in this order and sets the collection's `updatedAt`; `invalid_input` unless the order names each
+    /// entry exactly once, `not_found` when there is no such collection.
     func reorder(collectionID: String, placeIDs: [String], now: Date) async throws
 }

@@ -28,14 +28,16 @@ public struct DecisionState: Sendable {
 public protocol DecisionRepository: Sendable {
     /// Stores a new decision and the notifications that announce it.
     func insert(_ decision: Decision, notifications: [UserNotification]) async throws
-    /// The decision with this id, its ballots and version, in one read.
+    /// The decision with this id (its participants by user id), its ballots and version, in one read; nil when there
+    /// is none.
     func state(decisionID: String) async throws -> DecisionState?
     /// A page of the decisions the person takes part in, started, or that belong to one of `groupIDs`, with their
     /// ballots; newest first (then by id, descending), after the page's cursor.
     func decisions(visibleTo userID: String, groupIDs: [String], page: PageRequest) async throws -> Page<DecisionState>
-    /// Writes `state` over `previous` in one transaction: the decision's changes, participants and ballots it removed,
-    /// ballots it added or changed, and its notifications; false (writing nothing) when the decision was saved since
-    /// `previous` was read, `not_found` when it no longer exists.
+    /// Writes `state` over `previous` in one transaction: the decision's status, end, reminder time, result and
+    /// departures (the rest is fixed when it starts), the participants and ballots it removed, the ballots it added or
+    /// changed, and its notifications; false (writing nothing) when the decision was saved since `previous` was read,
+    /// `not_found` when it no longer exists.
     func save(_ state: DecisionState, replacing previous: DecisionState) async throws -> Bool
     /// Ids of the group's active decisions in which the person is a participant.
     func activeDecisions(groupID: String, participant userID: String) async throws -> [String]

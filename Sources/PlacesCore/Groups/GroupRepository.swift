@@ -19,7 +19,7 @@ public protocol GroupRepository: Sendable {
     func lastDeclined(_ kind: DeclinedKind, subjectID: String, recipientID: String) async throws -> Date?
     /// Removes a request or friendship between the two, either way round; false when there was none.
     func deleteFriendship(_ a: String, _ b: String) async throws -> Bool
-    /// A page of the person's friends, by username.
+    /// A page of the person's friends, by username ignoring case, then id.
     func friends(of userID: String, page: PageRequest) async throws -> Page<Friend>
     /// A page of pending requests to the person (`incoming`) or from them, newest first.
     func friendRequests(userID: String, incoming: Bool, page: PageRequest) async throws -> Page<FriendRequest>
@@ -30,13 +30,13 @@ public protocol GroupRepository: Sendable {
     func insert(_ group: Group, creatorID: String) async throws
     /// The group with its members.
     func group(id: String) async throws -> Group?
-    /// A page of the groups the person belongs to, by name.
+    /// A page of the groups the person belongs to, by name ignoring case (then as written, then id).
     func groups(memberID: String, page: PageRequest) async throws -> Page<Group>
     /// The ids of every group the person belongs to.
     func groupIDs(memberID: String) async throws -> [String]
     /// Saves the group's name, description and picture.
     func update(_ group: Group) async throws
-    /// Deletes the group, its members, invitations and collections.
+    /// Deletes the group, its members, invitations, collections and decisions.
     func deleteGroup(id: String) async throws
 
     /// Stores an invitation; `conflict` when one is already pending.

@@ -7,7 +7,8 @@ public protocol NotificationRepository: Sendable {
     func notifications(recipientID: String, page: PageRequest) async throws -> Page<UserNotification>
     /// How many of the recipient's notifications are unread.
     func unreadCount(recipientID: String) async throws -> Int
-    /// Marks one notification read; false when the recipient has none with that id.
+    /// Marks one notification read (one read already keeps its first time); false when the recipient has none with that
+    /// id, true when it was read already.
     func markRead(id: String, recipientID: String, now: Date) async throws -> Bool
     /// Marks every unread notification of the recipient read; returns how many changed.
     func markAllRead(recipientID: String, now: Date) async throws -> Int

@@ -26,16 +26,20 @@ public protocol AccountRepository: Sendable {
     func users(ids: [String]) async throws -> [String: User]
     /// The users with these ids that exist and their stored settings (nil when they never saved any), in one read.
     func usersWithSettings(ids: [String]) async throws -> [String: (user: User, settings: UserSettings?)]
-    /// The user a login names.
+    /// The user a login names (a username in any case); nil when none.
     func user(login: LoginName) async throws -> User?
     /// Saves a changed user (profile, e-mail, phone); `conflict` naming the field when a new value is taken.
     func update(_ user: User) async throws
     /// Sets a new password hash and ends every session of the user but `keeping`, in one transaction.
     func updatePassword(userID: String, hash: String, keeping tokenHash: String?, now: Date) async throws
-    /// Deletes the user, their sessions, settings, favourites and ratings (updating the places' aggregates) in one
-    /// transaction; places they added stay, without an owner.
+    /// Deletes the user, their sessions, settings, favourites and ratings (updating the places' aggregates), friend
+    /// requests and friendships, invitations to and from them, group memberships (a group left without members is
+    /// deleted, one left without an admin makes its longest-standing member admin), personal collections and
+    /// notifications, in one transaction; places they added stay, without an owner, and entries they added to a
+    /// collection stay, without who added them.
     func delete(userID: String) async throws
-    /// Users whose username or display name contains `text` (case-insensitive), by username.
+    /// Users whose username or display name contains `text` (case-insensitive, taken literally), by username ignoring
+    /// case.
     func searchUsers(_ text: String, page: PageRequest) async throws -> Page<User>
 
     /// Stores a new session.

@@ -24,7 +24,7 @@ public protocol PlaceRepository: Sendable {
     /// Saves a changed place whole (content, owner, deletion); `not_found` when it is not stored.
     func update(_ place: Place) async throws
 
-    /// Marks or unmarks a favourite (idempotent).
+    /// Marks or unmarks a favourite (idempotent: marking one again keeps when it was first marked).
     func setFavorite(userID: String, placeID: String, favorite: Bool, now: Date) async throws
 
     /// The user's favourites: place ids and when each was marked, newest first.
@@ -57,7 +57,7 @@ public protocol SeedTransaction: Sendable {
     func upsert(_ places: [Place]) async throws -> [Int: PlacesError]
     /// Makes everything written visible at once, as one change of the revision.
     func commit() async throws
-    /// Ends the transaction leaving nothing of it behind.
+    /// Ends the transaction leaving nothing of it behind, the change counter included.
     func rollback() async
 }
 

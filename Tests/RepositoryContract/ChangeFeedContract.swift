@@ -1,0 +1,138 @@
+import Foundation
+import PlacesCore
+import Testing
+
+/// What every `PlaceRepository`'s change feed promises: each write that changes a place takes a higher revision, and
+/// `changes(since:)` shows what was committed after a revision in commit order, even while another write is open.
+enum ChangeFeedContract {
+    static var cases: [ContractCase] {
+        [
+            ContractCase("places", "every write that changes a place takes a higher revision and changes(since:) follows commit order") {
+                store in
+                let ann = try await store.addUsers("ann")[0]
+                let start = try await store.places.liveSummaries().revision
+                try await store.places.insert(Sample.place("a", owner: ann))
+                let afterInsertA = try await store.places.liveSummaries().revision
+                try await store.places.insert(Sample.place("b", owner: ann))
+                let afterInsertB = try await store.places.liveSummaries().revision
+                let rating = Rating(placeId: "a", userId: ann, stars: 5, review: nil, createdAt: Sample.now, updatedAt: Sample.now)
+                _ = try await store.places.save(rating)
+                let afterRating = try await store.places.liveSummaries().revision
+                try await store.places.seed([Sample.place("c")])
+                let afterSeed = try await store.places.liveSummaries().revision
+                var deleted = Sample.place("b", owner: ann)
+                deleted.deletedAt = Sample.at(1)
+                try await store.places.update(deleted)
+                let afterDelete = try await store.places.liveSummaries().revision
+                let revisions = [start, afterInsertA, afterInsertB, afterRating, afterSeed, afterDelete]
+                #expect(zip(revisions, revisions.dropFirst()).allSatisfy { $0 < $1 }, "\(revisions)")
+
+                let all = try #require(try await store.places.changes(since: start, limit: 10))
+                #expect(all.upserted.map(\.id) == ["a", "c"], "in the order of their last change")
+                #expect(all.upserted.first?.rating == RatingAggregate(count: 1, sum: 5))
+                #expect(all.deleted == ["b"])
+                #expect(all.revision == afterDelete)
+                let sinceB = try #require(try await store.places.changes(since: afterInsertB, limit: 10))
+                #expect(sinceB.upserted.map(\.id) == ["a", "c"] && sinceB.deleted == ["b"])
+                let sinceRating = try #require(try await store.places.changes(since: afterRating, limit: 10))
+                #expect(sinceRating.upserted.map(\.id) == ["c"] && sinceRating.deleted == ["b"])
+                let sinceSeed = try #require(try await store.places.changes(since: afterSeed, limit: 10))
+                #expect(sinceSeed.upserted.isEmpty && sinceSeed.deleted == ["b"])
+                let none = try #require(try await store.places.changes(since: afterDelete, limit: 10))
+                #expect(none.upserted.isEmpty && none.deleted.isEmpty && none.revision == afterDelete)
+            },
+            ContractCase("places", "changes(since:) is nil when more than the limit changed, and a snapshot is current at the same counter") {
+                store in
+                let start = try await store.places.liveSummaries().revision
+                for id in ["a", "b", "c"] { try await store.places.seed([Sample.place(id)]) }
+                #expect(try await store.places.changes(since: start, limit: 2) == nil)
+                let three = try #require(try await store.places.changes(since: start, limit: 3))
+                #expect(three.upserted.map(\.id) == ["a", "b", "c"])
+                let snapshot = try await store.places.liveSummaries()
+                #expect(snapshot.revision == three.revision)
+                #expect(Set(snapshot.summaries.map(\.id)) == ["a", "b", "c"])
+            },
+            ContractCase("places", "a seed's batches become visible at once, as one change after everything before it") { store in
+                try await store.places.seed([Sample.place("first")])
+                let before = try await store.places.liveSummaries().revision
+                let transaction = try await store.places.beginSeed()
+                #expect(try await transaction.upsert([Sample.place("s1"), Sample.place("s2")]).isEmpty)
+                #expect(try await transaction.upsert([Sample.place("s3")]).isEmpty)
+                try await transaction.commit()
+                let changes = try #require(try await store.places.changes(since: before, limit: 10))
+                #expect(Set(changes.upserted.map(\.id)) == ["s1", "s2", "s3"])
+                #expect(changes.revision > before)
+                #expect(try await store.places.changes(since: changes.revision, limit: 10)?.upserted.isEmpty == true)
+            },
+            ContractCase(
+                "places",
+                "with a seed held open while an insert commits, nothing committed ever appears at or below a revision already seen"
+            ) {
+                store in
+                try await commitOrderWithAnOpenSeed(store)
+            },
+        ]
+    }
+
+    /// One observation of the feed: the revision it was current at and what it showed after the start.
+    struct Observation: Sendable {
+        var revision: Int64
+        var upserted: [String]
+    }
+
+    /// Holds a seed transaction open while another writer inserts a place, polls the feed meanwhile, then commits.
+    ///
+    /// An engine may make the insert wait for the seed (one writer at a time) or commit it first (concurrent writers),
+    /// and a read may wait for the open transaction or not: every interleaving is legal, and the checks hold for each.
+    /// Polls are bounded in number and never wait on a clock, so the outcome does not depend on timing.
+    static func commitOrderWithAnOpenSeed(_ store: any RepositoryStore) async throws {
+        let ann = try await store.addUsers("ann")[0]
+        try await store.places.seed([Sample.place("base")])
+        let start = try await store.places.liveSummaries().revision
+
+        let transaction = try await store.places.beginSeed()
+        #expect(try await transaction.upsert([Sample.place("seeded")]).isEmpty)
+        let places = store.places
+        let insert = Task { try await places.insert(Sample.place("inserted", owner: ann)) }
+        let observer = Task {
+            var seen: [Observation] = []
+            for _ in 0..<20 {
+                let changes = try #require(try await places.changes(since: start, limit: 100))
+                seen.append(Observation(revision: changes.revision, upserted: changes.upserted.map(\.id)))
+                if Set(changes.upserted.map(\.id)) == ["seeded", "inserted"] { break }
+                await Task.yield()
+            }
+            return seen
+        }
+        // Give the insert and the observer a chance to run while the seed is open, without waiting on either: on an
+        // engine whose reads queue behind the open writer, waiting would never end.
+        for _ in 0..<50 { await Task.yield() }
+        try await transaction.commit()
+        try await insert.value
+        var observations = try await observer.value
+        let final = try #require(try await store.places.changes(since: start, limit: 100))
+        observations.append(Observation(revision: final.revision, upserted: final.upserted.map(\.id)))
+
+        let finalOrder = final.upserted.map(\.id)
+        #expect(Set(finalOrder) == ["seeded", "inserted"])
+        #expect(final.revision >= start + 2, "two commits, two revisions")
+        for (earlier, later) in zip(observations, observations.dropFirst()) {
+            #expect(earlier.revision <= later.revision, "the counter never goes back: \(observations)")
+            #expect(Set(earlier.upserted).isSubset(of: later.upserted), "what was seen stays seen: \(observations)")
+        }
+        for seen in observations {
+            #expect(seen.revision >= start)
+            // Only whole commits are seen: the seed's place with the seed, and a feed at `start` shows nothing.
+            if seen.revision == start { #expect(seen.upserted.isEmpty, "\(seen)") }
+            let after = try #require(try await store.places.changes(since: seen.revision, limit: 100)).upserted.map(\.id)
+            let missed = Set(finalOrder).subtracting(seen.upserted)
+            #expect(
+                missed.isSubset(of: after),
+                "committed after revision \(seen.revision) was seen, so changes(since: \(seen.revision)) must show it: \(seen), \(after)"
+            )
+            #expect(Set(after).isDisjoint(with: seen.upserted), "a change seen at a revision is not after it: \(seen)")
+            // What was seen first was committed first: it comes first in the feed's commit order.
+            #expect(Array(finalOrder.prefix(seen.upserted.count)) == seen.upserted, "\(seen) leads \(finalOrder)")
+        }
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import PlacesCore
+import Testing
+
+/// What every `PlaceRepository` does with places written through the API, favourites, ratings and search.
+enum PlaceRepositoryContract {
+    static var cases: [ContractCase] {
+        [
+            ContractCase("places", "a new store is empty, and a stored place reads back whole while unknown ids read nil") { store in
+                #expect(try await store.places.isEmpty())
+                #expect(try await store.places.liveCount() == 0)
+                #expect(try await store.places.liveSummaries().summaries.isEmpty)
+                let owner = try await store.addUsers("ann")[0]
+                var place = Sample.place("api-1", owner: owner)
+                place.address = "1 Main St"
+                place.priceLevel = 2
+                try await store.places.insert(place)
+                #expect(try await store.places.place(id: "api-1") == place)
+                #expect(try await store.places.place(id: "nope") == nil)
+                #expect(try await !store.places.isEmpty())
+                #expect(try await store.places.liveCount() == 1)
+
+                // Every field a summary keeps comes back as written, in a snapshot and in the change feed.
+                let before = try await store.places.liveSummaries().revision
+                var restaurant = Sample.place("api-2", owner: owner)
+                restaurant.kind = .restaurant
+                restaurant.cuisine = "mexican"
+                restaurant.priceLevel = 3
+                restaurant.phone = "+1 415 555 0100"
+                restaurant.openingHours = try OpeningHours.parse(["fri": ["18:00-02:00"], "sat": ["11:00-15:00", "18:00-23:30"]])
+                restaurant.timeZone = "America/Los_Angeles"
+                try await store.places.insert(restaurant)
+                #expect(try await store.places.place(id: "api-2") == restaurant)
+                let snapshot = try await store.places.liveSummaries().summaries.first { $0.id == "api-2" }
+                #expect(snapshot == restaurant.summary)
+                #expect(try await store.places.changes(since: before, limit: 10)?.upserted == [restaurant.summary])
+            },
+            ContractCase("places", "insert refuses a taken id with conflict, whether an API or a seeded place holds it") { store in
+                let owner = try await store.addUsers("ann")[0]
+                try await store.places.insert(Sample.place("api-1", owner: owner))
+                try await store.places.seed([Sample.place("seed-1")])
+                await expectError(.conflict) { try await store.places.insert(Sample.place("api-1", name: "Again", owner: owner)) }
+                await expectError(.conflict) { try await store.places.insert(Sample.place("seed-1", name: "Again", owner: owner)) }
+                #expect(try await store.places.place(id: "api-1")?.name == "Place api-1")
+                #expect(try await store.places.place(id: "seed-1")?.name == "Place seed-1")
+                #expect(try await store.places.liveCount() == 2)
+            },
+            ContractCase("places", "update saves a place whole and answers not_found for a place never stored") { store in
+                let owner = try await store.addUsers("ann")[0]
+                try await store.places.insert(Sample.place("api-1", owner: owner))
+                var changed = Sample.place("api-1", lat: 41, lon: -73, name: "Renamed", owner: owner)
+                changed.tags = ["new"]
+                changed.website = "https://example.com"
+                changed.updatedAt = Sample.at(60)
+                try await store.places.update(changed)
+                #expect(try await store.places.place(id: "api-1") == changed)
+                await expectError(.notFound) { try await store.places.update(Sample.place("ghost", owner: owner)) }
+                #expect(try await store.places.place(id: "ghost") == nil)
+            },
+            ContractCase("places", "a place deleted through update leaves every live read, still reads by id, and comes back when restored") {
+                store in
+                let owner = try await store.addUsers("ann")[0]
+                try await store.places.insert(Sample.place("a", name: "Lighthouse", owner: owner))
+                try await store.places.insert(Sample.place("b", name: "Lantern", owner: owner))
+                let before = try await store.places.liveSummaries().revision
+                var deleted = Sample.place("a", name: "Lighthouse", owner: owner)
+                deleted.deletedAt = Sample.at(10)
+                deleted.updatedAt = Sample.at(10)
+                try await store.places.update(deleted)
+
+                #expect(try await store.places.place(id: "a")?.deletedAt == Sample.at(10))
+                #expect(try await store.places.liveSummaries().summaries.map(\.id) == ["b"])
+                #expect(try await store.places.liveCount() == 1)
+                #expect(try await !store.places.isEmpty(), "a place was stored once, deleted or not")
+                let search = try PlaceSearchQuery.parse(q: "place", lat: nil, lon: nil, radius: nil, page: PageRequest())
+                #expect(try await store.places.search(search).items.map(\.id) == ["b"])
+                let gone = try #require(try await store.places.changes(since: before, limit: 10))
+                #expect(gone.deleted == ["a"] && gone.upserted.isEmpty)
+
+                var restored = deleted
+                restored.deletedAt = nil
+                restored.updatedAt = Sample.at(20)
+                try await store.places.update(restored)
+                let back = try #require(try await store.places.changes(since: gone.revision, limit: 10))
+                #expect(back.upserted.map(\.id) == ["a"] && back.deleted.isEmpty)
+                #expect(Set(try await store.places.liveSummaries().summaries.map(\.id)) == ["a", "b"])
+                #expect(try await store.places.liveCount() == 2)
+            },
+            ContractCase("places", "additionTimes answers when the person added places at or after a moment, oldest first") { store in
+                let ids = try await store.addUsers("ann", "bob")
+                let (ann, bob) = (ids[0], ids[1])
+                for (id, seconds) in [("a3", 300), ("a1", 100), ("a2", 200)] {
+                    var place = Sample.place(id, owner: ann)
+                    place.createdAt = Sample.at(seconds)
+                    try await store.places.insert(place)
+                }
+                try await store.places.insert(Sample.place("b1", owner: bob))
+                try await store.places.seed([Sample.place("s1")])
+                #expect(try await store.places.additionTimes(ownerID: ann, since: Sample.at(200)) == [Sample.at(200), Sample.at(300)])
+                #expect(try await store.places.additionTimes(ownerID: ann, since: Sample.at(0)).count == 3)
+                #expect(try await store.places.additionTimes(ownerID: ann, since: Sample.at(301)).isEmpty)
+            },
+            ContractCase("places", "favourites are marked idempotently, listed newest first and unmarked") { store in
+                let ann = try await store.addUsers("ann", "bob")[0]
+                try await store.places.seed(["a", "b", "c"].map { Sample.place($0) })
+                try await store.places.setFavorite(userID: ann, placeID: "b", favorite: true, now: Sample.at(10))
+                try await store.places.setFavorite(userID: ann, placeID: "a", favorite: true, now: Sample.at(30))
+                try await store.places.setFavorite(userID: ann, placeID: "c", favorite: true, now: Sample.at(20))
+                try await store.places.setFavorite(userID: ann, placeID: "b", favorite: true, now: Sample.at(40))
+                let favourites = try await store.places.favorites(userID: ann)
+                #expect(favourites.map(\.placeID) == ["a", "c", "b"])
+                #expect(favourites.map(\.createdAt) == [Sample.at(30), Sample.at(20), Sample.at(10)], "marking again keeps the first time")
+                try await store.places.setFavorite(userID: ann, placeID: "c", favorite: false, now: Sample.at(50))
+                try await store.places.setFavorite(userID: ann, placeID: "c", favorite: false, now: Sample.at(50))
+                #expect(try await store.places.favorites(userID: ann).map(\.placeID) == ["a", "b"])
+                #expect(try await store.places.favorites(userID: "u-bob").isEmpty)
+            },
+            ContractCase("places", "ratings keep each place's count and sum: saved, replaced, removed, and nil when there was none") { store in
+                let ids = try await store.addUsers("ann", "bob")
+                try await store.places.seed([Sample.place("a"), Sample.place("b")])
+                func rating(_ user: String, _ stars: Int, on place: String = "a") -> Rating {
+                    Rating(placeId: place, userId: user, stars: stars, review: "\(stars) stars", createdAt: Sample.now, updatedAt: Sample.now)
+                }
+                #expect(try await store.places.save(rating(ids[0], 4)) == RatingAggregate(count: 1, sum: 4))
+                #expect(try await store.places.save(rating(ids[1], 2)) == RatingAggregate(count: 2, sum: 6))
+                #expect(try await store.places.save(rating(ids[0], 5)) == RatingAggregate(count: 2, sum: 7), "a second rating replaces the first")
+                #expect(try await store.places.save(rating(ids[0], 1, on: "b")) == RatingAggregate(count: 1, sum: 1))
+                #expect(try await store.places.place(id: "a")?.rating == RatingAggregate(count: 2, sum: 7))
+                let live = try await store.places.liveSummaries().summaries.first { $0.id == "a" }
+                #expect(live?.rating == RatingAggregate(count: 2, sum: 7))
+
+                #expect(try await store.places.deleteRating(userID: ids[1], placeID: "a") == RatingAggregate(count: 1, sum: 5))
+                #expect(try await store.places.deleteRating(userID: ids[1], placeID: "a") == nil)
+                #expect(try await store.places.deleteRating(userID: ids[1], placeID: "b") == nil)
+                #expect(try await store.places.place(id: "a")?.rating == RatingAggregate(count: 1, sum: 5))
+                #expect(try await store.places.place(id: "b")?.rating == RatingAggregate(count: 1, sum: 1))
+            },
+            ContractCase("places", "search finds live places matching every word as a prefix, inside the circle, and pages in one order") {
+                store in
+                try await store.places.seed([
+                    Sample.place("near-1", lat: 40, lon: -74, name: "Harbor Lighthouse"),
+                    Sample.place("near-2", lat: 40.01, lon: -74, name: "Lighthouse Cafe"),
+                    Sample.place("near-3", lat: 40.02, lon: -74, name: "Light Bakery"),
+                    Sample.place("near-4", lat: 40.03, lon: -74, name: "Harbor Market"),
+                    Sample.place("far-1", lat: 10, lon: 10, name: "Lighthouse Far Away"),
+                ])
+                func search(_ q: String, circle: Bool = false, _ page: PageRequest = PageRequest(limit: 100)) async throws -> [String] {
+                    let query = try PlaceSearchQuery.parse(q: q, lat: circle ? "40" : nil, lon: circle ? "-74" : nil, radius: nil, page: page)
+                    return try await store.places.search(query).items.map(\.id)
+                }
+                #expect(Set(try await search("lighthouse")) == ["near-1", "near-2", "far-1"])
+                #expect(Set(try await search("ligh")) == ["near-1", "near-2", "near-3", "far-1"], "a word matches as a prefix")
+                #expect(try await search("harbor light") == ["near-1"], "every word must match")
+                #expect(Set(try await search("lighthouse", circle: true)) == ["near-1", "near-2"])
+                #expect(try await search("zeppelin").isEmpty)
+
+                let whole = try await search("ligh")
+                let paged = try await allPages(limit: 1) { page in
+                    try await store.places.search(try PlaceSearchQuery.parse(q: "ligh", lat: nil, lon: nil, radius: nil, page: page))
+                }
+                #expect(paged.map(\.id) == whole, "pages of one follow the order of one big page")
+                let pagedInCircle = try await allPages(limit: 2) { page in
+                    try await store.places.search(try PlaceSearchQuery.parse(q: "ligh", lat: "40", lon: "-74", radius: nil, page: page))
+                }
+                #expect(pagedInCircle.map(\.id) == (try await search("ligh", circle: true)))
+            },
+            ContractCase("places", "search hits that match alike come by distance inside a circle, then by id") { store in
+                func twin(_ id: String, lat: Double) -> Place {
+                    var place = Sample.place(id, lat: lat, lon: -74, name: "Twin Tower")
+                    place.description = "Same words"
+                    return place
+                }
+                try await store.places.seed([twin("t-c", lat: 40.01), twin("t-b", lat: 40), twin("t-a", lat: 40.01), twin("t-d", lat: 40.02)])
+                let plain = try PlaceSearchQuery.parse(q: "twin", lat: nil, lon: nil, radius: nil, page: PageRequest(limit: 100))
+                #expect(try await store.places.search(plain).items.map(\.id) == ["t-a", "t-b", "t-c", "t-d"])
+                let circle = try PlaceSearchQuery.parse(q: "twin", lat: "40", lon: "-74", radius: "5", page: PageRequest(limit: 100))
+                let hits = try await store.places.search(circle).items
+                #expect(hits.map(\.id) == ["t-b", "t-a", "t-c", "t-d"])
+                #expect(hits.first?.distanceMeters == 0)
+                let paged = try await allPages(limit: 1) { page in
+                    try await store.places.search(try PlaceSearchQuery.parse(q: "twin", lat: "40", lon: "-74", radius: "5", page: page))
+                }
+                #expect(paged.map(\.id) == ["t-b", "t-a", "t-c", "t-d"])
+            },
+        ] + PlaceRepositoryContract.seedCases
+    }
+}
