@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PlacesCore
+import PlacesHTTP
 import PlacesSQLite
 
 extension Places {
@@ -41,13 +42,17 @@ extension Places {
                     guard let password = readLine(strippingNewline: true) else {
                         throw PlacesError.invalid("password", "send the password on standard input, e.g. `printf '%s\\n' \"$PW\" | places user create …`")
                     }
-                    var fields: [String: FieldValue] = ["username": .text(username), "password": .text(password)]
-                    if let email { fields["email"] = .text(email) }
-                    if let phone { fields["phone"] = .text(phone) }
-                    if let displayName { fields["displayName"] = .text(displayName) }
-                    let reader = try FieldReader(.object(fields), allowed: AccountService.registrationFields)
+                    let registration = Registration(
+                        username: username,
+                        password: password,
+                        profile: ProfilePatch(
+                            displayName: displayName.map(Patch.set) ?? .keep,
+                            email: email.map(Patch.set) ?? .keep,
+                            phone: phone.map(Patch.set) ?? .keep
+                        )
+                    )
                     let accounts = try Composition.open(databaseOptions, hasher: try accountOptions.hasher()).services.accounts
-                    let user = try await accounts.register(reader, clientAddress: "command line")
+                    let user = try await accounts.register(registration, clientAddress: "command line")
                     if json {
                         try printJSON(OwnUser(user))
                     } else {

@@ -10,11 +10,8 @@ struct ServiceGraphTests {
         let database = try PlacesDatabase.inMemory()
         try await database.places.seed(Lisbon.places)
         let services = PlacesServices(repositories: TestApp.repositories(database), hasher: try TestApp.hasher(), clock: { TestApp.now })
-        let reader = try FieldReader(
-            .object(["username": .text("ana"), "email": .text("ana@example.com"), "password": .text("correct horse battery")]),
-            allowed: AccountService.registrationFields
-        )
-        let ana = try await services.accounts.register(reader, clientAddress: "test")
+        let registration = Registration(username: "ana", password: "correct horse battery", profile: ProfilePatch(email: .set("ana@example.com")))
+        let ana = try await services.accounts.register(registration, clientAddress: "test")
         _ = try await services.accounts.settings(userID: ana.id)
         _ = try await services.notifications.list(recipientID: ana.id, page: PageRequest())
         _ = try await services.groups.groups(ana, page: PageRequest())

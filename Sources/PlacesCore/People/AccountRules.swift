@@ -96,18 +96,15 @@ public enum AccountRules {
         }
     }
 
-    /// The profile fields a request may set.
-    static let profileFields: Set<String> = ["displayName", "bio", "city", "avatarURL"]
-
-    /// `profile` with the fields `reader` names applied (null clears one).
-    static func applying(_ reader: FieldReader, to profile: User.Profile) throws(PlacesError) -> User.Profile {
+    /// `profile` with the patch applied (a cleared field is none).
+    static func applying(_ patch: ProfilePatch, to profile: User.Profile) throws(PlacesError) -> User.Profile {
         var profile = profile
-        if reader.has("displayName") { profile.displayName = try reader.shownName("displayName", limit: 80) }
-        if reader.has("bio") { profile.bio = try reader.text("bio", limit: 500, allowLineBreaks: true) }
-        if reader.has("city") { profile.city = try reader.text("city", limit: 100) }
-        if reader.has("avatarURL") {
-            profile.avatarURL = try reader.webURL("avatarURL")
+        if patch.displayName.changes {
+            profile.displayName = try TextRules.shownName(patch.displayName.applied(to: nil), field: "displayName", limit: 80)
         }
+        if patch.bio.changes { profile.bio = try TextRules.text(patch.bio.applied(to: nil), field: "bio", limit: 500, allowLineBreaks: true) }
+        if patch.city.changes { profile.city = try TextRules.text(patch.city.applied(to: nil), field: "city", limit: 100) }
+        if patch.avatarURL.changes { profile.avatarURL = try TextRules.webURL(patch.avatarURL.applied(to: nil), field: "avatarURL") }
         return profile
     }
 }

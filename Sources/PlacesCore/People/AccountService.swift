@@ -33,19 +33,16 @@ public struct AccountService: Sendable {
         decoyHash = DecoyHash(hasher: hasher)
     }
 
-    /// The fields `register` reads.
-    public static let registrationFields = Set(["username", "email", "phone", "password"]).union(AccountRules.profileFields)
-
-    /// Creates an account from a registration body sent from `clientAddress` (registrations are throttled per address).
-    public func register(_ reader: FieldReader, clientAddress: String) async throws -> User {
-        let username = try AccountRules.username(try reader.rawText("username"))
+    /// Creates an account from a registration sent from `clientAddress` (registrations are throttled per address).
+    public func register(_ registration: Registration, clientAddress: String) async throws -> User {
+        let username = try AccountRules.username(registration.username)
         // Absent or null is none; anything else must be a valid address or number (an empty one is refused, not dropped).
-        let email = try reader.rawText("email").map { text throws(PlacesError) in try AccountRules.email(text) }
-        let phone = try reader.rawText("phone").map { text throws(PlacesError) in try AccountRules.phone(text) }
+        let email = try registration.profile.email.applied(to: nil).map { text throws(PlacesError) in try AccountRules.email(text) }
+        let phone = try registration.profile.phone.applied(to: nil).map { text throws(PlacesError) in try AccountRules.phone(text) }
         guard email != nil || phone != nil else { throw PlacesError.invalid("email", "give an email or a phone number (or both)") }
-        let password = try reader.rawText("password")
+        let password = registration.password
         try AccountRules.checkPassword(password, username: username)
-        let profile = try AccountRules.applying(reader, to: User.Profile())
+        let profile = try AccountRules.applying(registration.profile, to: User.Profile())
         let now = clock()
         let attempt = try throttle.beginRegistration(address: clientAddress, now: now)
         let passwordHash: String
@@ -70,28 +67,19 @@ public struct AccountService: Sendable {
         return user
     }
 
-    /// The fields `login` reads.
-    public static let loginFields: Set<String> = ["username", "email", "phone", "password"]
-
     /// Checks a login and issues a token; unknown accounts and wrong passwords answer alike and take as long.
-    public func login(_ reader: FieldReader, clientAddress: String) async throws -> IssuedToken {
-        for name in ["username", "email", "phone"] where reader.isNull(name) {
-            throw PlacesError.invalid(name, "\(name) must be text: leave out the names you do not log in with")
-        }
-        let names = ["username", "email", "phone"].filter { reader.has($0) }
-        guard names.count == 1, let field = names.first else {
-            throw PlacesError.invalid("username", "give exactly one of username, email or phone")
-        }
+    public func login(_ credentials: Credentials, clientAddress: String) async throws -> IssuedToken {
         let login: LoginName
-        switch field {
-        case "username":
-            login = .username(try reader.rawText("username") ?? "")
-        case "email":
-            login = .email(try AccountRules.email(try reader.rawText("email") ?? ""))
-        default:
-            login = .phone(try AccountRules.phone(try reader.rawText("phone") ?? ""))
+        let field: String
+        switch credentials.name {
+        case .username(let name):
+            (login, field) = (.username(name), "username")
+        case .email(let email):
+            (login, field) = (.email(try AccountRules.email(email)), "email")
+        case .phone(let phone):
+            (login, field) = (.phone(try AccountRules.phone(phone)), "phone")
         }
-        guard let password = try reader.rawText("password"), !password.isEmpty else {
+        guard let password = credentials.password, !password.isEmpty else {
             throw PlacesError.invalid("password", "password is required")
         }
         let now = clock()
@@ -150,36 +138,30 @@ public struct AccountService: Sendable {
         try await repository.deleteSession(tokenHash: caller.tokenHash)
     }
 
-    /// The fields `updateProfile` reads.
-    public static let profileUpdateFields: Set<String> = AccountRules.profileFields.union(["email", "phone"])
-
     /// Edits the caller's profile (and e-mail or phone); at least one of e-mail and phone stays.
-    public func updateProfile(_ caller: Caller, _ reader: FieldReader) async throws -> User {
+    public func updateProfile(_ caller: Caller, _ patch: ProfilePatch) async throws -> User {
         var user = caller.user
-        user.profile = try AccountRules.applying(reader, to: user.profile)
-        if reader.has("email") {
-            user.email = try reader.rawText("email").map { text throws(PlacesError) in try AccountRules.email(text) }
+        user.profile = try AccountRules.applying(patch, to: user.profile)
+        if patch.email.changes {
+            user.email = try patch.email.applied(to: nil).map { text throws(PlacesError) in try AccountRules.email(text) }
         }
-        if reader.has("phone") {
-            user.phone = try reader.rawText("phone").map { text throws(PlacesError) in try AccountRules.phone(text) }
+        if patch.phone.changes {
+            user.phone = try patch.phone.applied(to: nil).map { text throws(PlacesError) in try AccountRules.phone(text) }
         }
         guard user.email != nil || user.phone != nil else {
-            throw PlacesError.invalid(reader.has("email") ? "email" : "phone", "an account keeps an email or a phone number")
+            throw PlacesError.invalid(patch.email.changes ? "email" : "phone", "an account keeps an email or a phone number")
         }
         user.updatedAt = clock()
         try await repository.update(user)
         return user
     }
 
-    /// The fields `changePassword` reads.
-    public static let passwordChangeFields: Set<String> = ["currentPassword", "newPassword"]
-
     /// Changes the caller's password after checking the current one, and ends their other sessions.
-    public func changePassword(_ caller: Caller, _ reader: FieldReader) async throws {
-        guard let current = try reader.rawText("currentPassword"), !current.isEmpty else {
+    public func changePassword(_ caller: Caller, _ change: PasswordChange) async throws {
+        guard let current = change.currentPassword, !current.isEmpty else {
             throw PlacesError.invalid("currentPassword", "currentPassword is required")
         }
-        let new = try reader.rawText("newPassword")
+        let new = change.newPassword
         try AccountRules.checkPassword(new, username: caller.user.username, field: "newPassword")
         let now = clock()
         try await confirmPassword(caller, current, field: "currentPassword", now: now)
@@ -191,13 +173,10 @@ public struct AccountService: Sendable {
         )
     }
 
-    /// The fields `deleteAccount` reads.
-    public static let deletionFields: Set<String> = ["password"]
-
     /// Deletes the caller's account and everything personal, once they gave their password again; the places they
     /// added stay, without an owner.
-    public func deleteAccount(_ caller: Caller, _ reader: FieldReader) async throws {
-        guard let password = try reader.rawText("password"), !password.isEmpty else {
+    public func deleteAccount(_ caller: Caller, password: String?) async throws {
+        guard let password, !password.isEmpty else {
             throw PlacesError.invalid("password", "password is required: deleting an account asks for it again")
         }
         try await confirmPassword(caller, password, field: "password", now: clock())

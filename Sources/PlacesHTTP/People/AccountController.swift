@@ -27,15 +27,15 @@ struct AccountController: Sendable {
 
     /// `POST /v1/auth/register` → 201 with the new account.
     @Sendable func register(request: Request, context: PlacesRequestContext) async throws -> Response {
-        let body = try await RequestBody.object(request, context: context, allowed: AccountService.registrationFields)
-        let user = try await accounts.register(body, clientAddress: context.clientAddress)
+        let body = try await RequestBody.object(request, context: context, allowed: Registration.fields)
+        let user = try await accounts.register(try Registration(body: body), clientAddress: context.clientAddress)
         return try JSONResponse.make(OwnUser(user), status: .created)
     }
 
     /// `POST /v1/auth/login` → `{token, expiresAt}`.
     @Sendable func login(request: Request, context: PlacesRequestContext) async throws -> Response {
-        let body = try await RequestBody.object(request, context: context, allowed: AccountService.loginFields)
-        return try JSONResponse.make(try await accounts.login(body, clientAddress: context.clientAddress))
+        let body = try await RequestBody.object(request, context: context, allowed: Credentials.fields)
+        return try JSONResponse.make(try await accounts.login(try Credentials(body: body), clientAddress: context.clientAddress))
     }
 
     /// `POST /v1/auth/logout` → 204; the token stops working.
@@ -52,15 +52,15 @@ struct AccountController: Sendable {
     /// `PATCH /v1/me`
     @Sendable func updateMe(request: Request, context: PlacesRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
-        let body = try await RequestBody.object(request, context: context, allowed: AccountService.profileUpdateFields)
-        return try JSONResponse.make(OwnUser(try await accounts.updateProfile(caller, body)))
+        let body = try await RequestBody.object(request, context: context, allowed: ProfilePatch.fields)
+        return try JSONResponse.make(OwnUser(try await accounts.updateProfile(caller, try ProfilePatch(body: body))))
     }
 
     /// `DELETE /v1/me {password}` → 204.
     @Sendable func deleteMe(request: Request, context: PlacesRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
-        let body = try await RequestBody.object(request, context: context, allowed: AccountService.deletionFields)
-        try await accounts.deleteAccount(caller, body)
+        let body = try await RequestBody.object(request, context: context, allowed: ["password"])
+        try await accounts.deleteAccount(caller, password: try body.rawText("password"))
         // Ratings changed the places' aggregates: the index has them before the answer.
         try await places.syncIndex()
         return Response(status: .noContent)
@@ -69,8 +69,8 @@ struct AccountController: Sendable {
     /// `POST /v1/me/password` → 204; every other session ends.
     @Sendable func changePassword(request: Request, context: PlacesRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
-        let body = try await RequestBody.object(request, context: context, allowed: AccountService.passwordChangeFields)
-        try await accounts.changePassword(caller, body)
+        let body = try await RequestBody.object(request, context: context, allowed: PasswordChange.fields)
+        try await accounts.changePassword(caller, try PasswordChange(body: body))
         return Response(status: .noContent)
     }
 

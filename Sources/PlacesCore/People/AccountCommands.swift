@@ -1,0 +1,71 @@
+/// A person's profile as they change it: each field kept, cleared or set (`PATCH /v1/me`); a registration sets some.
+public struct ProfilePatch: Sendable, Equatable {
+    /// The name shown to others.
+    public var displayName: Patch<String>
+    public var bio: Patch<String>
+    public var city: Patch<String>
+    /// An http(s) URL of their picture.
+    public var avatarURL: Patch<String>
+    /// Their e-mail address (an account keeps an e-mail or a phone).
+    public var email: Patch<String>
+    /// Their phone number in international form.
+    public var phone: Patch<String>
+
+    /// Makes a patch; every field is kept unless given.
+    public init(
+        displayName: Patch<String> = .keep,
+        bio: Patch<String> = .keep,
+        city: Patch<String> = .keep,
+        avatarURL: Patch<String> = .keep,
+        email: Patch<String> = .keep,
+        phone: Patch<String> = .keep
+    ) {
+        self.displayName = displayName
+        self.bio = bio
+        self.city = city
+        self.avatarURL = avatarURL
+        self.email = email
+        self.phone = phone
+    }
+}
+
+/// Creating an account (`POST /v1/auth/register`, `places user create`).
+public struct Registration: Sendable, Equatable {
+    public var username: String?
+    /// The password exactly as typed (never trimmed).
+    public var password: String?
+    /// The profile, e-mail and phone it starts with (an e-mail or a phone is required).
+    public var profile: ProfilePatch
+
+    /// Makes a command.
+    public init(username: String?, password: String?, profile: ProfilePatch) {
+        self.username = username
+        self.password = password
+        self.profile = profile
+    }
+}
+
+/// Logging in with one of the account's names and its password (`POST /v1/auth/login`). The name is as typed; the
+/// service normalises an e-mail or phone as it stores them.
+public struct Credentials: Sendable, Equatable {
+    public var name: LoginName
+    public var password: String?
+
+    /// Makes a command.
+    public init(name: LoginName, password: String?) {
+        self.name = name
+        self.password = password
+    }
+}
+
+/// Changing one's password (`POST /v1/me/password`): the current one again, and the new one.
+public struct PasswordChange: Sendable, Equatable {
+    public var currentPassword: String?
+    public var newPassword: String?
+
+    /// Makes a command.
+    public init(currentPassword: String?, newPassword: String?) {
+        self.currentPassword = currentPassword
+        self.newPassword = newPassword
+    }
+}
