@@ -111,15 +111,13 @@ struct PeopleRulesTests {
     }
 
     @Test func textLimitsCountWhatWasSentInCodePoints() throws {
-        let reader = try FieldReader(
-            .object(["padded": .text("0123456789     "), "exact": .text(" 12345678 "), "accents": .text(String(repeating: "e\u{301}", count: 5))]),
-            allowed: ["padded", "exact", "accents"]
-        )
+        let accents = String(repeating: "e\u{301}", count: 5)
         // Trailing blanks count (they are trimmed only after the check), and so does each combining mark.
-        #expect(throws: PlacesError.self) { try reader.text("padded", limit: 10) }
-        #expect(try reader.text("exact", limit: 10) == "12345678")
-        #expect(throws: PlacesError.self) { try reader.text("accents", limit: 9) }
-        #expect(try reader.text("accents", limit: 10) == String(repeating: "\u{E9}", count: 5))
+        #expect(throws: PlacesError.self) { try TextRules.text("0123456789     ", field: "padded", limit: 10) }
+        #expect(try TextRules.text(" 12345678 ", field: "exact", limit: 10) == "12345678")
+        #expect(throws: PlacesError.self) { try TextRules.text(accents, field: "accents", limit: 9) }
+        #expect(try TextRules.text(accents, field: "accents", limit: 10) == String(repeating: "\u{E9}", count: 5))
+        #expect(try TextRules.text("   ", field: "blank", limit: 10) == nil)
     }
 
     @Test func settingsApplyTheSameRulesForPutAndPatch() throws {

@@ -52,7 +52,7 @@ struct GroupController: Sendable {
     @Sendable func requestFriend(request: Request, context: PlacesRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
         let body = try await RequestBody.object(request, context: context, allowed: ["username"])
-        guard let username = try body.text("username", limit: 40) else { throw PlacesError.invalid("username", "username is required") }
+        guard let username = try TextRules.text(try body.rawText("username"), field: "username", limit: 40) else { throw PlacesError.invalid("username", "username is required") }
         let status = try await groups.requestFriend(caller.user, username: username)
         return try JSONResponse.make(status, status: status.status == .pending ? .created : .ok)
     }
@@ -115,7 +115,7 @@ struct GroupController: Sendable {
     @Sendable func invite(request: Request, context: PlacesRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
         let body = try await RequestBody.object(request, context: context, allowed: ["username"])
-        guard let username = try body.text("username", limit: 40) else { throw PlacesError.invalid("username", "username is required") }
+        guard let username = try TextRules.text(try body.rawText("username"), field: "username", limit: 40) else { throw PlacesError.invalid("username", "username is required") }
         let invitation = try await groups.invite(caller.user, groupID: try context.pathText("id"), username: username)
         return try JSONResponse.make(invitation, status: .created)
     }
@@ -124,7 +124,7 @@ struct GroupController: Sendable {
     @Sendable func leave(request: Request, context: PlacesRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
         let body = try await RequestBody.optionalObject(request, context: context, allowed: ["successor"])
-        try await groups.leave(caller.user, groupID: try context.pathText("id"), successor: try body?.text("successor", limit: 40))
+        try await groups.leave(caller.user, groupID: try context.pathText("id"), successor: try TextRules.text(try body?.rawText("successor"), field: "successor", limit: 40))
         return Response(status: .noContent)
     }
 
@@ -139,7 +139,7 @@ struct GroupController: Sendable {
     @Sendable func setRole(request: Request, context: PlacesRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
         let body = try await RequestBody.object(request, context: context, allowed: ["role"])
-        guard let text = try body.text("role", limit: 10), let role = GroupRole(rawValue: text) else {
+        guard let text = try TextRules.text(try body.rawText("role"), field: "role", limit: 10), let role = GroupRole(rawValue: text) else {
             throw PlacesError.invalid("role", "role must be admin or member")
         }
         let group = try await groups.setRole(

@@ -24,10 +24,9 @@ public struct TallyFile: Sendable, Hashable {
         guard !bytes.isEmpty else { throw .invalid("file", "the tally file is empty; expected a JSON object") }
         let value: FieldValue
         do {
-            value = try FieldReader.parse(bytes)
+            value = try JSONText.parse(bytes: bytes)
         } catch {
-            let message = error.message.hasPrefix("the body") ? "the tally file" + error.message.dropFirst(8) : error.message
-            throw .invalid("file", message)
+            throw .invalid("file", "the tally file is not valid JSON: \(error)")
         }
         guard case .object(let fields) = value else {
             throw .invalid("file", #"the tally file must be a JSON object: {"candidates": [...], "ballots": [[...], ...]}"#)

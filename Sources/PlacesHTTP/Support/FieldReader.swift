@@ -1,9 +1,12 @@
 import Foundation
+import PlacesCore
 
-/// A JSON object from a request body or a command line, read field by field with the field named in every error.
+/// A JSON object from a request body (or a JSON value on the command line), read field by field into the typed values
+/// of Core's commands, with the field named in every error.
 ///
-/// Unknown names are refused (a typo such as `displayname` must not be silently ignored), `null` reads as "clear
-/// this field" where a field may be cleared, and every text is trimmed and NFC.
+/// Unknown names are refused (a typo such as `displayname` must not be silently ignored), and `null` is told apart
+/// from an absent name (a patch clears one field and keeps the other). Texts come as sent: the rules of the domain
+/// (limits, trimming, control characters) are Core's `TextRules`, applied by the services.
 public struct FieldReader: Sendable {
     /// The object's fields, by name as sent.
     public let fields: [String: FieldValue]
@@ -16,11 +19,6 @@ public struct FieldReader: Sendable {
             throw .invalid(unknown, "unknown field \(PlacesError.quoted(unknown)); expected one of: \(names)")
         }
         self.fields = fields
-    }
-
-    /// Parses a JSON body and reads it as an object whose names all belong to `allowed`.
-    public init(json bytes: [UInt8], allowed: Set<String>) throws(PlacesError) {
-        try self.init(try FieldReader.parse(bytes), allowed: allowed)
     }
 
     /// Parses a JSON document, or throws `invalid_input` saying where it breaks.
@@ -38,16 +36,6 @@ public struct FieldReader: Sendable {
 
     /// True when the object names `name` as null (clear it).
     public func isNull(_ name: String) -> Bool { fields[name] == .null }
-
-    /// The text of `name`, trimmed and NFC; nil when absent, null or blank.
-    public func text(_ name: String, limit: Int, allowLineBreaks: Bool = false) throws(PlacesError) -> String? {
-        try TextRules.text(try rawText(name), field: name, limit: limit, allowLineBreaks: allowLineBreaks)
-    }
-
-    /// The text of `name` as `text` reads it, for a name other people see (see `TextRules.shownName`).
-    public func shownName(_ name: String, limit: Int) throws(PlacesError) -> String? {
-        try TextRules.shownName(try rawText(name), field: name, limit: limit)
-    }
 
     /// The text of `name` exactly as sent (a password: never trimmed or normalised); nil when absent or null.
     public func rawText(_ name: String) throws(PlacesError) -> String? {
@@ -70,15 +58,6 @@ public struct FieldReader: Sendable {
         return number
     }
 
-    /// The whole number `name` within `range`; nil when absent or null.
-    public func integer(_ name: String, in range: ClosedRange<Int>) throws(PlacesError) -> Int? {
-        guard let number = try number(name) else { return nil }
-        guard number == number.rounded(), number >= Double(range.lowerBound), number <= Double(range.upperBound) else {
-            throw .invalid(name, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
-        }
-        return Int(number)
-    }
-
     /// The nested object `name`, read with its own allowed names; nil when absent or null.
     public func object(_ name: String, allowed: Set<String>) throws(PlacesError) -> FieldReader? {
         guard let value = fields[name], value != .null else { return nil }
@@ -88,12 +67,5 @@ public struct FieldReader: Sendable {
         } catch {
             throw .invalid("\(name).\(error.field ?? "")", error.message)
         }
-    }
-}
-
-extension FieldReader {
-    /// The http(s) URL `name` (a picture, a website); nil when absent, null or blank.
-    public func webURL(_ name: String, limit: Int = 2_000) throws(PlacesError) -> String? {
-        try TextRules.webURL(try rawText(name), field: name, limit: limit)
     }
 }
