@@ -20,35 +20,41 @@ extension Places {
             return ([text(detail.collection)] + places).joined(separator: "\n")
         }
 
+        /// The flag that replaces each deprecated field.
+        static let flags = ["name": "--name", "description": "--description", "groupId": "--group"]
+
         static func text(_ collection: PlaceCollection) -> String {
             "\(collection.id)  \(collection.name)  (\(collection.kind)\(collection.groupId.map { " of \($0)" } ?? ""))"
         }
 
         struct Create: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Make a collection: name=… [description=…] [groupId=…].")
-            @Argument(help: "Fields, NAME=VALUE.") var fields: [String]
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            static let configuration = CommandConfiguration(abstract: "Make a collection: your own, or a group's with --group.")
+            @Option(name: .long, help: "Its name.") var name: String?
+            @Option(name: .long, help: "What it is for.") var description: String?
+            @Option(name: .long, help: "The group it belongs to.") var group: String?
+            @Argument(help: ArgumentHelp("Deprecated: fields as NAME=VALUE.", visibility: .hidden)) var fields: [String] = []
+            @OptionGroup var acting: ActingOptions
 
             func run() async throws {
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
-                    try await together.services.collections.create(
-                        together.caller,
-                        try NewCollection(body: try FieldArguments.reader(fields, allowed: NewCollection.fields))
-                    )
+                try await acting.run { together in
+                    let deprecated = DeprecatedFields(arguments: fields, flags: CollectionCommand.flags)
+                    let command =
+                        deprecated.isEmpty
+                        ? NewCollection(name: name, description: description, groupId: group)
+                        : try NewCollection(
+                            body: try deprecated.body(allowed: NewCollection.fields, flagsGiven: name != nil || description != nil || group != nil)
+                        )
+                    return try await together.services.collections.create(together.caller, command)
                 } text: { CollectionCommand.text($0) }
             }
         }
 
         struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "The user's collections and their groups'.")
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            @OptionGroup var acting: ActingOptions
 
             func run() async throws {
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                try await acting.run { together in
                     try await everyPage { try await together.services.collections.list(together.caller, page: $0) }
                 } text: { $0.map(CollectionCommand.text).joined(separator: "\n") }
             }
@@ -59,12 +65,10 @@ extension Places {
             @Argument(help: "The collection's id.") var id: String
             @Option(name: .long, parsing: .unconditional, help: "Latitude to measure from.") var lat: String?
             @Option(name: .long, parsing: .unconditional, help: "Longitude to measure from.") var lon: String?
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            @OptionGroup var acting: ActingOptions
 
             func run() async throws {
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                try await acting.run { together in
                     let center = lat == nil && lon == nil ? nil : try NearbyQuery.parse(lat: lat, lon: lon, limit: nil, filter: PlaceFilter()).center
                     return try await together.services.collections.detail(together.caller, id: id, center: center)
                 } text: { CollectionCommand.text($0) }
@@ -74,18 +78,22 @@ extension Places {
         struct Update: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Rename or describe a collection.")
             @Argument(help: "The collection's id.") var id: String
-            @Argument(help: "Fields, NAME=VALUE.") var fields: [String]
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            @Option(name: .long, help: "Its new name.") var name: String?
+            @Option(name: .long, help: "Its new description.") var description: String?
+            @Flag(name: .long, help: "Clear the description.") var clearDescription = false
+            @Argument(help: ArgumentHelp("Deprecated: fields as NAME=VALUE.", visibility: .hidden)) var fields: [String] = []
+            @OptionGroup var acting: ActingOptions
 
             func run() async throws {
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
-                    try await together.services.collections.update(
-                        together.caller,
-                        id: id,
-                        try CollectionPatch(body: try FieldArguments.reader(fields, allowed: NewCollection.fields))
-                    )
+                try await acting.run { together in
+                    let deprecated = DeprecatedFields(arguments: fields, flags: CollectionCommand.flags)
+                    let patch =
+                        deprecated.isEmpty
+                        ? CollectionPatch(name: .given(name), description: clearDescription ? .clear : .given(description))
+                        : try CollectionPatch(
+                            body: try deprecated.body(allowed: NewCollection.fields, flagsGiven: name != nil || description != nil || clearDescription)
+                        )
+                    return try await together.services.collections.update(together.caller, id: id, patch)
                 } text: { CollectionCommand.text($0) }
             }
         }
@@ -93,12 +101,10 @@ extension Places {
         struct Delete: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Delete a collection.")
             @Argument(help: "The collection's id.") var id: String
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            @OptionGroup var acting: ActingOptions
 
             func run() async throws {
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                try await acting.run { together in
                     try await together.services.collections.delete(together.caller, id: id)
                     return Done()
                 } text: { _ in "deleted" }
@@ -110,12 +116,10 @@ extension Places {
             @Argument(help: "The collection's id.") var id: String
             @Argument(help: "The place's id.") var placeID: String
             @Option(name: .long, help: "Where to insert it, 0-based.") var position: Int?
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            @OptionGroup var acting: ActingOptions
 
             func run() async throws {
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                try await acting.run { together in
                     try await together.services.collections.add(together.caller, id: id, CollectionAddition(placeId: placeID, position: position))
                 } text: { CollectionCommand.text($0) }
             }
@@ -125,12 +129,10 @@ extension Places {
             static let configuration = CommandConfiguration(abstract: "Remove a place.")
             @Argument(help: "The collection's id.") var id: String
             @Argument(help: "The place's id.") var placeID: String
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            @OptionGroup var acting: ActingOptions
 
             func run() async throws {
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                try await acting.run { together in
                     try await together.services.collections.remove(together.caller, id: id, placeID: placeID)
                     return Done()
                 } text: { _ in "removed" }
@@ -141,12 +143,10 @@ extension Places {
             static let configuration = CommandConfiguration(abstract: "Put the places in this order (each once).")
             @Argument(help: "The collection's id.") var id: String
             @Argument(help: "Every place id, in the new order.") var placeIDs: [String]
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            @OptionGroup var acting: ActingOptions
 
             func run() async throws {
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                try await acting.run { together in
                     try await together.services.collections.reorder(together.caller, id: id, placeIDs: placeIDs)
                 } text: { CollectionCommand.text($0) }
             }

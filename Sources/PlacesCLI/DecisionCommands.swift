@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PlacesCore
 import PlacesHTTP
 
@@ -30,35 +31,92 @@ extension Places {
 
         struct Start: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Start a decision, with the fields of POST /v1/decisions.",
+                abstract: "Start a decision (as POST /v1/decisions).",
                 discussion: """
-                    For example: method=tiered groupId=g-… title='Friday dinner' 'candidates={"collectionId":"c-…"}' \
-                    deadline=2026-12-01T18:00:00Z, or method=random seed=42 'candidates={"placeIds":["a","b"]}'.
+                    Candidates come from one of --collection, --place (repeatable) or --nearby. For example: \
+                    --method tiered --group g-… --title 'Friday dinner' --collection c-… --deadline 2026-12-01T18:00:00Z, \
+                    or --method random --seed 42 --place lx-a-tasca --place lx-b-miradouro. The NAME=VALUE fields of \
+                    earlier versions still work, with a warning naming the flag.
                     """
             )
-            @Argument(help: "Fields, NAME=VALUE.") var fields: [String]
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            @Option(name: .long, help: "How it is decided.") var method: Decision.Method?
+            @Option(name: .long, help: "The group it belongs to (default: among you and your friends).") var group: String?
+            @Option(name: .long, help: "A title people see.") var title: String?
+            @Option(name: .long, help: "Candidates: the places of this collection.") var collection: String?
+            @Option(name: .long, help: "Candidates: this place (repeatable).") var place: [String] = []
+            @Option(
+                name: .long,
+                help: #"Candidates: a nearby query as JSON, with the nearby filters (ten of them make no sensible flags), e.g. '{"lat":38.71,"lon":-9.14,"radius":1,"limit":5}'."#
+            ) var nearby: String?
+            @Option(name: .long, help: "A participant's username (repeatable; default: the group, or you).") var participant: [String] = []
+            @Option(name: .long, help: "When voting ends, ISO-8601 (2026-12-01T18:00:00Z).") var deadline: String?
+            @Option(name: .long, help: "The day of the visit (2026-12-24).") var visitDate: String?
+            @Flag(name: .long, help: "Random only: weight the draw by rating.") var weighted = false
+            @Flag(name: .long, help: "Random only: draw at close, not at once.") var scheduled = false
+            @Option(name: .long, help: "Random only: leave out places won in this many days.") var excludeRecentDays: Int?
+            @Option(name: .long, help: "The seed of the draw and tie-breaks (default: a new one).") var seed: UInt64?
+            @Argument(help: ArgumentHelp("Deprecated: fields as NAME=VALUE.", visibility: .hidden)) var fields: [String] = []
+            @OptionGroup var acting: ActingOptions
+
+            static let flags = [
+                "method": "--method", "groupId": "--group", "title": "--title", "candidates": "--collection, --place or --nearby",
+                "participants": "--participant", "deadline": "--deadline", "visitDate": "--visit-date", "weighted": "--weighted",
+                "scheduled": "--scheduled", "excludeRecentDays": "--exclude-recent-days", "seed": "--seed",
+            ]
+
+            /// The command the flags (or the deprecated fields) ask for.
+            func command() throws(PlacesError) -> StartDecision {
+                let deprecated = DeprecatedFields(arguments: fields, flags: Start.flags)
+                guard deprecated.isEmpty else {
+                    return try StartDecision(body: try deprecated.body(allowed: StartDecision.fields, flagsGiven: method != nil))
+                }
+                guard let method else { throw .invalid("method", "method is required: random, tiered or manual") }
+                let sources = [collection != nil, !place.isEmpty, nearby != nil].filter { $0 }.count
+                guard sources == 1 else { throw .invalid("candidates", "give exactly one of --collection, --place or --nearby") }
+                let candidates: StartDecision.Candidates
+                if let collection {
+                    candidates = .collection(id: collection)
+                } else if let nearby {
+                    let value = try FieldReader.parse(Array(nearby.utf8))
+                    candidates = .nearby(try StartDecision.NearbyCandidates(body: try FieldReader(value, allowed: StartDecision.NearbyCandidates.fields)))
+                } else {
+                    candidates = .places(place)
+                }
+                var instant: Date?
+                if let deadline {
+                    guard let date = ISO8601Time.date(deadline) else {
+                        throw .invalid("deadline", "deadline must be an ISO-8601 time such as 2026-11-22T18:30:00Z")
+                    }
+                    instant = date
+                }
+                return StartDecision(
+                    method: method,
+                    candidates: candidates,
+                    groupId: group,
+                    title: title,
+                    participants: participant.isEmpty ? nil : participant,
+                    deadline: instant,
+                    visitDate: visitDate,
+                    weighted: weighted ? true : nil,
+                    scheduled: scheduled ? true : nil,
+                    excludeRecentDays: excludeRecentDays,
+                    seed: seed
+                )
+            }
 
             func run() async throws {
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
-                    try await together.services.decisions.create(
-                        together.caller,
-                        try StartDecision(body: try FieldArguments.reader(fields, allowed: StartDecision.fields))
-                    )
+                try await acting.run { together in
+                    try await together.services.decisions.create(together.caller, try command())
                 } text: { DecisionCommand.text($0) }
             }
         }
 
         struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "The decisions the user can see, newest first.")
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            @OptionGroup var acting: ActingOptions
 
             func run() async throws {
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                try await acting.run { together in
                     try await everyPage { try await together.services.decisions.list(together.caller, page: $0) }
                 } text: { $0.map(DecisionCommand.text).joined(separator: "\n") }
             }
@@ -67,12 +125,10 @@ extension Places {
         struct Show: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "One decision as the user may see it.")
             @Argument(help: "The decision's id.") var id: String
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            @OptionGroup var acting: ActingOptions
 
             func run() async throws {
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                try await acting.run { together in
                     try await together.services.decisions.view(together.caller, id: id)
                 } text: { DecisionCommand.text($0) }
             }
@@ -82,12 +138,10 @@ extension Places {
             static let configuration = CommandConfiguration(abstract: "Cast or replace a ballot: place ids, best first.")
             @Argument(help: "The decision's id.") var id: String
             @Argument(help: "Place ids, best first.") var ranking: [String]
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            @OptionGroup var acting: ActingOptions
 
             func run() async throws {
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                try await acting.run { together in
                     try await together.services.decisions.vote(together.caller, id: id, CastBallot(ranking: ranking))
                 } text: { DecisionCommand.text($0) }
             }
@@ -96,12 +150,10 @@ extension Places {
         struct Close: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "End a decision now: count it, or draw a scheduled one.")
             @Argument(help: "The decision's id.") var id: String
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            @OptionGroup var acting: ActingOptions
 
             func run() async throws {
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                try await acting.run { together in
                     try await together.services.decisions.close(together.caller, id: id)
                 } text: { DecisionCommand.text($0) }
             }
@@ -110,12 +162,10 @@ extension Places {
         struct Cancel: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Cancel a decision without a result.")
             @Argument(help: "The decision's id.") var id: String
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            @OptionGroup var acting: ActingOptions
 
             func run() async throws {
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                try await acting.run { together in
                     try await together.services.decisions.cancel(together.caller, id: id)
                 } text: { DecisionCommand.text($0) }
             }
@@ -125,12 +175,10 @@ extension Places {
             static let configuration = CommandConfiguration(abstract: "Pick the place of a manual decision.")
             @Argument(help: "The decision's id.") var id: String
             @Argument(help: "The place's id.") var placeID: String
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            @OptionGroup var acting: ActingOptions
 
             func run() async throws {
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                try await acting.run { together in
                     try await together.services.decisions.pick(together.caller, id: id, placeID: placeID)
                 } text: { DecisionCommand.text($0) }
             }
@@ -139,12 +187,10 @@ extension Places {
         struct Recount: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Recompute the result from the stored ballots and seed.")
             @Argument(help: "The decision's id.") var id: String
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            @OptionGroup var acting: ActingOptions
 
             func run() async throws {
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                try await acting.run { together in
                     try await together.services.decisions.recount(together.caller, id: id)
                 } text: { "\($0.agrees ? "agrees" : "DISAGREES"): winner \($0.recounted.winner), ranking \($0.recounted.ranking.joined(separator: " > "))" }
             }
@@ -164,12 +210,10 @@ extension Places {
             static let configuration = CommandConfiguration(abstract: "Newest first, with the unread count.")
             @Option(name: .long, help: "At most this many (1–100, default 20).") var limit: String?
             @Option(name: .long, help: "The cursor of the next page.") var cursor: String?
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            @OptionGroup var acting: ActingOptions
 
             func run() async throws {
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                try await acting.run { together in
                     try await together.services.notifications.list(
                         recipientID: together.caller.id,
                         page: try PageRequest.parse(limit: limit, cursor: cursor)
@@ -184,12 +228,10 @@ extension Places {
         struct Read: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Mark one notification read.")
             @Argument(help: "The notification's id.") var id: String
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            @OptionGroup var acting: ActingOptions
 
             func run() async throws {
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                try await acting.run { together in
                     try await together.services.notifications.markRead(id: id, recipientID: together.caller.id)
                     return Done()
                 } text: { _ in "read" }
@@ -198,12 +240,10 @@ extension Places {
 
         struct ReadAll: AsyncParsableCommand {
             static let configuration = CommandConfiguration(commandName: "read-all", abstract: "Mark every notification read.")
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            @OptionGroup var acting: ActingOptions
 
             func run() async throws {
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                try await acting.run { together in
                     Marked(marked: try await together.services.notifications.markAllRead(recipientID: together.caller.id))
                 } text: { "\($0.marked) marked read" }
             }
@@ -215,3 +255,5 @@ extension Places {
 struct Marked: Encodable {
     var marked: Int
 }
+
+extension Decision.Method: ExpressibleByArgument {}

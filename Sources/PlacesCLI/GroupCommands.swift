@@ -14,12 +14,10 @@ extension Places {
         struct Request: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Ask someone to be friends (POST /v1/friends/requests).")
             @Argument(help: "Their username.") var username: String
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            @OptionGroup var acting: ActingOptions
 
             func run() async throws {
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                try await acting.run { together in
                     try await together.services.groups.requestFriend(together.caller, username: username)
                 } text: { "\($0.user.username): \($0.status.rawValue)" }
             }
@@ -28,12 +26,10 @@ extension Places {
         struct Accept: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Accept someone's request.")
             @Argument(help: "Their username.") var username: String
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            @OptionGroup var acting: ActingOptions
 
             func run() async throws {
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                try await acting.run { together in
                     try await together.services.groups.acceptFriend(together.caller, username: username)
                 } text: { "\($0.user.username): \($0.status.rawValue)" }
             }
@@ -42,12 +38,10 @@ extension Places {
         struct Decline: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Decline someone's request.")
             @Argument(help: "Their username.") var username: String
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            @OptionGroup var acting: ActingOptions
 
             func run() async throws {
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                try await acting.run { together in
                     try await together.services.groups.declineFriend(together.caller, username: username)
                     return Done()
                 } text: { _ in "declined" }
@@ -57,12 +51,10 @@ extension Places {
         struct Remove: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Unfriend someone, or withdraw a request.")
             @Argument(help: "Their username.") var username: String
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            @OptionGroup var acting: ActingOptions
 
             func run() async throws {
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                try await acting.run { together in
                     try await together.services.groups.unfriend(together.caller, username: username)
                     return Done()
                 } text: { _ in "removed" }
@@ -72,21 +64,19 @@ extension Places {
         struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "List friends, or requests with --requests incoming|sent.")
             @Option(name: .long, help: "incoming or sent: list requests instead of friends.") var requests: String?
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            @OptionGroup var acting: ActingOptions
 
             func run() async throws {
                 if let requests {
                     guard requests == "incoming" || requests == "sent" else {
                         throw Failure.exit(PlacesError.invalid("requests", "--requests must be incoming or sent"))
                     }
-                    try await Together.run(databaseOptions, as: actor, json: json) { together in
+                    try await acting.run { together in
                         try await everyPage { try await together.services.groups.friendRequests(together.caller, incoming: requests == "incoming", page: $0) }
                     } text: { list in list.map { "\($0.from.username) → \($0.to.username)" }.joined(separator: "\n") }
                     return
                 }
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                try await acting.run { together in
                     try await everyPage { try await together.services.groups.friends(together.caller, page: $0) }
                 } text: { list in list.map(\.user.username).joined(separator: "\n") }
             }
@@ -107,30 +97,29 @@ extension Places {
         }
 
         struct Create: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Make a group: name=… [description=…] [pictureURL=…].")
-            @Argument(help: "Fields, NAME=VALUE.") var fields: [String]
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            static let configuration = CommandConfiguration(abstract: "Make a group; you are its first admin.")
+            @OptionGroup var group: GroupFieldOptions
+            @Argument(help: ArgumentHelp("Deprecated: fields as NAME=VALUE.", visibility: .hidden)) var fields: [String] = []
+            @OptionGroup var acting: ActingOptions
 
             func run() async throws {
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
-                    try await together.services.groups.createGroup(
-                        together.caller,
-                        try NewGroup(body: try FieldArguments.reader(fields, allowed: NewGroup.fields))
-                    )
+                try await acting.run { together in
+                    let deprecated = DeprecatedFields(arguments: fields, flags: GroupFieldOptions.flags)
+                    let command =
+                        deprecated.isEmpty
+                        ? NewGroup(name: group.name, description: group.description, pictureURL: group.pictureURL)
+                        : try NewGroup(body: try deprecated.body(allowed: NewGroup.fields, flagsGiven: group.given))
+                    return try await together.services.groups.createGroup(together.caller, command)
                 } text: { GroupCommand.text($0) }
             }
         }
 
         struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "The user's groups.")
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            @OptionGroup var acting: ActingOptions
 
             func run() async throws {
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                try await acting.run { together in
                     try await everyPage { try await together.services.groups.groups(together.caller, page: $0) }
                 } text: { $0.map(GroupCommand.text).joined(separator: "\n") }
             }
@@ -139,12 +128,10 @@ extension Places {
         struct Show: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "One group and its members.")
             @Argument(help: "The group's id.") var id: String
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            @OptionGroup var acting: ActingOptions
 
             func run() async throws {
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                try await acting.run { together in
                     try await together.services.groups.group(together.caller, id: id)
                 } text: { GroupCommand.text($0) }
             }
@@ -153,18 +140,27 @@ extension Places {
         struct Update: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Rename or describe a group (admins).")
             @Argument(help: "The group's id.") var id: String
-            @Argument(help: "Fields, NAME=VALUE.") var fields: [String]
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            @OptionGroup var group: GroupFieldOptions
+            @Option(name: .long, help: "Clear this field (repeatable).") var clear: [GroupFieldOptions.Clearable] = []
+            @Argument(help: ArgumentHelp("Deprecated: fields as NAME=VALUE.", visibility: .hidden)) var fields: [String] = []
+            @OptionGroup var acting: ActingOptions
 
             func run() async throws {
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
-                    try await together.services.groups.updateGroup(
-                        together.caller,
-                        id: id,
-                        try GroupPatch(body: try FieldArguments.reader(fields, allowed: NewGroup.fields))
-                    )
+                try await acting.run { together in
+                    let deprecated = DeprecatedFields(arguments: fields, flags: GroupFieldOptions.flags)
+                    var patch: GroupPatch
+                    if deprecated.isEmpty {
+                        patch = GroupPatch(name: .given(group.name), description: .given(group.description), pictureURL: .given(group.pictureURL))
+                        for field in clear {
+                            switch field {
+                            case .description: patch.description = .clear
+                            case .pictureURL: patch.pictureURL = .clear
+                            }
+                        }
+                    } else {
+                        patch = try GroupPatch(body: try deprecated.body(allowed: NewGroup.fields, flagsGiven: group.given || !clear.isEmpty))
+                    }
+                    return try await together.services.groups.updateGroup(together.caller, id: id, patch)
                 } text: { GroupCommand.text($0) }
             }
         }
@@ -172,12 +168,10 @@ extension Places {
         struct Delete: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Delete a group and its collections (admins).")
             @Argument(help: "The group's id.") var id: String
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            @OptionGroup var acting: ActingOptions
 
             func run() async throws {
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                try await acting.run { together in
                     try await together.services.groups.deleteGroup(together.caller, id: id)
                     return Done()
                 } text: { _ in "deleted" }
@@ -188,12 +182,10 @@ extension Places {
             static let configuration = CommandConfiguration(abstract: "Invite someone into a group (admins).")
             @Argument(help: "The group's id.") var id: String
             @Argument(help: "Their username.") var username: String
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            @OptionGroup var acting: ActingOptions
 
             func run() async throws {
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                try await acting.run { together in
                     try await together.services.groups.invite(together.caller, groupID: id, username: username)
                 } text: { "invited \($0.invitee.username) to \($0.groupName)" }
             }
@@ -205,23 +197,23 @@ extension Places {
                 abstract: "Accept or decline an invitation: answer GROUP accept|decline."
             )
             @Argument(help: "The group's id.") var id: String
-            @Argument(help: "accept or decline.") var answer: String
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            @Argument(help: "accept or decline.") var answer: InvitationAnswer
+            @OptionGroup var acting: ActingOptions
+
+            /// How an invitation is answered.
+            enum InvitationAnswer: String, CaseIterable, ExpressibleByArgument {
+                case accept, decline
+            }
 
             func run() async throws {
-                guard answer == "accept" || answer == "decline" else {
-                    throw Failure.exit(PlacesError.invalid("answer", "answer accept or decline"))
-                }
-                guard answer == "accept" else {
-                    try await Together.run(databaseOptions, as: actor, json: json) { together in
+                guard answer == .accept else {
+                    try await acting.run { together in
                         try await together.services.groups.answerInvitation(together.caller, groupID: id, accept: false)
                         return Done()
                     } text: { _ in "declined" }
                     return
                 }
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                try await acting.run { together in
                     try await together.services.groups.answerInvitation(together.caller, groupID: id, accept: true)
                 } text: { $0.map(GroupCommand.text) ?? "" }
             }
@@ -231,12 +223,10 @@ extension Places {
             static let configuration = CommandConfiguration(abstract: "Leave a group; the last admin names a --successor.")
             @Argument(help: "The group's id.") var id: String
             @Option(name: .long, help: "The member who becomes admin.") var successor: String?
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            @OptionGroup var acting: ActingOptions
 
             func run() async throws {
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                try await acting.run { together in
                     try await together.services.groups.leave(together.caller, groupID: id, successor: successor)
                     return Done()
                 } text: { _ in "left" }
@@ -247,12 +237,10 @@ extension Places {
             static let configuration = CommandConfiguration(abstract: "Remove a member (admins).")
             @Argument(help: "The group's id.") var id: String
             @Argument(help: "Their username.") var username: String
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            @OptionGroup var acting: ActingOptions
 
             func run() async throws {
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                try await acting.run { together in
                     try await together.services.groups.removeMember(together.caller, groupID: id, username: username)
                     return Done()
                 } text: { _ in "removed" }
@@ -263,17 +251,39 @@ extension Places {
             static let configuration = CommandConfiguration(abstract: "Promote or demote a member: role GROUP USER admin|member (admins).")
             @Argument(help: "The group's id.") var id: String
             @Argument(help: "Their username.") var username: String
-            @Argument(help: "admin or member.") var role: String
-            @OptionGroup var actor: ActorOptions
-            @Flag(name: .long, help: "Print the API's JSON.") var json = false
-            @OptionGroup var databaseOptions: DatabaseOptions
+            @Argument(help: "admin or member.") var role: GroupRole
+            @OptionGroup var acting: ActingOptions
 
             func run() async throws {
-                guard let role = GroupRole(rawValue: role) else { throw Failure.exit(PlacesError.invalid("role", "role must be admin or member")) }
-                try await Together.run(databaseOptions, as: actor, json: json) { together in
+                try await acting.run { together in
                     try await together.services.groups.setRole(together.caller, groupID: id, username: username, role: role)
                 } text: { GroupCommand.text($0) }
             }
         }
     }
+}
+
+/// The fields of a group, as flags.
+struct GroupFieldOptions: ParsableArguments {
+    @Option(name: .long, help: "Its name.") var name: String?
+    @Option(name: .long, help: "What it is about.") var description: String?
+    @Option(name: .long, help: "An http(s) URL of its picture.") var pictureURL: String?
+
+    /// True when any was given.
+    var given: Bool { name != nil || description != nil || pictureURL != nil }
+
+    /// A field `--clear` may name.
+    enum Clearable: String, CaseIterable, ExpressibleByArgument {
+        case description, pictureURL
+    }
+
+    /// The flag that replaces each deprecated field.
+    static let flags = ["name": "--name", "description": "--description", "pictureURL": "--picture-url"]
+}
+
+extension GroupRole: ExpressibleByArgument {}
+
+extension Patch {
+    /// Set when given, else kept: what a flag of a patch command means.
+    static func given(_ value: Value?) -> Patch { value.map(Patch.set) ?? .keep }
 }

@@ -5,13 +5,31 @@ import PlacesCore
 import PlacesHTTP
 import PlacesSQLite
 
-/// `--as USERNAME`: whom a command of people together acts for (the operator works on the file as them).
-struct ActorOptions: ParsableArguments {
+/// What every command acting as a user shares: whom it acts for (`--as`; their rights apply, as over HTTP), `--json`
+/// output, and the database.
+struct ActingOptions: ParsableArguments {
     @Option(name: .customLong("as"), help: "Act as this user (their rights apply, as over HTTP).")
     var username: String
+
+    @Flag(name: .long, help: "Print the API's JSON.")
+    var json = false
+
+    @OptionGroup var database: DatabaseOptions
+
+    /// Runs `body` as the user and prints what it returns: the API's JSON with `--json`, else `text` of it. A failure
+    /// leaves the process the one way `Failure` says.
+    func run<Output: Encodable>(_ body: (Together) async throws -> Output, text: (Output) -> String) async throws {
+        do {
+            let together = try await Together.open(database, as: username)
+            let output = try await body(together)
+            if json { try printJSON(output) } else { print(text(output)) }
+        } catch {
+            throw Failure.exit(error)
+        }
+    }
 }
 
-/// The services of people together over the database file, and the person acting.
+/// The services over the database, and the person acting.
 struct Together {
     let services: PlacesServices
     let caller: User
@@ -21,43 +39,37 @@ struct Together {
         let services = try Composition.open(database).services
         return Together(services: services, caller: try await services.accounts.user(username: username))
     }
-
-    /// Runs `body` as the actor and prints what it returns: the API's JSON with `--json`, else `text` of it.
-    static func run<Output: Encodable>(
-        _ database: DatabaseOptions,
-        as actor: ActorOptions,
-        json: Bool,
-        _ body: (Together) async throws -> Output,
-        text: (Output) -> String
-    ) async throws {
-        do {
-            let together = try await open(database, as: actor.username)
-            let output = try await body(together)
-            if json { try printJSON(output) } else { print(text(output)) }
-        } catch {
-            throw Failure.exit(error)
-        }
-    }
 }
 
-/// NAME=VALUE arguments as a JSON object: VALUE is JSON, or a bare word read as text (`name=Crew`,
-/// `'candidates={"collectionId":"c-…"}'`). The names are the API's body fields.
-enum FieldArguments {
-    static func object(_ arguments: [String]) throws(PlacesError) -> [String: FieldValue] {
+/// The NAME=VALUE field arguments that commands took before they had flags: still read (VALUE is JSON, or a bare
+/// word read as text), with a warning on standard error naming the flag that replaces each field. The names are the
+/// API's body fields.
+struct DeprecatedFields {
+    /// The arguments as given.
+    let arguments: [String]
+    /// The flag that replaces each field, by field name.
+    let flags: [String: String]
+
+    /// True when none were given.
+    var isEmpty: Bool { arguments.isEmpty }
+
+    /// The arguments as a body (warning once per field), refusing them beside the flags that replace them.
+    func body(allowed: Set<String>, flagsGiven: Bool) throws(PlacesError) -> FieldReader {
+        guard !flagsGiven else {
+            throw .invalid(arguments[0], "give the fields as flags or as NAME=VALUE (deprecated), not both")
+        }
         var fields: [String: FieldValue] = [:]
         for argument in arguments {
             let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2, !parts[0].isEmpty else {
-                throw PlacesError.invalid(argument, "a field is NAME=VALUE, got \(PlacesError.quoted(argument))")
+                throw .invalid(argument, "a field is NAME=VALUE, got \(PlacesError.quoted(argument))")
             }
+            let name = String(parts[0])
             let text = String(parts[1])
-            fields[String(parts[0])] = (try? JSONText.parse(text)) ?? .text(text)
+            fields[name] = (try? JSONText.parse(text)) ?? .text(text)
+            if let flag = flags[name] { printError("warning: \(name)=… is deprecated; use \(flag)") }
         }
-        return fields
-    }
-
-    static func reader(_ arguments: [String], allowed: Set<String>) throws(PlacesError) -> FieldReader {
-        try FieldReader(.object(try object(arguments)), allowed: allowed)
+        return try FieldReader(.object(fields), allowed: allowed)
     }
 }
 

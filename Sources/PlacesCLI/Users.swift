@@ -100,17 +100,27 @@ extension Places {
             static let configuration = CommandConfiguration(
                 abstract: "Change some settings, as PATCH /v1/me/settings does.",
                 discussion: """
-                    Each change is NAME=VALUE, where VALUE is JSON (a bare word is read as text): \
-                    units=km defaultRadiusMiles=3 'defaultLocation={"lat":51.5,"lon":-0.12}' \
-                    'notifications={"sms":true}' language=pt-BR. NAME=null puts a field back to its default.
+                    For example: --units km --default-radius 3 --default-location 51.5,-0.12 --on sms --off push \
+                    --language pt-BR; --reset NAME puts a setting back to its default. The NAME=VALUE changes of \
+                    earlier versions still work, with a warning naming the flag.
                     """
             )
 
             @Argument(help: "The username.")
             var username: String
 
-            @Argument(help: "Changes, NAME=VALUE.")
-            var changes: [String]
+            @Option(name: .long, help: "A BCP-47 language tag, e.g. en or pt-BR.") var language: String?
+            @Option(name: .long, help: "Distance units.") var units: UserSettings.Units?
+            @Option(name: .long, parsing: .unconditional, help: "Where nearby centres when no point is given: LAT,LON.")
+            var defaultLocation: String?
+            @Option(name: .long, help: "The nearby radius when none is given, in miles (more than 0, at most 20).")
+            var defaultRadius: Double?
+            @Option(name: .long, help: "Switch a notification or accessibility preference on (repeatable).") var on: [Preference] = []
+            @Option(name: .long, help: "Switch a preference off (repeatable).") var off: [Preference] = []
+            @Option(name: .long, help: "Put a setting back to its default (repeatable).") var reset: [Resettable] = []
+
+            @Argument(help: ArgumentHelp("Deprecated: changes as NAME=VALUE.", visibility: .hidden))
+            var changes: [String] = []
 
             @Flag(name: .long, help: "Accepted for uniformity: settings always print as the API's JSON.")
             var json = false
@@ -118,9 +128,67 @@ extension Places {
             @OptionGroup var databaseOptions: DatabaseOptions
             @OptionGroup var accountOptions: AccountOptions
 
+            /// An on/off preference, by the API's name.
+            enum Preference: String, CaseIterable, ExpressibleByArgument {
+                case push, email, sms, decisionStarted, decisionCompleted, friendRequests, groupInvitations
+                case largerText, reducedMotion, highContrast, screenReaderHints
+            }
+
+            /// A setting `--reset` puts back to its default.
+            enum Resettable: String, CaseIterable, ExpressibleByArgument {
+                case language, units, defaultLocation, defaultRadiusMiles, notifications, accessibility
+            }
+
+            static let flags = [
+                "language": "--language", "units": "--units", "defaultLocation": "--default-location",
+                "defaultRadiusMiles": "--default-radius", "notifications": "--on / --off", "accessibility": "--on / --off",
+            ]
+
+            /// The change the flags (or the deprecated NAME=VALUE changes) ask for.
+            func patch() throws(PlacesError) -> SettingsPatch {
+                let flagsGiven = language != nil || units != nil || defaultLocation != nil || defaultRadius != nil || !on.isEmpty
+                    || !off.isEmpty || !reset.isEmpty
+                let deprecated = DeprecatedFields(arguments: changes, flags: Set.flags)
+                guard deprecated.isEmpty else {
+                    return try SettingsPatch(body: try deprecated.body(allowed: SettingsPatch.fields, flagsGiven: flagsGiven))
+                }
+                var patch = SettingsPatch(language: .given(language), units: .given(units), defaultRadiusMiles: .given(defaultRadius))
+                if let defaultLocation {
+                    let parts = defaultLocation.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+                    guard parts.count == 2, let lat = parts[0], let lon = parts[1] else {
+                        throw .invalid("defaultLocation", "default-location is LAT,LON, e.g. 51.5,-0.12")
+                    }
+                    patch.defaultLocation = .set(UserSettings.Location(lat: lat, lon: lon))
+                }
+                var notifications: [SettingsPatch.Flags<UserSettings.Notifications>.Flag: Patch<Bool>] = [:]
+                var accessibility: [SettingsPatch.Flags<UserSettings.Accessibility>.Flag: Patch<Bool>] = [:]
+                for (preferences, value) in [(on, true), (off, false)] {
+                    for preference in preferences {
+                        if let flag = SettingsPatch.Flags<UserSettings.Notifications>.all.first(where: { $0.name == preference.rawValue }) {
+                            notifications[flag] = .set(value)
+                        } else if let flag = SettingsPatch.Flags<UserSettings.Accessibility>.all.first(where: { $0.name == preference.rawValue }) {
+                            accessibility[flag] = .set(value)
+                        }
+                    }
+                }
+                if !notifications.isEmpty { patch.notifications = .set(.init(notifications)) }
+                if !accessibility.isEmpty { patch.accessibility = .set(.init(accessibility)) }
+                for setting in reset {
+                    switch setting {
+                    case .language: patch.language = .clear
+                    case .units: patch.units = .clear
+                    case .defaultLocation: patch.defaultLocation = .clear
+                    case .defaultRadiusMiles: patch.defaultRadiusMiles = .clear
+                    case .notifications: patch.notifications = .clear
+                    case .accessibility: patch.accessibility = .clear
+                    }
+                }
+                return patch
+            }
+
             func run() async throws {
                 do {
-                    let patch = try SettingsPatch(body: try FieldArguments.reader(changes, allowed: SettingsPatch.fields))
+                    let patch = try patch()
                     let accounts = try Composition.open(databaseOptions, hasher: try accountOptions.hasher()).services.accounts
                     let user = try await accounts.user(username: username)
                     try printJSON(try await accounts.updateSettings(userID: user.id, patch))
@@ -131,3 +199,5 @@ extension Places {
         }
     }
 }
+
+extension UserSettings.Units: ExpressibleByArgument {}

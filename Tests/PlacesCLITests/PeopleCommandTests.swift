@@ -90,10 +90,17 @@ struct PeopleCommandTests {
         let search = try places.json(["search", "creperie"])
         #expect((search["items"] as? [[String: Any]])?.first?["id"] as? String == id)
 
-        let settings = try places.run(["settings", "set", "ops", "units=km", #"defaultLocation={"lat":48.85,"lon":2.35}"#])
+        let settings = try places.run(["settings", "set", "ops", "--units", "km", "--default-location", "48.85,2.35", "--on", "sms"])
         #expect(settings.status == 0, "\(settings.err)")
         let stored = try places.run(["settings", "get", "ops"])
         #expect(stored.out.contains(#""units":"km""#))
+        #expect(stored.out.contains(#""sms":true"#))
+        #expect(try places.run(["settings", "set", "ops", "--units", "furlongs"]).status == 64)
+        // The NAME=VALUE form of earlier versions still works, and says which flag replaces it.
+        let deprecated = try places.run(["settings", "set", "ops", "units=km"])
+        #expect(deprecated.status == 0, "\(deprecated.err)")
+        #expect(deprecated.err.contains("units=… is deprecated; use --units"))
+        #expect(try places.run(["settings", "set", "ops", "units=mi", "--units", "mi"]).status == 64, "not both")
         #expect(try places.run(["settings", "set", "ops", "units=furlongs"]).status == 64)
 
         let table = try places.run(["nearby", "--user", "ops"])

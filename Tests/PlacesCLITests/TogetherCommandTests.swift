@@ -15,7 +15,7 @@ struct TogetherCommandTests {
             placeIDs.append(try #require(place["id"] as? String))
         }
 
-        let group = try places.json(["group", "create", "name=Crew", "--as", "ana"])
+        let group = try places.json(["group", "create", "--name", "Crew", "--as", "ana"])
         let groupID = try #require(group["id"] as? String)
         #expect(try places.run(["group", "invite", groupID, "ben", "--as", "ben"]).status == 1, "only admins invite")
         _ = try places.json(["group", "invite", groupID, "ben", "--as", "ana"])
@@ -24,12 +24,12 @@ struct TogetherCommandTests {
         let joined = try places.json(["group", "answer", groupID, "accept", "--as", "ben"])
         #expect((joined["members"] as? [Any])?.count == 2)
 
-        let collection = try places.json(["collection", "create", "name=Dinner", "groupId=\(groupID)", "--as", "ana"])
+        let collection = try places.json(["collection", "create", "--name", "Dinner", "--group", groupID, "--as", "ana"])
         let collectionID = try #require(collection["id"] as? String)
         for id in placeIDs { _ = try places.json(["collection", "add", collectionID, id, "--as", "ben"]) }
 
         let started = try places.json([
-            "decision", "start", "method=tiered", "groupId=\(groupID)", #"candidates={"collectionId":"\#(collectionID)"}"#, "--as", "ana",
+            "decision", "start", "--method", "tiered", "--group", groupID, "--collection", collectionID, "--as", "ana",
         ])
         let decisionID = try #require(started["id"] as? String)
         let bad = try places.run(["decision", "vote", decisionID, "nowhere", "--as", "ben"])
