@@ -47,8 +47,7 @@ extension Places {
                     try show(result, winner: result.winner, ranking: result.ranking, tieBreak: result.tieBreak, reasoning: result.reasoning)
                 } else {
                     let draw = try RandomDraw(candidates: tally.candidates, weights: tally.weights)
-                    var generator = SystemRandomNumberGenerator()
-                    let result = draw.draw(seed: seedValue ?? generator.next())
+                    let result = draw.draw(seed: seedValue ?? DecisionService.secureSeed())
                     try show(result, winner: result.winner, ranking: result.ranking, tieBreak: result.tieBreak, reasoning: result.reasoning)
                 }
             } catch {

@@ -51,11 +51,12 @@ public struct PlacesDatabase: Sendable {
         return try PlacesDatabase(writer: DatabaseQueue(configuration: configuration), accessed: accesses)
     }
 
-    /// `places_distance(lat1, lon1, lat2, lon2)`: great-circle metres, the one definition of distance (Geodesy).
+    /// `places_fold(text)`: the text as searches compare it (`String.folded`); `places_distance(lat1, lon1, lat2, lon2)`:
+    /// great-circle metres, the one definition of distance (Geodesy).
     static func addFunctions(_ db: Database) {
         db.add(
             function: DatabaseFunction("places_fold", argumentCount: 1, pure: true) { values in
-                String.fromDatabaseValue(values[0]).map(PlacesDatabase.folded)
+                String.fromDatabaseValue(values[0]).map(\.folded)
             }
         )
         db.add(
@@ -66,11 +67,6 @@ public struct PlacesDatabase: Sendable {
                 return Geodesy.distanceMeters(Coordinate(latitude: lat1, longitude: lon1), Coordinate(latitude: lat2, longitude: lon2))
             }
         )
-    }
-
-    /// Text as searches compare it: without case, accents or width (`Zoë` and `zoe` match).
-    static func folded(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
     }
 
     private init(writer: any DatabaseWriter, migrate: Bool = true, accessed: (@Sendable () -> Void)? = nil) throws {

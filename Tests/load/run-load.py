@@ -3,17 +3,20 @@
 
 Runs a nearby load (1 mile, limit 50, a new centre every request) and the mixed load (90% nearby, 5% place
 reads, 5% writes: new places, ratings, ballots), each after a warm-up, and prints requests/s, p50/p99 latency,
-errors, and the server's resident memory before and after each run.
+errors, and the server's resident memory before and after each run; then p50/p99 per kind of request, as the
+server's access log times them (wrk times only the whole mix). With --compare OTHER_BINARY it runs every load
+with both builds in alternating rounds (--rounds) and prints both, medians over the rounds.
 
     swift build -c release
     Tests/load/run-load.py                          # 1M places, 60 s a run, 64 connections
     Tests/load/run-load.py --places 100000 --seconds 10 --json
+    Tests/load/run-load.py --only mixed --compare ../previous/.build/release/places --rounds 3
 
 Needs wrk (Debian's package: apt-get install wrk). The generated CSV and its seeded database are kept in
 --work (default /tmp/places-load) and reused by later runs with the same --places; the database is copied
 fresh for every run, so writes of one run never reach the next.
 """
-import argparse, json, os, re, shutil, subprocess, sys, time, urllib.error, urllib.request
+import argparse, json, os, re, shutil, statistics, subprocess, sys, time, urllib.error, urllib.request
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
@@ -34,17 +37,20 @@ def parse_arguments():
     parser.add_argument("--only", choices=["nearby", "mixed"], help="run one of the two loads")
     parser.add_argument("--work", default="/tmp/places-load")
     parser.add_argument("--json", action="store_true", help="also print the results as one JSON object")
+    parser.add_argument("--compare", help="another build of places (e.g. the previous main) run beside --binary")
+    parser.add_argument("--rounds", type=int, default=1, help="alternating rounds of each build (with --compare)")
     return parser.parse_args()
 
 
 class Server:
     """A `places serve` on a copy of the seeded database, its log in the work folder."""
 
-    def __init__(self, args, database):
+    def __init__(self, args, database, binary):
         self.base = f"http://127.0.0.1:{args.port}"
-        log = open(os.path.join(args.work, "server.log"), "w")
+        self.log_path = os.path.join(args.work, "server.log")
+        log = open(self.log_path, "w")
         self.process = subprocess.Popen(
-            [args.binary, "serve", "--database", database, "--port", str(args.port), "--seeds", os.path.join(root, "Seeds"),
+            [binary, "serve", "--database", database, "--port", str(args.port), "--seeds", os.path.join(root, "Seeds"),
              "--log-level", args.log_level, "--bcrypt-cost", "4", "--places-per-day", "100000000"],
             stdout=log, stderr=log)
         deadline = time.time() + 120
@@ -145,45 +151,101 @@ def mixed_setup(args, server):
     return [path]
 
 
-def run(args, name, database):
+KINDS = [
+    ("nearby", re.compile(r"^GET /v1/places/nearby\b")),
+    ("place", re.compile(r"^GET /v1/places/[^/?]+$")),
+    ("add", re.compile(r"^POST /v1/places$")),
+    ("rating", re.compile(r"^PUT /v1/places/[^/]+/rating$")),
+    ("ballot", re.compile(r"^PUT /v1/decisions/[^/]+/ballot$")),
+]
+ACCESS = re.compile(r"latency_ms=([\d.]+).* ((?:GET|PUT|POST|PATCH|DELETE) \S+) \d{3}$")
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else float("nan")
+
+
+def per_kind(log_path, offset):
+    """p50/p99 (ms) and count per kind of request, from the access lines the server logged after `offset`."""
+    latencies = {kind: [] for kind, _ in KINDS}
+    with open(log_path, errors="replace") as log:
+        log.seek(offset)
+        for line in log:
+            match = ACCESS.search(line.rstrip())
+            if not match:
+                continue
+            for kind, pattern in KINDS:
+                if pattern.search(match.group(2)):
+                    latencies[kind].append(float(match.group(1)))
+                    break
+    return {kind: {"n": len(values), "p50_ms": percentile(values, 0.5), "p99_ms": percentile(values, 0.99)}
+            for kind, values in latencies.items() if values}
+
+
+def run(args, name, database, binary):
     fresh = os.path.join(args.work, "run.sqlite")
     for suffix in ("", "-wal", "-shm"):
         if os.path.exists(fresh + suffix):
             os.remove(fresh + suffix)
     shutil.copyfile(database, fresh)
-    server = Server(args, fresh)
+    server = Server(args, fresh, binary)
     try:
         script, script_args = ("nearby.lua", ["1", "50"]) if name == "nearby" else ("mixed.lua", mixed_setup(args, server))
         started = server.rss_mib()
         wrk(args, server, script, script_args, args.warmup)
         before = server.rss_mib()
+        offset = os.path.getsize(server.log_path)
         result = wrk(args, server, script, script_args, args.seconds)
         after = server.rss_mib()
     finally:
         server.stop()
     result.update(rss_start_mib=round(started, 1), rss_before_mib=round(before, 1), rss_after_mib=round(after, 1),
-                  rss_growth_pct=round(100 * (after - before) / before, 1))
+                  rss_growth_pct=round(100 * (after - before) / before, 1), kinds=per_kind(server.log_path, offset))
     return result
+
+
+def median_result(results):
+    """The median of each figure over rounds (per kind too)."""
+    merged = {key: statistics.median(r[key] for r in results) for key in results[0] if key != "kinds"}
+    kinds = {}
+    for kind in results[0]["kinds"]:
+        rows = [r["kinds"][kind] for r in results if kind in r["kinds"]]
+        kinds[kind] = {key: statistics.median(row[key] for row in rows) for key in rows[0]}
+    merged["kinds"] = kinds
+    return merged
 
 
 def main():
     args = parse_arguments()
     if shutil.which("wrk") is None:
         raise SystemExit("load: wrk is not installed (apt-get install wrk)")
-    if not os.path.exists(args.binary):
-        raise SystemExit(f"load: no binary at {args.binary}; run `swift build -c release` first")
+    builds = [("this", args.binary)] + ([("compared", args.compare)] if args.compare else [])
+    for _, binary in builds:
+        if not os.path.exists(binary):
+            raise SystemExit(f"load: no binary at {binary}; run `swift build -c release` first")
     database = seeded_database(args)
+    rounds = args.rounds if args.compare else 1
     results = {}
     for name in [args.only] if args.only else ["nearby", "mixed"]:
-        print(f"load: {name}, {args.places:,} places, {args.connections} connections, {args.warmup} s warm-up, {args.seconds} s measured",
-              file=sys.stderr)
-        results[name] = run(args, name, database)
-    print(f"{'load':8} {'req/s':>9} {'target':>7} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6} {'RSS MiB before→after':>21} {'growth':>7}")
-    for name, r in results.items():
-        print(f"{name:8} {r['rps']:9,.0f} {TARGETS[name]:7,} {r['p50_ms']:7.2f} {r['p99_ms']:7.2f} {int(r['errors']):6} "
+        print(f"load: {name}, {args.places:,} places, {args.connections} connections, {args.warmup} s warm-up, {args.seconds} s measured"
+              f", {rounds} round(s) of {len(builds)} build(s)", file=sys.stderr)
+        runs = {build: [] for build, _ in builds}
+        for _ in range(rounds):
+            for build, binary in builds:
+                runs[build].append(run(args, name, database, binary))
+        for build, _ in builds:
+            results[(name, build)] = median_result(runs[build])
+    print(f"{'load':8} {'build':9} {'req/s':>9} {'target':>7} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6} {'RSS MiB before→after':>21} {'growth':>7}")
+    for (name, build), r in results.items():
+        print(f"{name:8} {build:9} {r['rps']:9,.0f} {TARGETS[name]:7,} {r['p50_ms']:7.2f} {r['p99_ms']:7.2f} {int(r['errors']):6} "
               f"{r['rss_before_mib']:10.0f} → {r['rss_after_mib']:<8.0f} {r['rss_growth_pct']:6.1f}%")
+    print(f"\nper kind, as the server timed it (log level info):\n{'load':8} {'build':9} {'kind':7} {'count':>7} {'p50 ms':>7} {'p99 ms':>8}")
+    for (name, build), r in results.items():
+        for kind, k in r["kinds"].items():
+            print(f"{name:8} {build:9} {kind:7} {int(k['n']):7} {k['p50_ms']:7.2f} {k['p99_ms']:8.2f}")
     if args.json:
-        print(json.dumps(results, sort_keys=True))
+        print(json.dumps({f"{name}/{build}": r for (name, build), r in results.items()}, sort_keys=True))
 
 
 if __name__ == "__main__":

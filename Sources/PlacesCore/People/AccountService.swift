@@ -54,7 +54,7 @@ public struct AccountService: Sendable {
             throw error
         }
         let user = User(
-            id: AccountService.newUserID(),
+            id: RandomID.make("u-"),
             username: username,
             email: email,
             phone: phone,
@@ -239,11 +239,6 @@ public struct AccountService: Sendable {
         return settings
     }
 
-    static func newUserID() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let hex = String(generator.next() as UInt64, radix: 16)
-        return "u-" + String(repeating: "0", count: 16 - hex.count) + hex
-    }
 }
 
 /// A hash of a random secret at the hasher's cost, made once on first use.

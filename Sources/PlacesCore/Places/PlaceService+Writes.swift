@@ -180,7 +180,7 @@ extension PlaceService {
     }
 
     static func comparable(_ name: String) -> String {
-        name.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        name.folded
     }
 
     // MARK: - Favourites and ratings

@@ -33,9 +33,7 @@ public struct PlaceService: Sendable {
 
     /// `p-` and 16 random hex digits.
     @Sendable public static func randomPlaceID() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let hex = String(generator.next() as UInt64, radix: 16)
-        return "p-" + String(repeating: "0", count: 16 - hex.count) + hex
+        RandomID.make("p-")
     }
 
     /// The places near a point, nearest first (by distance, then id).

@@ -1,6 +1,12 @@
 import Foundation
 
 extension String {
+    /// The string as searches and duplicate checks compare names: without case, accents or width (`Zoë` and `zoe`
+    /// match). The one definition: the SQLite engine folds with it too.
+    public var folded: String {
+        folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+    }
+
     /// The string without leading and trailing white space (spaces, tabs, line breaks).
     func trimmingWhitespace() -> String {
         // Fast path: most fields start and end with a visible ASCII character.

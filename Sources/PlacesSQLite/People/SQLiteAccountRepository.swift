@@ -152,7 +152,7 @@ public struct SQLiteAccountRepository: AccountRepository {
     }
 
     public func searchUsers(_ text: String, page: PageRequest) async throws -> Page<User> {
-        let pattern = "%" + PlacesDatabase.folded(text).replacingOccurrences(of: "\\", with: "\\\\")
+        let pattern = "%" + text.folded.replacingOccurrences(of: "\\", with: "\\\\")
             .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
         let after = Keyset.condition([.init(sql: "username_key")], after: try page.after(parts: 1))
         return try await database.readStatement { db in
