@@ -282,8 +282,3 @@ struct GroupFieldOptions: ParsableArguments {
 }
 
 extension GroupRole: ExpressibleByArgument {}
-
-extension Patch {
-    /// Set when given, else kept: what a flag of a patch command means.
-    static func given(_ value: Value?) -> Patch { value.map(Patch.set) ?? .keep }
-}

@@ -32,7 +32,6 @@ struct PlaceFieldOptions: ParsableArguments {
 
     /// The change the options ask for: each option sets its field, `--clear` clears one.
     func patch() throws(PlacesError) -> PlacePatch {
-        func set<Value>(_ value: Value?) -> Patch<Value> { value.map(Patch.set) ?? .keep }
         func number(_ text: String?, _ field: String) throws(PlacesError) -> Patch<Double> {
             guard let text else { return .keep }
             guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
@@ -41,18 +40,18 @@ struct PlaceFieldOptions: ParsableArguments {
             return .set(value)
         }
         var patch = PlacePatch(
-            name: set(name),
-            kind: set(kind),
+            name: .given(name),
+            kind: .given(kind),
             lat: try number(lat, "lat"),
             lon: try number(lon, "lon"),
-            description: set(description),
-            address: set(address),
-            city: set(city),
+            description: .given(description),
+            address: .given(address),
+            city: .given(city),
             tags: tag.isEmpty ? .keep : .set(tag),
-            cuisine: set(cuisine),
-            phone: set(phone),
-            website: set(website),
-            timeZone: set(timeZone)
+            cuisine: .given(cuisine),
+            phone: .given(phone),
+            website: .given(website),
+            timeZone: .given(timeZone)
         )
         if let priceLevel {
             guard let level = Int(priceLevel.trimmingCharacters(in: .whitespaces)) else {

@@ -89,3 +89,8 @@ func everyPage<Item>(_ fetch: (PageRequest) async throws -> Page<Item>) async th
         request = try PageRequest.parse(limit: String(request.limit), cursor: cursor)
     }
 }
+
+extension Patch {
+    /// Set when given, else kept: what a flag of a patch command means.
+    static func given(_ value: Value?) -> Patch { value.map(Patch.set) ?? .keep }
+}
