@@ -4,6 +4,12 @@ extension DecisionService {
     /// Casts or replaces the caller's ballot (participants of an active tiered decision). The ballot that makes
     /// every participant voted completes the decision, in the same transaction.
     public func vote(_ caller: User, id: String, _ ballot: CastBallot) async throws -> DecisionView {
+        // Ballots of one decision, read and saved at once, would all but one read and decide again: here they take
+        // turns, so each reads the version it saves over. Across processes the version check still decides.
+        try await ballotTurns.withLock(id) { try await castBallot(caller, id: id, ballot) }
+    }
+
+    private func castBallot(_ caller: User, id: String, _ ballot: CastBallot) async throws -> DecisionView {
         // One read of the decision with its ballots; a participant who is still a member of its group needs no other.
         let read = try await readable(caller, current(id))
         guard read.decision.participants.contains(caller.id) else { throw PlacesError.forbidden("only the decision's participants vote") }

@@ -20,6 +20,8 @@ public struct DecisionService: Sendable {
     let notifier: Notifier
     let clock: @Sendable () -> Date
     let makeSeed: @Sendable () -> UInt64
+    /// Ballots of one decision in this process take turns (see `KeyedLock`).
+    let ballotTurns = KeyedLock()
 
     /// Makes the service; `makeSeed` defaults to the system's secure generator.
     public init(
