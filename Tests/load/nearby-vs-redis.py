@@ -81,8 +81,20 @@ class PlacesSide:
         shutil.copyfile(database, copy)
         server_args = argparse.Namespace(**vars(args))
         server_args.binary, server_args.port = binary, free_port(port)
+        server_args.work = os.path.join(args.work, f"vs-redis-{name}")
+        os.makedirs(server_args.work, exist_ok=True)
         self.server = run_load.Server(server_args, copy)
         self.args = args
+        self.log = os.path.join(server_args.work, "server.log")
+
+    def index_load_seconds(self):
+        """How long the server took to load its index at start-up, from its log."""
+        with open(self.log) as log:
+            for line in log:
+                if "index loaded" in line:
+                    found = re.search(r"took=([\d.]+)", line)
+                    return float(found.group(1)) if found else None
+        return None
 
     def load(self, seconds, centres):
         command = ["wrk", "-t1", f"-c{self.args.connections}", f"-d{seconds}s", "--timeout", "5s",
@@ -204,6 +216,7 @@ def main():
         sides.append(RedisSide(args.port + 2, args, csv_path))
         results = {side.name: [] for side in sides}
         memory = {}
+        loading = {side.name: side.index_load_seconds() for side in sides if isinstance(side, PlacesSide)}
         for turn in range(args.rounds):
             order = sides[turn % len(sides):] + sides[:turn % len(sides)]
             for side in order:
@@ -216,10 +229,10 @@ def main():
     finally:
         for side in sides:
             side.stop()
-    report(args, results, memory)
+    report(args, results, memory, loading)
 
 
-def report(args, results, memory):
+def report(args, results, memory, loading):
     medians = {name: statistics.median(r["rps"] for r in runs) for name, runs in results.items()}
     print(f"nearby {args.radius:g} mi, limit {args.limit}, {args.connections} connections, {args.places:,} places, "
           f"{args.rounds} rounds of {args.seconds} s (median; every round in brackets)")
@@ -232,8 +245,10 @@ def report(args, results, memory):
     if "before" in results:
         extra = (memory["places"] - memory["before"]) * 1024 * 1024 / args.places
         print(f"places / before: {medians['places'] / medians['before']:.2f}×; resident memory {extra:+.0f} bytes a place")
+    for name, seconds in loading.items():
+        print(f"{name}: index loaded at start-up in {seconds} s")
     if args.json:
-        print(json.dumps({"medians": medians, "runs": results}, sort_keys=True))
+        print(json.dumps({"medians": medians, "runs": results, "index_load_seconds": loading}, sort_keys=True))
 
 
 if __name__ == "__main__":

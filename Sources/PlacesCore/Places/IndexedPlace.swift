@@ -3,8 +3,9 @@
 /// Every answer that shows a place (the nearby JSON, GeoJSON's properties, the CLI's `--json`) copies these
 /// bytes around the parts that depend on the question, the distances and the open status, so a nearby answer
 /// neither copies a summary's fields nor formats its numbers again. The JSON is stored in the same allocation as the
-/// summary (a `ManagedBuffer`), so a place costs one allocation and one pointer chase; `PlaceIndex` says what the
-/// JSON costs in memory.
+/// summary (a `ManagedBuffer`), so a place costs one allocation and one pointer chase. Measured with 1M generated
+/// places (JSON of about 180 bytes each), a server holds about 224 bytes a place more than when the summaries sat
+/// in one array without their JSON (533 MiB against 318 MiB resident).
 ///
 /// `@unchecked Sendable` is sound because nothing mutates the buffer after `make` returns: the header and the bytes
 /// are written once inside `make`, the buffer never leaves this type, and every other member only reads it.
