@@ -26,7 +26,7 @@ the places, is the memory a build adds per place).
 Needs wrk, redis-server and redis-benchmark (Debian: apt-get install wrk redis-server redis-tools). The generated
 CSV and its seeded database are shared with Tests/load/run-load.py (--work, default /tmp/places-load).
 """
-import argparse, csv, importlib.util, json, os, random, re, shutil, socket, statistics, subprocess, sys, time
+import argparse, csv, importlib.util, inspect, json, os, random, re, shutil, socket, statistics, subprocess, sys, time
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
@@ -52,6 +52,13 @@ def parse_arguments():
     parser.add_argument("--work", default="/tmp/places-load")
     parser.add_argument("--json", action="store_true", help="also print the results as one JSON object")
     return parser.parse_args()
+
+
+def start_server(args, database, binary):
+    """run-load.py's Server, whether it takes the binary as an argument (newer) or from args.binary (older)."""
+    if len(inspect.signature(run_load.Server.__init__).parameters) > 3:
+        return run_load.Server(args, database, binary)
+    return run_load.Server(args, database)
 
 
 def free_port(port):
@@ -83,7 +90,7 @@ class PlacesSide:
         server_args.binary, server_args.port = binary, free_port(port)
         server_args.work = os.path.join(args.work, f"vs-redis-{name}")
         os.makedirs(server_args.work, exist_ok=True)
-        self.server = run_load.Server(server_args, copy)
+        self.server = start_server(server_args, copy, binary)
         self.args = args
         self.log = os.path.join(server_args.work, "server.log")
 
