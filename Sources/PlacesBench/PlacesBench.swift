@@ -49,7 +49,7 @@ struct PlacesBench: ParsableCommand {
         let coordinates = data.coordinates(count)
         let centres = data.coordinates(queries)
         let clock = ContinuousClock()
-        let grid = GridIndex(bandDegrees: bandDegrees, chunkFactor: chunkFactor)
+        var grid = GridIndex(bandDegrees: bandDegrees, chunkFactor: chunkFactor)
         let entries = coordinates.enumerated().map { (key: UInt32($0.offset), coordinate: $0.element) }
         let buildTime = clock.measure { grid.build(entries) }
         var engines: [any BenchEngine] = [GridEngine(grid: grid)]

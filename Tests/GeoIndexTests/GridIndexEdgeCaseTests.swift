@@ -99,7 +99,7 @@ struct GridIndexEdgeCaseTests {
 
     @Test(arguments: cases)
     func table(_ c: Case) {
-        let grid = GridIndex()
+        var grid = GridIndex()
         let entries = c.points.enumerated().map { (key: UInt32($0.offset), coordinate: $0.element) }
         grid.build(entries)
         let hits = grid.within(c.center, radiusMeters: c.radius)
@@ -114,7 +114,7 @@ struct GridIndexEdgeCaseTests {
         let center = Coordinate(latitude: latitude, longitude: 179.999)
         let north = destination(from: center, meters: 1_000, bearing: 0)
         let east = destination(from: center, meters: 1_000, bearing: 90)
-        let grid = GridIndex()
+        var grid = GridIndex()
         grid.build([(1, north), (2, east)])
         for key: UInt32 in [1, 2] {
             let point = key == 1 ? north : east
@@ -128,7 +128,7 @@ struct GridIndexEdgeCaseTests {
 
     @Test("inputs that must not trap")
     func noTraps() {
-        let grid = GridIndex()
+        var grid = GridIndex()
         grid.build([(1, .init(latitude: 90, longitude: 180)), (2, .init(latitude: -90, longitude: -180)), (3, .init(latitude: 0, longitude: 180))])
         let centres = [Coordinate(latitude: 90, longitude: 180), .init(latitude: -90, longitude: -180), .init(latitude: 0, longitude: -180)]
         for centre in centres {

@@ -2,24 +2,27 @@ import Testing
 
 @testable import GeoIndex
 
-/// Writes (insert, remove, move, apply, build), tie ordering, and readers running beside a writer.
+/// Writes (insert, remove, move, apply, build), tie ordering, and copies that stay snapshots while the original changes.
 @Suite("GridIndex updates")
 struct GridIndexMutationTests {
     let paris = Coordinate(latitude: 48.8566, longitude: 2.3522)
 
     @Test func insertRemoveMove() {
-        let grid = GridIndex()
+        var grid = GridIndex()
         let a = destination(from: paris, meters: 100, bearing: 10)
         let b = destination(from: paris, meters: 300, bearing: 200)
         grid.insert(key: 1, at: a)
         grid.insert(key: 2, at: b)
         #expect(grid.count == 2)
         #expect(grid.within(paris, radiusMeters: 500).map(\.key) == [1, 2])
-        #expect(grid.move(key: 1, from: a, to: destination(from: paris, meters: 400, bearing: 90)))
+        let movedOne = grid.move(key: 1, from: a, to: destination(from: paris, meters: 400, bearing: 90))
+        #expect(movedOne)
         #expect(grid.within(paris, radiusMeters: 500).map(\.key) == [2, 1])
-        #expect(!grid.move(key: 9, from: a, to: b))
-        #expect(grid.remove(key: 2, at: b))
-        #expect(!grid.remove(key: 2, at: b))
+        let movedAbsent = grid.move(key: 9, from: a, to: b)
+        #expect(!movedAbsent)
+        let removed = grid.remove(key: 2, at: b)
+        let removedAgain = grid.remove(key: 2, at: b)
+        #expect(removed && !removedAgain)
         #expect(grid.count == 1)
         #expect(grid.within(paris, radiusMeters: 500).map(\.key) == [1])
         #expect(grid.memoryBytes > 0)
@@ -29,7 +32,7 @@ struct GridIndexMutationTests {
         var rng = SplitMix64(seed: 21)
         var points: [UInt32: Coordinate] = [:]
         for key in UInt32(0)..<600 { points[key] = rng.near(paris, within: 5_000) }
-        let grid = GridIndex()
+        var grid = GridIndex()
         grid.build(points.map { ($0.key, $0.value) })
         var changes: [GridChange] = []
         for key in UInt32(0)..<200 {
@@ -62,7 +65,7 @@ struct GridIndexMutationTests {
 
     @Test("ties follow the tie-break, also when a limit cuts through them", arguments: [nil, 3] as [Int?])
     func ties(limit: Int?) {
-        let grid = GridIndex()
+        var grid = GridIndex()
         let spot = destination(from: paris, meters: 250, bearing: 45)
         for key in UInt32(10)..<16 { grid.insert(key: key, at: spot) }
         grid.insert(key: 99, at: paris)
@@ -77,51 +80,34 @@ struct GridIndexMutationTests {
 
     @Test("filter applies before the limit")
     func filterBeforeLimit() {
-        let grid = GridIndex()
+        var grid = GridIndex()
         for key in UInt32(0)..<20 { grid.insert(key: key, at: destination(from: paris, meters: Double(key) * 10 + 5, bearing: 0)) }
         let hits = grid.within(paris, radiusMeters: 1_000, limit: 4, where: { $0 % 3 == 0 })
         #expect(hits.map(\.key) == [0, 3, 6, 9])
     }
 
-    @Test("readers see consistent answers while a writer moves places")
-    func concurrentReadersAndWriter() async {
-        let grid = GridIndex()
+    @Test("a copy is a snapshot: changes to one copy never show in another")
+    func copiesAreSnapshots() {
         var rng = SplitMix64(seed: 5)
         let fixed = (UInt32(0)..<200).map { (key: $0, coordinate: rng.near(paris, within: 1_000)) }
+        var grid = GridIndex()
         grid.build(fixed)
-        await withTaskGroup(of: Int.self) { group in
-            group.addTask {
-                var rng = SplitMix64(seed: 6)
-                var position: [UInt32: Coordinate] = [:]
-                for round in 0..<300 {
-                    let key = UInt32(1_000 + round % 50)
-                    let to = rng.near(paris, within: 1_500)
-                    if let from = position[key] {
-                        grid.apply([.move(key: key, from: from, to: to)])
-                    } else {
-                        grid.insert(key: key, at: to)
-                    }
-                    position[key] = to
-                }
-                return 0
-            }
-            for reader in 0..<3 {
-                group.addTask {
-                    var problems = 0
-                    for i in 0..<200 {
-                        let hits = grid.within(paris, radiusMeters: 2_000, limit: reader == 0 ? nil : 20 + i % 10)
-                        let keys = Set(hits.map(\.key))
-                        if keys.count != hits.count { problems += 1 }
-                        if zip(hits, hits.dropFirst()).contains(where: { $0.distanceMeters > $1.distanceMeters }) { problems += 1 }
-                        if reader == 0, !fixed.allSatisfy({ keys.contains($0.key) }) { problems += 1 }
-                    }
-                    return problems
-                }
-            }
-            var problems = 0
-            for await count in group { problems += count }
-            #expect(problems == 0)
+        let snapshot = grid
+        let before = snapshot.within(paris, radiusMeters: 2_000)
+        var moved: [UInt32: Coordinate] = [:]
+        for key in UInt32(0)..<50 {
+            let to = rng.near(paris, within: 1_500)
+            let didMove = grid.move(key: key, from: moved[key] ?? fixed[Int(key)].coordinate, to: to)
+            #expect(didMove)
+            moved[key] = to
         }
-        #expect(grid.count == 250)
+        grid.insert(key: 1_000, at: paris)
+        let removed = grid.remove(key: 199, at: fixed[199].coordinate)
+        #expect(removed)
+        #expect(snapshot.count == 200)
+        #expect(snapshot.within(paris, radiusMeters: 2_000) == before)
+        #expect(grid.count == 200)
+        #expect(grid.within(paris, radiusMeters: 1).map(\.key) == [1_000])
+        #expect(!grid.within(paris, radiusMeters: 2_000).contains { $0.key == 199 })
     }
 }

@@ -33,7 +33,7 @@ struct GridIndexPropertyTests {
     @Test("radius queries", arguments: [false, true])
     func radiusQueries(filtered: Bool) {
         let points = Self.dataset(seed: filtered ? 7 : 3, count: 4_000)
-        let grid = GridIndex()
+        var grid = GridIndex()
         grid.build(points)
         #expect(grid.count == points.count)
         var rng = SplitMix64(seed: 99)
@@ -49,7 +49,7 @@ struct GridIndexPropertyTests {
     @Test("k nearest within a radius", arguments: [1, 10, 50])
     func nearest(limit: Int) {
         let points = Self.dataset(seed: UInt64(limit), count: 4_000)
-        let grid = GridIndex()
+        var grid = GridIndex()
         grid.build(points)
         var rng = SplitMix64(seed: 5 + UInt64(limit))
         for q in 0..<90 {
@@ -67,8 +67,8 @@ struct GridIndexPropertyTests {
     @Test("cell sizes do not change answers", arguments: [0.005, 0.05, 1.0])
     func cellSizes(bandDegrees: Double) {
         let points = Self.dataset(seed: 11, count: 2_000)
-        let grid = GridIndex(bandDegrees: bandDegrees, chunkFactor: 0.5)
-        let reference = GridIndex()
+        var grid = GridIndex(bandDegrees: bandDegrees, chunkFactor: 0.5)
+        var reference = GridIndex()
         grid.build(points)
         reference.build(points)
         var rng = SplitMix64(seed: 12)

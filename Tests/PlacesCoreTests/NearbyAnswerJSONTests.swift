@@ -4,7 +4,8 @@ import Testing
 
 @testable import PlacesCore
 
-/// The hand-written JSON of a nearby answer must be byte for byte what `PlacesJSON.makeEncoder()` writes.
+/// The nearby answer's JSON and GeoJSON, written from the JSON the index keeps for each place, must be byte for byte
+/// what `PlacesJSON.makeEncoder()` writes for the same fields stored in plain structs (as answers were made before).
 @Suite struct NearbyAnswerJSONTests {
     /// Text with what needs escaping (quotes, backslashes, every control character), slashes, accents and emoji.
     static let alphabet: [String] =
@@ -31,24 +32,23 @@ import Testing
             radiusMiles: .random(in: 0.01...25, using: &random)
         )
         let places = (0..<Int.random(in: 0...6, using: &random)).map { _ in
-            var place = NearbyPlace(
-                summary: PlaceSummary(id: text(&random), kind: .gem, name: text(&random), coordinate: Coordinate(latitude: 0, longitude: 0)),
-                distanceMeters: number(&random)
+            var summary = PlaceSummary(
+                id: text(&random),
+                kind: Bool.random(using: &random) ? .gem : .restaurant,
+                name: text(&random),
+                coordinate: Coordinate(latitude: number(&random), longitude: number(&random)),
+                city: Bool.random(using: &random) ? text(&random) : nil
             )
-            place.kind = Bool.random(using: &random) ? .gem : .restaurant
-            place.lat = number(&random)
-            place.lon = number(&random)
-            place.city = Bool.random(using: &random) ? text(&random) : nil
-            place.cuisine = Bool.random(using: &random) ? text(&random) : nil
-            place.tags = (0..<Int.random(in: 0...3, using: &random)).map { _ in text(&random) }
-            place.priceLevel = Bool.random(using: &random) ? Int.random(in: 1...4, using: &random) : nil
-            place.ratingAverage = Bool.random(using: &random) ? number(&random) : nil
-            place.ratingCount = Int.random(in: 0...100_000, using: &random)
-            place.score = number(&random)
-            place.distanceMiles = number(&random)
-            place.distanceKm = number(&random)
-            place.openStatus = [nil, .open, .closed, .unknown].randomElement(using: &random)!
-            return place
+            summary.cuisine = Bool.random(using: &random) ? text(&random) : nil
+            summary.tags = (0..<Int.random(in: 0...3, using: &random)).map { _ in text(&random) }
+            summary.priceLevel = Bool.random(using: &random) ? Int.random(in: 1...4, using: &random) : nil
+            let ratings = Bool.random(using: &random) ? 0 : Int.random(in: 1...100_000, using: &random)
+            summary.rating = RatingAggregate(count: ratings, sum: Int.random(in: ratings...5 * ratings, using: &random))
+            return NearbyPlace(
+                summary: summary,
+                distanceMeters: abs(number(&random)),
+                openStatus: [nil, .open, .closed, .unknown].randomElement(using: &random)!
+            )
         }
         return NearbyAnswer(query: query, places: places)
     }
@@ -58,8 +58,19 @@ import Testing
         let encoder = PlacesJSON.makeEncoder()
         for _ in 0..<500 {
             let answer = try Self.answer(&random)
-            let expected = try encoder.encode(answer)
+            let expected = try encoder.encode(ReferenceAnswer(answer))
             let written = answer.json()
+            #expect(written == Array(expected), "\(String(decoding: written, as: UTF8.self)) != \(String(decoding: expected, as: UTF8.self))")
+        }
+    }
+
+    @Test func geoJSONMatchesTheEncoderOnRandomAnswers() throws {
+        var random = SplitMix64(seed: 20_261_124)
+        let encoder = PlacesJSON.makeEncoder()
+        for _ in 0..<300 {
+            let answer = try Self.answer(&random)
+            let expected = try encoder.encode(ReferenceFeatureCollection(answer))
+            let written = answer.geoJSON()
             #expect(written == Array(expected), "\(String(decoding: written, as: UTF8.self)) != \(String(decoding: expected, as: UTF8.self))")
         }
     }
@@ -68,7 +79,19 @@ import Testing
         var random = SplitMix64(seed: 7)
         for _ in 0..<50 {
             let answer = try Self.answer(&random)
-            #expect(try JSONDecoder().decode(NearbyAnswer.self, from: Data(answer.json())) == answer)
+            #expect(try JSONDecoder().decode(ReferenceAnswer.self, from: Data(answer.json())) == ReferenceAnswer(answer))
+        }
+    }
+
+    @Test func numbersAreWrittenAsTheirDescriptionWithoutATrailingPointZero() {
+        var random = SplitMix64(seed: 11)
+        for _ in 0..<2_000 {
+            let value = Self.number(&random) * (Bool.random(using: &random) ? 1 : -1)
+            var writer = JSONWriter()
+            writer.number(value)
+            var expected = value.description
+            if expected.hasSuffix(".0") { expected.removeLast(2) }
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == expected)
         }
     }
 
@@ -83,5 +106,102 @@ import Testing
             writer.bool(true)
         }
         #expect(String(decoding: writer.bytes, as: UTF8.self) == #"["a\"b\\c/d\u0001\u001f\n\r\t\b\fé",5,1e-05,-0,42,true]"#)
+    }
+}
+
+/// What a nearby answer looked like when `JSONEncoder` wrote it from stored fields: the reference its bytes keep to.
+struct ReferenceAnswer: Codable, Equatable {
+    var center: NearbyAnswer.Center
+    var radiusMiles: Double
+    var radiusMeters: Double
+    var radiusKm: Double
+    var capped: Bool
+    var count: Int
+    var places: [ReferencePlace]
+
+    init(_ answer: NearbyAnswer) {
+        center = answer.center
+        radiusMiles = answer.radiusMiles
+        radiusMeters = answer.radiusMeters
+        radiusKm = answer.radiusKm
+        capped = answer.capped
+        count = answer.count
+        places = answer.places.map(ReferencePlace.init)
+    }
+}
+
+/// One place as the encoder wrote it, its distances made here from the metres (not by the code under test).
+struct ReferencePlace: Codable, Equatable {
+    var id: String
+    var name: String
+    var kind: PlaceKind
+    var lat: Double
+    var lon: Double
+    var city: String?
+    var distanceMeters: Double
+    var distanceMiles: Double
+    var distanceKm: Double
+    var tags: [String]
+    var cuisine: String?
+    var priceLevel: Int?
+    var ratingAverage: Double?
+    var ratingCount: Int
+    var score: Double
+    var openStatus: OpenStatus?
+
+    init(_ place: NearbyPlace) {
+        let summary = place.summary
+        id = summary.id
+        name = summary.name
+        kind = summary.kind
+        lat = summary.coordinate.latitude
+        lon = summary.coordinate.longitude
+        city = summary.city
+        distanceMeters = place.distanceMeters
+        distanceMiles = place.distanceMeters / 1_609.344
+        distanceKm = place.distanceMeters / 1_000
+        tags = summary.tags
+        cuisine = summary.cuisine
+        priceLevel = summary.priceLevel
+        ratingAverage = summary.rating.count > 0 ? Double(summary.rating.sum) / Double(summary.rating.count) : nil
+        ratingCount = summary.rating.count
+        score = summary.rating.score
+        openStatus = place.openStatus
+    }
+}
+
+/// The GeoJSON answer as the encoder writes it: the answer's fields as foreign members, one Point feature a place.
+struct ReferenceFeatureCollection: Encodable {
+    struct Geometry: Encodable {
+        var coordinates: [Double]
+        var type = "Point"
+    }
+
+    struct Feature: Encodable {
+        var geometry: Geometry
+        var id: String
+        var properties: ReferencePlace
+        var type = "Feature"
+    }
+
+    var center: NearbyAnswer.Center
+    var radiusMiles: Double
+    var radiusMeters: Double
+    var radiusKm: Double
+    var capped: Bool
+    var count: Int
+    var features: [Feature]
+    var type = "FeatureCollection"
+
+    init(_ answer: NearbyAnswer) {
+        center = answer.center
+        radiusMiles = answer.radiusMiles
+        radiusMeters = answer.radiusMeters
+        radiusKm = answer.radiusKm
+        capped = answer.capped
+        count = answer.count
+        features = answer.places.map { place in
+            Feature(geometry: Geometry(coordinates: [place.lon, place.lat]), id: place.id, properties: ReferencePlace(place))
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import GeoIndex
 import Testing
 
@@ -75,5 +76,78 @@ struct PlaceIndexTests {
         index.apply(PlaceChanges(upserted: [renamed], deleted: [], revision: 2))
         #expect(index.nearby(try query(0, 0)).first?.name == "New name")
         #expect(index.count == 1)
+    }
+
+    /// A query held open inside the index (its scan is paused) does not hold up a write: the write completes, a second
+    /// query sees it, and the held query then answers from the version it started with. Under a readers–writer lock the
+    /// write would wait for the held query; the bounded wait turns that deadlock into a failure instead of a hang.
+    @Test func aWriteCompletesWhileAQueryIsHeldOpen() throws {
+        let index = PlaceIndex()
+        index.replaceAll(PlaceSnapshot(summaries: [summary("a", 0, 0.001), summary("gone", 0, 0.002)], revision: 1))
+        let near = try query(0, 0)
+        let written = DispatchSemaphore(value: 0)
+        var writeFinished = false
+        var seenAfterWrite: [String] = []
+        let held = index.nearby(near) {
+            DispatchQueue.global().async {
+                index.apply(PlaceChanges(upserted: [summary("b", 0, 0.0005)], deleted: ["gone"], revision: 2))
+                written.signal()
+            }
+            writeFinished = written.wait(timeout: .now() + 60) == .success
+            if writeFinished { seenAfterWrite = index.nearby(near).map(\.id) }
+        }
+        #expect(writeFinished, "the write waited for the query held open")
+        #expect(seenAfterWrite == ["b", "a"])
+        #expect(held.map(\.id) == ["a", "gone"])
+        #expect(index.revision == 2)
+    }
+
+    /// Many readers beside one writer that keeps moving places: every answer is a consistent version (no duplicates,
+    /// ordered, the places that never move always there), and the end state has every write.
+    @Test func readersSeeConsistentVersionsWhileAWriterMovesPlaces() async throws {
+        let index = PlaceIndex()
+        var random = SplitMix64(seed: 5)
+        let fixed = (0..<200).map { summary("fixed-\($0)", .random(in: -0.01...0.01, using: &random), .random(in: -0.01...0.01, using: &random)) }
+        index.replaceAll(PlaceSnapshot(summaries: fixed, revision: 1))
+        let center = try query(0, 0, miles: 2, limit: 500)
+        let problems = await withTaskGroup(of: Int.self) { group in
+            group.addTask {
+                var random = SplitMix64(seed: 6)
+                for round in 0..<300 {
+                    let lat = Double.random(in: -0.015...0.015, using: &random)
+                    let moving = summary("moving-\(round % 50)", lat, .random(in: -0.015...0.015, using: &random))
+                    index.apply(PlaceChanges(upserted: [moving], deleted: [], revision: Int64(round + 2)))
+                }
+                return 0
+            }
+            for _ in 0..<3 {
+                group.addTask {
+                    var problems = 0
+                    for _ in 0..<200 {
+                        let places = index.nearby(center)
+                        if Set(places.map(\.id)).count != places.count { problems += 1 }
+                        if zip(places, places.dropFirst()).contains(where: { $0.distanceMeters > $1.distanceMeters }) { problems += 1 }
+                        if places.filter({ $0.id.hasPrefix("fixed-") }).count != fixed.count { problems += 1 }
+                    }
+                    return problems
+                }
+            }
+            var problems = 0
+            for await count in group { problems += count }
+            return problems
+        }
+        #expect(problems == 0)
+        #expect(index.count == 250)
+        #expect(index.revision == 301)
+    }
+
+    @Test func summariesAreFoundByIDAfterChanges() throws {
+        let index = PlaceIndex()
+        index.replaceAll(PlaceSnapshot(summaries: (0..<3_000).map { summary("p\($0)", 0, Double($0) * 0.0001) }, revision: 1))
+        index.apply(PlaceChanges(upserted: [summary("new", 1, 1), summary("p7", 2, 2)], deleted: ["p8"], revision: 2))
+        let found = index.summaries(["p0", "p7", "p8", "new", "p2999", "nobody"])
+        #expect(Set(found.keys) == ["p0", "p7", "new", "p2999"])
+        #expect(found["p7"]?.coordinate == Coordinate(latitude: 2, longitude: 2))
+        #expect(index.count == 3_000)
     }
 }

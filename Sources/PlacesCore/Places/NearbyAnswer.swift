@@ -2,8 +2,8 @@ import GeoIndex
 
 /// The answer to a nearby query: the radius applied and the places inside it, nearest first.
 ///
-/// The CLI's `--json` and the HTTP API encode this same value, so both show the same fields.
-public struct NearbyAnswer: Sendable, Hashable, Codable {
+/// The CLI's `--json` and the HTTP API write this same value (`json()`), so both show the same fields.
+public struct NearbyAnswer: Sendable, Hashable {
     /// The centre asked about.
     public var center: Center
     /// The radius applied, in miles (at most 20).
@@ -40,57 +40,69 @@ public struct NearbyAnswer: Sendable, Hashable, Codable {
 }
 
 /// One place in a nearby answer, with its distance from the centre.
-public struct NearbyPlace: Sendable, Hashable, Codable {
-    /// The place's id.
-    public var id: String
-    /// Display name.
-    public var name: String
-    /// Gem or restaurant.
-    public var kind: PlaceKind
-    /// Latitude in degrees.
-    public var lat: Double
-    /// Longitude in degrees.
-    public var lon: Double
-    /// City, if known.
-    public var city: String?
-    /// Great-circle distance from the centre, in metres.
-    public var distanceMeters: Double
-    /// The same distance in miles.
-    public var distanceMiles: Double
-    /// The same distance in kilometres.
-    public var distanceKm: Double
-    /// Tags, lowercase.
-    public var tags: [String]
-    /// The cuisine, if any.
-    public var cuisine: String?
-    /// Price level 1–4, if any.
-    public var priceLevel: Int?
-    /// The mean of its ratings; absent when unrated.
-    public var ratingAverage: Double?
-    /// How many people rated it.
-    public var ratingCount: Int
-    /// The Bayesian-adjusted rating (README, "Ratings").
-    public var score: Double
+///
+/// It holds the index's entry for the place (one reference), so an answer neither copies a summary's fields nor
+/// remakes its JSON: `write(to:)` copies the entry's JSON around the distances.
+public struct NearbyPlace: Sendable, Hashable {
+    let place: IndexedPlace
+    /// Distance from the centre.
+    public let distance: PlaceDistance
     /// When the query gave `openAt`: `open`, or `unknown` for a place without opening hours.
-    public var openStatus: OpenStatus?
+    public let openStatus: OpenStatus?
 
     /// Makes an entry from a summary and its distance in metres.
     public init(summary: PlaceSummary, distanceMeters: Double, openStatus: OpenStatus? = nil) {
-        self.id = summary.id
-        self.name = summary.name
-        self.kind = summary.kind
-        self.lat = summary.coordinate.latitude
-        self.lon = summary.coordinate.longitude
-        self.city = summary.city
-        self.distanceMeters = distanceMeters
-        self.distanceMiles = distanceMeters / Geodesy.metersPerMile
-        self.distanceKm = distanceMeters / 1_000
-        self.tags = summary.tags
-        self.cuisine = summary.cuisine
-        self.priceLevel = summary.priceLevel
-        self.ratingAverage = summary.rating.average
-        self.ratingCount = summary.rating.count
-        self.score = summary.rating.score
+        self.init(IndexedPlace.make(summary), distance: PlaceDistance(meters: distanceMeters), openStatus: openStatus)
+    }
+
+    init(_ place: IndexedPlace, distance: PlaceDistance, openStatus: OpenStatus?) {
+        self.place = place
+        self.distance = distance
         self.openStatus = openStatus
+    }
+
+    /// What the index keeps of the place.
+    public var summary: PlaceSummary { place.summary }
+    /// The place's id.
+    public var id: String { place.summary.id }
+    /// Display name.
+    public var name: String { place.summary.name }
+    /// Gem or restaurant.
+    public var kind: PlaceKind { place.summary.kind }
+    /// Latitude in degrees.
+    public var lat: Double { place.summary.coordinate.latitude }
+    /// Longitude in degrees.
+    public var lon: Double { place.summary.coordinate.longitude }
+    /// City, if known.
+    public var city: String? { place.summary.city }
+    /// Great-circle distance from the centre, in metres.
+    public var distanceMeters: Double { distance.meters }
+    /// The same distance in miles.
+    public var distanceMiles: Double { distance.miles }
+    /// The same distance in kilometres.
+    public var distanceKm: Double { distance.kilometers }
+    /// Tags, lowercase.
+    public var tags: [String] { place.summary.tags }
+    /// The cuisine, if any.
+    public var cuisine: String? { place.summary.cuisine }
+    /// Price level 1–4, if any.
+    public var priceLevel: Int? { place.summary.priceLevel }
+    /// The mean of its ratings; absent when unrated.
+    public var ratingAverage: Double? { place.summary.rating.average }
+    /// How many people rated it.
+    public var ratingCount: Int { place.summary.rating.count }
+    /// The Bayesian-adjusted rating (README, "Ratings").
+    public var score: Double { place.summary.rating.score }
+
+    /// Equal when they show the same place at the same distance with the same open status.
+    public static func == (a: NearbyPlace, b: NearbyPlace) -> Bool {
+        (a.place.isSameEntry(as: b.place) || a.place.summary == b.place.summary) && a.distance == b.distance && a.openStatus == b.openStatus
+    }
+
+    /// Hashes what `==` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(place.summary)
+        hasher.combine(distance)
+        hasher.combine(openStatus)
     }
 }

@@ -57,12 +57,18 @@ public struct JSONWriter: Sendable {
     }
 
     /// Writes a finite number the way the encoder does: Swift's shortest round-trip form, without a trailing `.0`.
+    ///
+    /// The digits are those of `value.description`, written straight into the bytes rather than through a `String`.
     public mutating func number(_ value: Double) {
         separate()
-        var text = value.description
-        text.withUTF8 { utf8 in
-            let dotZero = utf8.count > 2 && utf8[utf8.count - 2] == UInt8(ascii: ".") && utf8[utf8.count - 1] == UInt8(ascii: "0")
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[..<(dotZero ? utf8.count - 2 : utf8.count)]))
+        let start = bytes.count
+        var digits = DigitSink()
+        swap(&digits.bytes, &bytes)
+        value.write(to: &digits)
+        swap(&digits.bytes, &bytes)
+        let count = bytes.count
+        if count - start > 2, bytes[count - 2] == UInt8(ascii: "."), bytes[count - 1] == UInt8(ascii: "0") {
+            bytes.removeLast(2)
         }
     }
 
@@ -84,6 +90,18 @@ public struct JSONWriter: Sendable {
         guard let value else { return }
         self.key(key)
         write(&self, value)
+    }
+
+    /// Writes members made earlier by another writer (`"key":value` pairs, comma-separated, no braces) as they are.
+    mutating func members(_ json: UnsafeBufferPointer<UInt8>) {
+        guard !json.isEmpty else { return }
+        separate()
+        bytes.append(contentsOf: json)
+    }
+
+    /// Starts a new run of members to be joined later by `members(_:)`: the next member gets no comma before it.
+    mutating func startMemberRun() {
+        needsComma = false
     }
 
     private mutating func separate() {
@@ -115,5 +133,19 @@ public struct JSONWriter: Sendable {
             let hex = JSONWriter.hexDigits
             bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
         }
+    }
+}
+
+/// Where `Double.write(to:)` puts its digits: the standard library hands them over as ASCII bytes, without
+/// making a `String`.
+private struct DigitSink: TextOutputStream {
+    var bytes: [UInt8] = []
+
+    mutating func write(_ string: String) {
+        bytes.append(contentsOf: string.utf8)
+    }
+
+    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: buffer)
     }
 }

@@ -55,7 +55,7 @@ struct PlaceController: Sendable {
         let answer = service.nearby(query)
         var response =
             format == .geoJSON
-            ? JSONResponse.make(json: GeoJSONFeatureCollection.json(answer), contentType: ResponseFormat.geoJSONMediaType)
+            ? JSONResponse.make(json: answer.geoJSON(), contentType: ResponseFormat.geoJSONMediaType)
             : JSONResponse.make(json: answer.json())
         // The same address answers JSON or GeoJSON by the Accept header: a cache must keep them apart.
         response.headers[.vary] = "Accept"

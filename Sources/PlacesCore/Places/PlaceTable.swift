@@ -1,0 +1,117 @@
+import GeoIndex
+
+/// The index's content as a copy-on-write value: the grid, each slot's place and kind, and each id's slot.
+///
+/// Every part is stored in chunks or shards (`GridIndex` by latitude band), so a writer that changes a copy while
+/// readers query the original copies only the chunks it touches, not a million places.
+struct PlaceTable: Sendable {
+    var grid = GridIndex()
+    var slots = PlaceSlots()
+    /// Each slot's place; nil once deleted (slots are not reused until the next full load).
+    var places = ChunkedArray<IndexedPlace?>()
+    /// Each slot's kind, kept apart so the common kind-only filter reads one byte a candidate.
+    var kinds = ChunkedArray<PlaceKind?>()
+    var revision: Int64 = 0
+    var live = 0
+
+    /// Makes an empty table.
+    init() {}
+
+    /// Makes a table holding a snapshot, each place's JSON made once here.
+    init(_ snapshot: PlaceSnapshot) {
+        slots = PlaceSlots(capacity: snapshot.summaries.count)
+        places.reserveCapacity(snapshot.summaries.count)
+        kinds.reserveCapacity(snapshot.summaries.count)
+        var entries: [(key: UInt32, coordinate: Coordinate)] = []
+        entries.reserveCapacity(snapshot.summaries.count)
+        for summary in snapshot.summaries {
+            let slot = UInt32(places.count)
+            slots[summary.id] = slot
+            places.append(IndexedPlace.make(summary))
+            kinds.append(summary.kind)
+            entries.append((slot, summary.coordinate))
+        }
+        revision = snapshot.revision
+        live = snapshot.summaries.count
+        grid.build(entries)
+    }
+
+    /// Applies a change set in order (the caller checked its revision).
+    mutating func apply(_ changes: PlaceChanges) {
+        var gridChanges: [GridChange] = []
+        for id in changes.deleted {
+            guard let slot = slots.removeValue(forKey: id), let old = places[Int(slot)] else { continue }
+            gridChanges.append(.remove(key: slot, at: old.summary.coordinate))
+            places[Int(slot)] = nil
+            kinds[Int(slot)] = nil
+            live -= 1
+        }
+        for summary in changes.upserted {
+            if let slot = slots[summary.id], let old = places[Int(slot)] {
+                if old.summary.coordinate != summary.coordinate {
+                    gridChanges.append(.move(key: slot, from: old.summary.coordinate, to: summary.coordinate))
+                }
+                places[Int(slot)] = IndexedPlace.make(summary)
+                kinds[Int(slot)] = summary.kind
+            } else {
+                let slot = UInt32(places.count)
+                slots[summary.id] = slot
+                places.append(IndexedPlace.make(summary))
+                kinds.append(summary.kind)
+                live += 1
+                gridChanges.append(.insert(key: slot, at: summary.coordinate))
+            }
+        }
+        grid.apply(gridChanges)
+        revision = changes.revision
+    }
+
+    /// The places within the query's circle that pass its filter, ordered by (distance, id), at most `limit` of them;
+    /// `whileScanning` runs once from inside the grid's scan.
+    func nearby(_ query: NearbyQuery, whileScanning: (() -> Void)?) -> [NearbyPlace] {
+        let kinds = kinds
+        let places = places
+        let matcher = query.filter.matcher()
+        var filter: ((UInt32) -> Bool)?
+        if query.filter.isEmpty {
+            filter = nil
+        } else if query.filter == PlaceFilter(kind: query.kind) {
+            // The common kind-only filter reads the compact kinds, not the places.
+            filter = { slot in kinds[Int(slot)] == query.kind }
+        } else {
+            filter = { slot in places[Int(slot)].map { matcher.matches($0.summary) } ?? false }
+        }
+        if let whileScanning {
+            var pending = true
+            let test = filter
+            filter = { slot in
+                if pending {
+                    pending = false
+                    whileScanning()
+                }
+                return test?(slot) ?? true
+            }
+        }
+        let hits = grid.within(
+            query.center,
+            radiusMeters: query.radiusMeters,
+            limit: query.limit,
+            where: filter,
+            tieBreak: { a, b in (places[Int(a)]?.summary.id ?? "") < (places[Int(b)]?.summary.id ?? "") }
+        )
+        let asksOpenStatus = query.filter.openAt != nil
+        var answer: [NearbyPlace] = []
+        answer.reserveCapacity(hits.count)
+        for hit in hits {
+            guard let place = places[Int(hit.key)] else { continue }
+            answer.append(
+                NearbyPlace(
+                    place,
+                    distance: PlaceDistance(meters: hit.distanceMeters),
+                    openStatus: asksOpenStatus ? matcher.openStatus(place.summary) : nil
+                )
+            )
+        }
+        return answer
+    }
+}
