@@ -325,8 +325,10 @@ extension PlacesDatabase {
             )
         }
         migrator.registerMigration("v7-decision-versions") { db in
-            // A decision is read, changed in Core and saved only if nobody saved it since (optimistic concurrency).
+            // A decision is read, changed in Core and saved only if what the change depends on was not saved since
+            // (optimistic concurrency): `version` counts every save, `decision_version` those of the decision itself.
             try db.execute(sql: "ALTER TABLE decision ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
+            try db.execute(sql: "ALTER TABLE decision ADD COLUMN decision_version INTEGER NOT NULL DEFAULT 0")
         }
         return migrator
     }

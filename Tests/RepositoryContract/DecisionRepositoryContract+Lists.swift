@@ -21,7 +21,7 @@ extension DecisionRepositoryContract {
             endedBy: .draw,
             standings: []
         )
-        #expect(try await store.decisions.save(completed, replacing: read))
+        #expect(try await store.decisions.save(completed, replacing: read) != nil)
     }
 
     static var listCases: [ContractCase] {
@@ -43,7 +43,7 @@ extension DecisionRepositoryContract {
                 let read = try #require(try await store.decisions.state(decisionID: "d-1"))
                 var voted = read
                 voted.ballots = [ballot(bob, ["p1"], at: 11)]
-                #expect(try await store.decisions.save(voted, replacing: read))
+                #expect(try await store.decisions.save(voted, replacing: read) != nil)
 
                 let bobs = try await allPages(limit: 1) { try await store.decisions.decisions(visibleTo: bob, groupIDs: [], page: $0) }
                 #expect(bobs.map(\.decision.id) == ["d-2", "d-1"], "as a participant, newest first")

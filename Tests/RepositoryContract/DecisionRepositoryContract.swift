@@ -47,7 +47,7 @@ enum DecisionRepositoryContract {
                 var voted = read
                 voted.ballots = [ballot(ann, ["p1", "p2"], at: 1), ballot(bob, ["p2", "p1"], at: 2)]
                 voted.notifications = [Sample.notification("n-1", to: cy, kind: .decisionReminder, at: 2)]
-                #expect(try await store.decisions.save(voted, replacing: read))
+                #expect(try await store.decisions.save(voted, replacing: read) != nil)
                 let afterVotes = try #require(try await store.decisions.state(decisionID: "d-1"))
                 #expect(afterVotes.ballots == voted.ballots, "ballots by user id")
                 #expect(afterVotes.version != read.version)
@@ -59,7 +59,7 @@ enum DecisionRepositoryContract {
                 changed.decision.participants.removeAll { $0 == bob }
                 changed.decision.departures = [Departure(userId: bob, at: Sample.at(4), ballotWithdrawn: true)]
                 changed.decision.reminderSentAt = Sample.at(4)
-                #expect(try await store.decisions.save(changed, replacing: afterVotes))
+                #expect(try await store.decisions.save(changed, replacing: afterVotes) != nil)
                 let afterChange = try #require(try await store.decisions.state(decisionID: "d-1"))
                 #expect(afterChange.ballots == changed.ballots, "a changed ballot, an added one, a withdrawn one")
                 #expect(Set(afterChange.decision.participants) == [ann, cy])
@@ -81,7 +81,7 @@ enum DecisionRepositoryContract {
                     endedBy: .allVoted,
                     standings: [DecisionResult.Standing(placeId: "p1", borda: 3)]
                 )
-                #expect(try await store.decisions.save(completed, replacing: afterChange))
+                #expect(try await store.decisions.save(completed, replacing: afterChange) != nil)
                 let final = try #require(try await store.decisions.state(decisionID: "d-1"))
                 #expect(final.decision.status == .completed && final.decision.endedAt == Sample.at(5))
                 #expect(final.decision.result == completed.decision.result)
@@ -97,8 +97,8 @@ enum DecisionRepositoryContract {
                 second.decision.participants.removeAll { $0 == cy }
                 second.decision.status = .closed
                 second.notifications = [Sample.notification("n-late", to: cy, at: 2)]
-                #expect(try await store.decisions.save(first, replacing: read))
-                #expect(try await !store.decisions.save(second, replacing: read), "the decision was saved since it was read")
+                #expect(try await store.decisions.save(first, replacing: read) != nil)
+                #expect(try await store.decisions.save(second, replacing: read) == nil, "a ballot was saved since it was read")
                 let stored = try #require(try await store.decisions.state(decisionID: "d-1"))
                 #expect(stored.ballots == first.ballots)
                 #expect(stored.decision.status == .active && Set(stored.decision.participants) == [ann, bob, cy])
@@ -111,7 +111,7 @@ enum DecisionRepositoryContract {
                 #expect(try await store.decisions.state(decisionID: "d-1") == nil, "a group's decisions go with it")
                 await expectError(.notFound) { _ = try await store.decisions.save(stored, replacing: stored) }
             },
-            ContractCase("decisions", "of several saves over the same version, made at once, exactly one is written") { store in
+            ContractCase("decisions", "of several changes of the decision over one version, made at once, exactly one is written") { store in
                 let (ann, bob, cy) = try await prepare(store)
                 try await store.decisions.insert(Sample.decision("d-1", group: "g-1", by: ann, participants: [ann, bob, cy]), notifications: [])
                 let read = try #require(try await store.decisions.state(decisionID: "d-1"))
@@ -119,9 +119,11 @@ enum DecisionRepositoryContract {
                 let written = try await withThrowingTaskGroup(of: String?.self) { tasks in
                     for (index, voter) in [ann, bob, cy, ann, bob, cy].enumerated() {
                         tasks.addTask {
-                            var voted = read
-                            voted.ballots = [ballot(voter, ["p\(index % 3 + 1)"], at: index)]
-                            return try await decisions.save(voted, replacing: read) ? voter + "/\(index)" : nil
+                            var closed = read
+                            closed.ballots = [ballot(voter, ["p\(index % 3 + 1)"], at: index)]
+                            closed.decision.status = .closed
+                            closed.decision.endedAt = Sample.at(index)
+                            return try await decisions.save(closed, replacing: read) != nil ? voter + "/\(index)" : nil
                         }
                     }
                     return try await tasks.reduce(into: [String]()) { written, save in save.map { written.append($0) } }
@@ -129,6 +131,33 @@ enum DecisionRepositoryContract {
                 #expect(written.count == 1, "\(written)")
                 let stored = try #require(try await store.decisions.state(decisionID: "d-1"))
                 #expect(stored.ballots.count == 1 && written.first?.hasPrefix(stored.ballots[0].userId) == true)
+            },
+            ContractCase("decisions", "ballots saved at once over one version are all written, and the last save finds nobody left") { store in
+                let (ann, bob, cy) = try await prepare(store)
+                try await store.decisions.insert(Sample.decision("d-1", group: "g-1", by: ann, participants: [ann, bob, cy]), notifications: [])
+                let read = try #require(try await store.decisions.state(decisionID: "d-1"))
+                let decisions = store.decisions
+                let waiting = try await withThrowingTaskGroup(of: Set<String>?.self) { tasks in
+                    for (index, voter) in [ann, bob, cy].enumerated() {
+                        tasks.addTask {
+                            var voted = read
+                            voted.ballots = [ballot(voter, ["p\(index + 1)"], at: index)]
+                            return try await decisions.save(voted, replacing: read)?.notYetVoted
+                        }
+                    }
+                    return try await tasks.reduce(into: [Set<String>?]()) { all, next in all.append(next) }
+                }
+                #expect(waiting.allSatisfy { $0 != nil }, "ballots alone do not refuse each other")
+                // Saves are ordered, each seeing those before it: one of them found nobody left, and only one.
+                #expect(waiting.filter { $0?.isEmpty == true }.count == 1, "\(waiting)")
+                #expect(waiting.compactMap { $0?.count }.sorted() == [0, 1, 2], "\(waiting)")
+                let stored = try #require(try await store.decisions.state(decisionID: "d-1"))
+                #expect(Set(stored.ballots.map(\.userId)) == [ann, bob, cy])
+                #expect(stored.version == read.version + 3 && stored.decisionVersion == read.decisionVersion)
+                // A change of the decision over the version read before those ballots is refused: it would not count them.
+                var closed = read
+                closed.decision.status = .closed
+                #expect(try await decisions.save(closed, replacing: read) == nil)
             },
             ContractCase("decisions", "formerMembers names the participants who left the decision's group") { store in
                 let (ann, bob, cy) = try await prepare(store)

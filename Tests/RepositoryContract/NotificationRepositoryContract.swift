@@ -43,7 +43,7 @@ enum NotificationRepositoryContract {
                 let read = try #require(try await store.decisions.state(decisionID: "d-1"))
                 var reminded = read
                 reminded.notifications = [Sample.notification("n-f", to: bob, kind: .decisionReminder, at: 40)]
-                #expect(try await store.decisions.save(reminded, replacing: read))
+                #expect(try await store.decisions.save(reminded, replacing: read) != nil)
                 let second = try await store.notifications.notifications(recipientID: bob, page: try next(first, limit: 2))
                 #expect(second.items.map(\.id) == ["n-b", "n-a"] && second.nextCursor == nil)
                 #expect(try await store.notifications.notifications(recipientID: bob, page: PageRequest(limit: 1)).items.map(\.id) == ["n-f"])

@@ -10,21 +10,45 @@ public struct DecisionState: Sendable {
     public var notifications: [UserNotification] = []
     /// Participants who are no longer members of the decision's group (empty for a decision without a group).
     public var formerMembers: Set<String>
-    /// How many times the decision was changed; a save over an older version is refused.
+    /// How many times the decision or its ballots were saved: a save that changes the decision itself (a count, a
+    /// departure, an ending) is refused over an older one, so a result is never counted without a ballot saved since.
     public var version: Int64
+    /// How many times the decision itself was saved: a save of ballots alone is refused only over an older one of
+    /// these, so ballots of one decision cast at once do not refuse each other.
+    public var decisionVersion: Int64
 
     /// Makes a state.
-    public init(decision: Decision, ballots: [Ballot], formerMembers: Set<String> = [], version: Int64 = 0) {
+    public init(decision: Decision, ballots: [Ballot], formerMembers: Set<String> = [], version: Int64 = 0, decisionVersion: Int64 = 0) {
         self.decision = decision
         self.ballots = ballots
         self.formerMembers = formerMembers
         self.version = version
+        self.decisionVersion = decisionVersion
     }
 }
 
-/// Stores decisions and ballots. A decision changes by optimistic concurrency: it is read with its version, the
-/// change is decided in Core on a copy, and `save` writes the copy in one transaction only when nobody saved the
-/// decision since; concurrent ballots are thus applied one after another, and exactly one of them can complete it.
+/// What a save wrote: the versions it left, and who has not voted once it is in.
+public struct SavedDecision: Sendable, Equatable {
+    /// The decision's `version` after the save.
+    public var version: Int64
+    /// The decision's `decisionVersion` after the save.
+    public var decisionVersion: Int64
+    /// The participants without a ballot, as the save's own transaction sees them: of two last ballots saved at once,
+    /// the one saved second finds nobody left (and so Core completes the decision).
+    public var notYetVoted: Set<String>
+
+    /// Makes an outcome.
+    public init(version: Int64, decisionVersion: Int64, notYetVoted: Set<String>) {
+        self.version = version
+        self.decisionVersion = decisionVersion
+        self.notYetVoted = notYetVoted
+    }
+}
+
+/// Stores decisions and ballots. A decision changes by optimistic concurrency: it is read with its versions, the
+/// change is decided in Core on a copy, and `save` writes the copy in one transaction only when nothing it depends on
+/// was saved since: a change of the decision itself needs nothing saved at all, a save of ballots alone needs the
+/// decision itself unchanged. Exactly one save can complete a decision, and it counts every ballot saved before it.
 public protocol DecisionRepository: Sendable {
     /// Stores a new decision and the notifications that announce it.
     func insert(_ decision: Decision, notifications: [UserNotification]) async throws
@@ -36,9 +60,10 @@ public protocol DecisionRepository: Sendable {
     func decisions(visibleTo userID: String, groupIDs: [String], page: PageRequest) async throws -> Page<DecisionState>
     /// Writes `state` over `previous` in one transaction: the decision's status, end, reminder time, result and
     /// departures (the rest is fixed when it starts), the participants and ballots it removed, the ballots it added or
-    /// changed, and its notifications; false (writing nothing) when the decision was saved since `previous` was read,
-    /// `not_found` when it no longer exists.
-    func save(_ state: DecisionState, replacing previous: DecisionState) async throws -> Bool
+    /// changed, and its notifications. When the decision itself changed, only if its `version` is still `previous`'s;
+    /// when only ballots did, only if its `decisionVersion` is. Nil (writing nothing) when that check fails,
+    /// `not_found` when the decision no longer exists. Saves of one decision are ordered: each sees those before it.
+    func save(_ state: DecisionState, replacing previous: DecisionState) async throws -> SavedDecision?
     /// Ids of the group's active decisions in which the person is a participant.
     func activeDecisions(groupID: String, participant userID: String) async throws -> [String]
     /// Ids of active decisions whose deadline is at or before `date`, soonest first.

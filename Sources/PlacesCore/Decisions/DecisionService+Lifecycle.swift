@@ -4,12 +4,6 @@ extension DecisionService {
     /// Casts or replaces the caller's ballot (participants of an active tiered decision). The ballot that makes
     /// every participant voted completes the decision, in the same transaction.
     public func vote(_ caller: User, id: String, _ ballot: CastBallot) async throws -> DecisionView {
-        // Ballots of one decision, read and saved at once, would all but one read and decide again: here they take
-        // turns, so each reads the version it saves over. Across processes the version check still decides.
-        try await ballotTurns.withLock(id) { try await castBallot(caller, id: id, ballot) }
-    }
-
-    private func castBallot(_ caller: User, id: String, _ ballot: CastBallot) async throws -> DecisionView {
         // One read of the decision with its ballots; a participant who is still a member of its group needs no other.
         let read = try await readable(caller, current(id))
         guard read.decision.participants.contains(caller.id) else { throw PlacesError.forbidden("only the decision's participants vote") }
@@ -44,9 +38,19 @@ extension DecisionService {
             } else {
                 users = try await accounts.users(ids: people)
             }
-        }.state
+        }
+        // Two last ballots saved at once each found someone else still to vote; the one saved second learns from its
+        // save that nobody is left, and completes the decision (reading it again, as any change does).
+        if saved.notYetVoted?.isEmpty == true, saved.state.decision.status == .active {
+            let audience = try await notifier.audience(saved.state.decision.participants)
+            let completed = try await change(id) { state in
+                guard state.decision.status == .active, Set(state.ballots.map(\.userId)).isSuperset(of: state.decision.participants) else { return }
+                try DecisionService.complete(&state, endedBy: .allVoted, names: names, weights: nil, audience: audience, now: now)
+            }
+            return try await view(completed.state, for: caller)
+        }
         // The answer shows the decision as the save left it, without reading it again.
-        return try await view(saved, for: caller, users: users)
+        return try await view(saved.state, for: caller, users: users)
     }
 
     /// Ends an active decision now (admins): a tiered one is counted, a scheduled random one is drawn.

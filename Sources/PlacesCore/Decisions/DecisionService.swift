@@ -20,8 +20,6 @@ public struct DecisionService: Sendable {
     let notifier: Notifier
     let clock: @Sendable () -> Date
     let makeSeed: @Sendable () -> UInt64
-    /// Ballots of one decision in this process take turns (see `KeyedLock`).
-    let ballotTurns = KeyedLock()
 
     /// Makes the service; `makeSeed` defaults to the system's secure generator.
     public init(
@@ -274,13 +272,14 @@ public struct DecisionService: Sendable {
 
     /// Changes the decision by `body` and saves it in one transaction of the repository's, reading it again and
     /// deciding again when another change was saved in between; `known` is the state when the caller has just read
-    /// it. Answers what `body` answered and the state as saved (nothing is written when `body` changed nothing).
+    /// it. Answers what `body` answered, the state as saved (nothing is written when `body` changed nothing) and who
+    /// had not voted once it was saved (nil when nothing was written).
     @discardableResult
     func change<T>(
         _ id: String,
         known: DecisionState? = nil,
         _ body: (inout DecisionState) async throws -> T
-    ) async throws -> (outcome: T, state: DecisionState) {
+    ) async throws -> (outcome: T, state: DecisionState, notYetVoted: Set<String>?) {
         var read = known
         for _ in 0..<DecisionService.maximumTries {
             let before = if let read { read } else { try await existing(id) }
@@ -288,12 +287,13 @@ public struct DecisionService: Sendable {
             after.notifications = []
             let outcome = try await body(&after)
             if after.decision == before.decision, after.ballots == before.ballots, after.notifications.isEmpty {
-                return (outcome, after)
+                return (outcome, after, nil)
             }
-            if try await repository.save(after, replacing: before) {
-                after.version += 1
+            if let saved = try await repository.save(after, replacing: before) {
+                after.version = saved.version
+                after.decisionVersion = saved.decisionVersion
                 after.notifications = []
-                return (outcome, after)
+                return (outcome, after, saved.notYetVoted)
             }
             read = nil
         }

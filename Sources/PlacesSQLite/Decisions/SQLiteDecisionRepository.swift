@@ -26,7 +26,6 @@ public struct SQLiteDecisionRepository: DecisionRepository {
                 arguments: [decision.id, SQLiteAccountRepository.jsonArray(decision.participants)]
             )
             try SQLiteNotificationRepository.insert(notifications, in: db)
-            try SQLiteDecisionRepository.saveChanges(decision, version: 0, in: db)
         }
     }
 
@@ -58,14 +57,22 @@ public struct SQLiteDecisionRepository: DecisionRepository {
         }
     }
 
-    /// Raised inside `save` when the decision moved on since it was read: the transaction rolls back.
+    /// Raised inside `save` when what the change depends on was saved since it was read: the transaction rolls back.
     private struct VersionMoved: Error {}
 
-    public func save(_ state: DecisionState, replacing previous: DecisionState) async throws -> Bool {
+    public func save(_ state: DecisionState, replacing previous: DecisionState) async throws -> SavedDecision? {
         let id = previous.decision.id
+        let decisionChanged = state.decision != previous.decision
         do {
-            try await database.write { db in
-                guard try SQLiteDecisionRepository.saveChanges(state.decision, version: previous.version, in: db) else {
+            return try await database.write { db in
+                // The first statement takes the write lock and checks the version the change depends on.
+                let current = try SQLiteDecisionRepository.saveChanges(
+                    decisionChanged ? state.decision : nil,
+                    of: id,
+                    over: decisionChanged ? .version(previous.version) : .decisionVersion(previous.decisionVersion),
+                    in: db
+                )
+                guard let current else {
                     guard try Bool.fetchOne(db, sql: "SELECT 1 FROM decision WHERE id = ?", arguments: [id]) != nil else {
                         throw PlacesError.notFound("no decision with id \(PlacesError.quoted(id))")
                     }
@@ -99,10 +106,24 @@ public struct SQLiteDecisionRepository: DecisionRepository {
                     )
                 }
                 try SQLiteNotificationRepository.insert(state.notifications, in: db)
+                // Who is left to vote matters only while the decision is open.
+                var waiting: Set<String> = []
+                if state.decision.status == .active {
+                    waiting = Set(
+                        try String.fetchAll(
+                            db,
+                            sql: """
+                                SELECT p.user_id FROM decision_participant p WHERE p.decision_id = ?
+                                AND NOT EXISTS (SELECT 1 FROM ballot b WHERE b.decision_id = p.decision_id AND b.user_id = p.user_id)
+                                """,
+                            arguments: [id]
+                        )
+                    )
+                }
+                return SavedDecision(version: current.version, decisionVersion: current.decisionVersion, notYetVoted: waiting)
             }
-            return true
         } catch is VersionMoved {
-            return false
+            return nil
         }
     }
 
@@ -158,22 +179,43 @@ public struct SQLiteDecisionRepository: DecisionRepository {
         }
     }
 
-    /// Writes what changes over a decision's life (status, ending, reminder, result and departures; participants and
-    /// ballots are rows of their own) when it is still at `version`, and counts the change; false when it is not.
-    @discardableResult
-    static func saveChanges(_ decision: Decision, version: Int64, in db: Database) throws -> Bool {
-        try db.execute(
-            sql: """
-                UPDATE decision SET status = ?, ended_at = ?, reminder_sent_at = ?, result = ?, departures = ?, version = version + 1
-                WHERE id = ? AND version = ?
-                """,
-            arguments: [
+    /// Which version a save checks: every save's, or the decision's own.
+    enum VersionCheck {
+        case version(Int64)
+        case decisionVersion(Int64)
+    }
+
+    /// Counts a save of the decision `id` when the version it checks is still the one given, writing what changes over
+    /// a decision's life (status, ending, reminder, result and departures; participants and ballots are rows of their
+    /// own) when `decision` is given; answers the versions after it, or nil when the check failed.
+    static func saveChanges(
+        _ decision: Decision?,
+        of id: String,
+        over check: VersionCheck,
+        in db: Database
+    ) throws -> (version: Int64, decisionVersion: Int64)? {
+        let condition: String
+        let expected: Int64
+        switch check {
+        case .version(let version): (condition, expected) = ("version = ?", version)
+        case .decisionVersion(let version): (condition, expected) = ("decision_version = ?", version)
+        }
+        var assignments = "version = version + 1"
+        var arguments: StatementArguments = []
+        if let decision {
+            assignments += ", decision_version = decision_version + 1, status = ?, ended_at = ?, reminder_sent_at = ?, result = ?, departures = ?"
+            arguments += [
                 decision.status.rawValue, decision.endedAt.map(Timestamp.text), decision.reminderSentAt.map(Timestamp.text),
                 try decision.result.map(StoredJSON.text), decision.departures.isEmpty ? nil : try StoredJSON.text(decision.departures),
-                decision.id, version,
             ]
+        }
+        arguments += [id, expected]
+        let row = try Row.fetchOne(
+            db,
+            sql: "UPDATE decision SET \(assignments) WHERE id = ? AND \(condition) RETURNING version, decision_version",
+            arguments: arguments
         )
-        return db.changesCount == 1
+        return row.map { ($0[0], $0[1]) }
     }
 
     /// A decision's row with its participants (those who are no longer members of its group apart) and its ballots as
@@ -230,7 +272,8 @@ public struct SQLiteDecisionRepository: DecisionRepository {
             decision: decision,
             ballots: ballots.sorted { $0.userId < $1.userId },
             formerMembers: Set(try StoredJSON.value([String].self, from: row["former_member_ids"])),
-            version: row["version"]
+            version: row["version"],
+            decisionVersion: row["decision_version"]
         )
     }
 }
