@@ -72,4 +72,30 @@ struct BallotRoundTripTests {
         #expect(fifty.statements.count <= 8, "\(fifty.statements.count) statements:\n\(listing)")
         #expect(fifty.accesses <= 3, "\(fifty.accesses) accesses:\n\(listing)")
     }
+
+    /// Two last ballots saved at once leave the completion to the second one's follow-up; if the process died between
+    /// them, the next read completes the decision.
+    @Test func aDecisionEveryoneVotedInIsCompletedByTheNextRead() async throws {
+        let database = try PlacesDatabase.inMemory()
+        let (app, _, _, _) = try await TestApp.togetherServices(Lisbon.places, database: database)
+        try await app.test(.router) { client in
+            let admin = try await client.signUp("admin")
+            let voter = try await client.signUp("voter")
+            let group = try await client.group("Table", admin: admin, members: [("voter", voter)])
+            let body: [String: Any] = ["groupId": group, "method": "tiered", "candidates": ["placeIds": Lisbon.places.map(\.id)]]
+            let id = try #require(try await client.object(.post, "/v1/decisions", token: admin, body: body, expect: .created)["id"] as? String)
+            // Both ballots stored as two saves of ballots alone would leave them, without the completion that follows.
+            let read = try #require(try await database.decisions.state(decisionID: id))
+            var voted = read
+            voted.ballots = read.decision.participants.map { Ballot(userId: $0, ranking: ["lx-a-tasca"], castAt: TestApp.now, updatedAt: TestApp.now) }
+            let saved = try #require(try await database.decisions.save(voted, replacing: read))
+            #expect(saved.notYetVoted.isEmpty)
+            #expect(try await database.decisions.state(decisionID: id)?.decision.status == .active)
+            let view = try await client.object(.get, "/v1/decisions/\(id)", token: voter)
+            #expect(view["status"] as? String == "completed")
+            #expect((view["result"] as? [String: Any])?["winner"] as? String == "lx-a-tasca")
+            let listed = try await client.object(.get, "/v1/decisions", token: admin)
+            #expect((listed["items"] as? [[String: Any]])?.first?["status"] as? String == "completed")
+        }
+    }
 }

@@ -42,12 +42,7 @@ extension DecisionService {
         // Two last ballots saved at once each found someone else still to vote; the one saved second learns from its
         // save that nobody is left, and completes the decision (reading it again, as any change does).
         if saved.notYetVoted?.isEmpty == true, saved.state.decision.status == .active {
-            let audience = try await notifier.audience(saved.state.decision.participants)
-            let completed = try await change(id) { state in
-                guard state.decision.status == .active, Set(state.ballots.map(\.userId)).isSuperset(of: state.decision.participants) else { return }
-                try DecisionService.complete(&state, endedBy: .allVoted, names: names, weights: nil, audience: audience, now: now)
-            }
-            return try await view(completed.state, for: caller)
+            return try await view(try await completeWhenEveryoneVoted(id, read: nil), for: caller)
         }
         // The answer shows the decision as the save left it, without reading it again.
         return try await view(saved.state, for: caller, users: users)

@@ -259,15 +259,38 @@ public struct DecisionService: Sendable {
         return state
     }
 
-    /// The decision as stored, after applying a deadline that has passed or sending the reminder that is due.
+    /// The decision as stored, after applying a deadline that has passed or sending the reminder that is due, and
+    /// completing it if everyone has voted (the follow-up of two last ballots saved at once may not have run).
     func current(_ id: String) async throws -> DecisionState {
         let state = try await existing(id)
-        return try await enforceDeadline(state) ? try await existing(id) : state
+        if try await enforceDeadline(state) { return try await existing(id) }
+        if DecisionService.everyoneVoted(state) { return try await completeWhenEveryoneVoted(id, read: state) }
+        return state
     }
 
-    /// True when reading the decision changes it: a deadline passed, a reminder is due, or a participant left.
+    /// True when reading the decision changes it: a deadline passed, a reminder is due, a participant left, or
+    /// everyone voted while it is still open.
     func needsAttention(_ state: DecisionState) -> Bool {
-        !state.formerMembers.isEmpty || deadlineAction(state.decision) != nil
+        !state.formerMembers.isEmpty || deadlineAction(state.decision) != nil || DecisionService.everyoneVoted(state)
+    }
+
+    /// True for an open tiered decision in which every participant has a ballot.
+    static func everyoneVoted(_ state: DecisionState) -> Bool {
+        state.decision.status == .active && state.decision.method == .tiered && !state.decision.participants.isEmpty
+            && Set(state.ballots.map(\.userId)).isSuperset(of: state.decision.participants)
+    }
+
+    /// Completes an open tiered decision in which everyone has voted (nothing when that is no longer so); answers it
+    /// as saved.
+    func completeWhenEveryoneVoted(_ id: String, read: DecisionState?) async throws -> DecisionState {
+        let decision = if let read { read.decision } else { try await existing(id).decision }
+        let audience = try await notifier.audience(decision.participants)
+        let names = try await names(decision.candidates)
+        let now = clock()
+        return try await change(id, known: read) { state in
+            guard DecisionService.everyoneVoted(state) else { return }
+            try DecisionService.complete(&state, endedBy: .allVoted, names: names, weights: nil, audience: audience, now: now)
+        }.state
     }
 
     /// Changes the decision by `body` and saves it in one transaction of the repository's, reading it again and
