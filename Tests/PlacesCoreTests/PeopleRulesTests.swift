@@ -118,6 +118,11 @@ struct PeopleRulesTests {
         #expect(throws: PlacesError.self) { try TextRules.text(accents, field: "accents", limit: 9) }
         #expect(try TextRules.text(accents, field: "accents", limit: 10) == String(repeating: "\u{E9}", count: 5))
         #expect(try TextRules.text("   ", field: "blank", limit: 10) == nil)
+        // A URL holds no white space inside (a contract run found " hTTpS://Ê/Õ *" accepted: Foundation escaped the space).
+        #expect(try TextRules.webURL(" hTTpS://example.com/a ", field: "avatarURL") == "hTTpS://example.com/a")
+        for url in ["https://Ê/Õ *", "https://example.com/a\u{3000}b", "https://exa mple.com", "ftp://example.com", "https:///a"] {
+            #expect(throws: PlacesError.self, "\(url)") { try TextRules.webURL(url, field: "avatarURL") }
+        }
     }
 
     @Test func settingsApplyTheSameRulesForPutAndPatch() throws {

@@ -198,9 +198,7 @@ public struct PlaceDraft: Sendable, Hashable {
 
     private func website() throws(PlacesError) -> String? {
         guard let website = try optionalText("website", limit: PlaceLimits.websiteLength) else { return nil }
-        guard let url = URL(string: website), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = url.host, !host.isEmpty
-        else { throw .invalid("website", "website must be an http or https URL") }
+        try TextRules.checkWebURL(website, field: "website")
         return website
     }
 

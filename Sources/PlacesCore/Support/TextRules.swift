@@ -29,9 +29,16 @@ public enum TextRules {
     /// An http(s) URL (a picture, a website); nil when absent or blank.
     public static func webURL(_ raw: String?, field: String, limit: Int = 2_000) throws(PlacesError) -> String? {
         guard let text = try text(raw, field: field, limit: limit) else { return nil }
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+        try checkWebURL(text, field: field)
+        return text
+    }
+
+    /// Refuses a trimmed text that is not an http(s) URL as the document's pattern has it: no white space inside (as
+    /// JSON Schema's `\s` counts it; Foundation's URL parser would quietly escape a space), and a host.
+    static func checkWebURL(_ text: String, field: String) throws(PlacesError) {
+        guard !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value == 0xFEFF }),
+            let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = url.host, !host.isEmpty
         else { throw .invalid(field, "\(field) must be an http or https URL") }
-        return text
     }
 }
