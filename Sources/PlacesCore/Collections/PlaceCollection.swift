@@ -101,8 +101,8 @@ public struct CollectionPlace: Sendable, Encodable {
         addedAt = entry.addedAt
         let distance = center.map { Geodesy.distanceMeters($0, summary.coordinate) }
         distanceMeters = distance
-        distanceMiles = distance.map { $0 / Geodesy.metersPerMile }
-        distanceKm = distance.map { $0 / 1_000 }
+        distanceMiles = distance.map { PlaceDistance(meters: $0).miles }
+        distanceKm = distance.map { PlaceDistance(meters: $0).kilometers }
     }
 }
 

@@ -112,8 +112,8 @@ public struct PlaceSearchHit: Sendable, Encodable {
         score = place.rating.score
         self.relevance = relevance
         self.distanceMeters = distanceMeters
-        distanceMiles = distanceMeters.map { $0 / Geodesy.metersPerMile }
-        distanceKm = distanceMeters.map { $0 / 1_000 }
+        distanceMiles = distanceMeters.map { PlaceDistance(meters: $0).miles }
+        distanceKm = distanceMeters.map { PlaceDistance(meters: $0).kilometers }
     }
 }
 
@@ -146,7 +146,7 @@ public struct FavoritePlace: Sendable, Encodable {
         score = summary.rating.score
         self.favoritedAt = favoritedAt
         self.distanceMeters = distanceMeters
-        distanceMiles = distanceMeters.map { $0 / Geodesy.metersPerMile }
-        distanceKm = distanceMeters.map { $0 / 1_000 }
+        distanceMiles = distanceMeters.map { PlaceDistance(meters: $0).miles }
+        distanceKm = distanceMeters.map { PlaceDistance(meters: $0).kilometers }
     }
 }
