@@ -134,7 +134,7 @@ extension Places {
                 do {
                     let services = try Composition.open(databaseOptions).services
                     let patch = try fields.patch()
-                    let place = NewPlace(setting: patch, allowDuplicate: allowDuplicate)
+                    let place = NewPlace(fields: patch, allowDuplicate: allowDuplicate)
                     let ownerUser = try await owner.asyncMap { name in try await services.accounts.user(username: name) }
                     try PlaceCommand.show(try await services.places.create(place, owner: ownerUser), json: json)
                 } catch {

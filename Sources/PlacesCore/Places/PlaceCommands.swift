@@ -1,100 +1,21 @@
 /// A place as a person adds it (`POST /v1/places`, `places place add`): typed, not yet checked. `PlaceDraft` checks it
 /// as it checks every place on its way in (seed rows too), so the rules and messages are the same.
 public struct NewPlace: Sendable, Equatable {
-    public var name: String?
-    public var kind: PlaceKind?
-    public var lat: Double?
-    public var lon: Double?
-    public var description: String?
-    public var address: String?
-    public var city: String?
-    public var tags: [String]?
-    public var cuisine: String?
-    public var priceLevel: Int?
-    public var phone: String?
-    public var website: String?
-    /// Intervals (`08:00-17:00`) by lowercase day name (`mon` … `sun`); a day without intervals is closed.
-    public var openingHours: [String: [String]]?
-    /// The IANA time zone of the opening hours.
-    public var timeZone: String?
+    /// Its fields, spelled as a change of nothing: those set are given; one kept or cleared is absent (null in a new
+    /// place's body means none). A place needs a name and a point, the rest is optional.
+    public var fields: PlacePatch
     /// Add it even when a place of the same name is within 50 m.
     public var allowDuplicate: Bool
 
-    /// Makes a command; a place needs a name and a point, the rest is optional.
-    public init(
-        name: String?,
-        lat: Double?,
-        lon: Double?,
-        kind: PlaceKind? = nil,
-        description: String? = nil,
-        address: String? = nil,
-        city: String? = nil,
-        tags: [String]? = nil,
-        cuisine: String? = nil,
-        priceLevel: Int? = nil,
-        phone: String? = nil,
-        website: String? = nil,
-        openingHours: [String: [String]]? = nil,
-        timeZone: String? = nil,
-        allowDuplicate: Bool = false
-    ) {
-        self.name = name
-        self.lat = lat
-        self.lon = lon
-        self.kind = kind
-        self.description = description
-        self.address = address
-        self.city = city
-        self.tags = tags
-        self.cuisine = cuisine
-        self.priceLevel = priceLevel
-        self.phone = phone
-        self.website = website
-        self.openingHours = openingHours
-        self.timeZone = timeZone
+    /// Makes a command.
+    public init(fields: PlacePatch, allowDuplicate: Bool = false) {
+        self.fields = fields
         self.allowDuplicate = allowDuplicate
-    }
-
-    /// The place a patch describes: the fields it sets (one it clears is absent, as null is in a new place's body).
-    public init(setting patch: PlacePatch, allowDuplicate: Bool = false) {
-        self.init(
-            name: patch.name.applied(to: nil),
-            lat: patch.lat.applied(to: nil),
-            lon: patch.lon.applied(to: nil),
-            kind: patch.kind.applied(to: nil),
-            description: patch.description.applied(to: nil),
-            address: patch.address.applied(to: nil),
-            city: patch.city.applied(to: nil),
-            tags: patch.tags.applied(to: nil),
-            cuisine: patch.cuisine.applied(to: nil),
-            priceLevel: patch.priceLevel.applied(to: nil),
-            phone: patch.phone.applied(to: nil),
-            website: patch.website.applied(to: nil),
-            openingHours: patch.openingHours.applied(to: nil),
-            timeZone: patch.timeZone.applied(to: nil),
-            allowDuplicate: allowDuplicate
-        )
     }
 
     /// The command as a draft's fields.
     var draftFields: [String: FieldValue] {
-        func set<Value>(_ value: Value?) -> Patch<Value> { value.map(Patch.set) ?? .keep }
-        return PlacePatch(
-            name: set(name),
-            kind: set(kind),
-            lat: set(lat),
-            lon: set(lon),
-            description: set(description),
-            address: set(address),
-            city: set(city),
-            tags: set(tags),
-            cuisine: set(cuisine),
-            priceLevel: set(priceLevel),
-            phone: set(phone),
-            website: set(website),
-            openingHours: set(openingHours),
-            timeZone: set(timeZone)
-        ).changes
+        fields.changes.filter { $0.value != .null }
     }
 }
 

@@ -68,7 +68,7 @@ extension NewPlace {
 
     /// The place a body adds (null is the same as absent).
     public init(body: FieldReader) throws(PlacesError) {
-        self.init(setting: try PlacePatch(body: body), allowDuplicate: try body.bool("allowDuplicate") ?? false)
+        self.init(fields: try PlacePatch(body: body), allowDuplicate: try body.bool("allowDuplicate") ?? false)
     }
 }
 
