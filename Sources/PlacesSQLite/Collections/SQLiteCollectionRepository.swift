@@ -30,10 +30,7 @@ public struct SQLiteCollectionRepository: CollectionRepository {
     }
 
     public func collections(ownerID: String, groupIDs: [String], page: PageRequest) async throws -> Page<PlaceCollection> {
-        let after = Keyset.condition(
-            [.init(sql: "name COLLATE NOCASE"), .init(sql: "name"), .init(sql: "id")],
-            after: try page.after(parts: 3)
-        )
+        let after = try Keyset([.init(sql: "name COLLATE NOCASE"), .init(sql: "name"), .init(sql: "id")], page: page)
         return try await database.read { db in
             page.page(
                 try Row.fetchAll(
@@ -41,7 +38,7 @@ public struct SQLiteCollectionRepository: CollectionRepository {
                     sql: """
                         SELECT * FROM place_collection
                         WHERE (owner_id = ? OR group_id IN (SELECT value FROM json_each(?))) AND \(after.sql)
-                        ORDER BY name COLLATE NOCASE, name, id
+                        \(after.orderBy)
                         LIMIT ?
                         """,
                     arguments: [ownerID, SQLiteAccountRepository.jsonArray(groupIDs)] + after.arguments + [page.fetchLimit]

@@ -37,10 +37,7 @@ public struct SQLiteDecisionRepository: DecisionRepository {
     }
 
     public func decisions(visibleTo userID: String, groupIDs: [String], page: PageRequest) async throws -> Page<DecisionState> {
-        let after = Keyset.condition(
-            [.init(sql: "d.created_at", descending: true), .init(sql: "d.id", descending: true)],
-            after: try page.after(parts: 2)
-        )
+        let after = try Keyset([.init(sql: "d.created_at", descending: true), .init(sql: "d.id", descending: true)], page: page)
         return try await database.readStatement { db in
             page.page(
                 try Row.fetchAll(
@@ -49,7 +46,7 @@ public struct SQLiteDecisionRepository: DecisionRepository {
                         \(SQLiteDecisionRepository.stateQuery)
                         WHERE (d.created_by = ? OR d.id IN (SELECT decision_id FROM decision_participant WHERE user_id = ?)
                             OR d.group_id IN (SELECT value FROM json_each(?))) AND \(after.sql)
-                        ORDER BY d.created_at DESC, d.id DESC LIMIT ?
+                        \(after.orderBy) LIMIT ?
                         """,
                     arguments: [userID, userID, SQLiteAccountRepository.jsonArray(groupIDs)] + after.arguments + [page.fetchLimit]
                 ).map { row in (try SQLiteDecisionRepository.state(row), [row["created_at"], row["id"]]) }

@@ -97,7 +97,7 @@ extension SQLiteGroupRepository {
     }
 
     public func friends(of userID: String, page: PageRequest) async throws -> Page<Friend> {
-        let after = Keyset.condition([.init(sql: "u.username_key"), .init(sql: "u.id")], after: try page.after(parts: 2))
+        let after = try Keyset([.init(sql: "u.username_key"), .init(sql: "u.id")], page: page)
         return try await database.read { db in
             page.page(try Row.fetchAll(
                 db,
@@ -106,7 +106,7 @@ extension SQLiteGroupRepository {
                     FROM friendship f
                     JOIN user_account u ON u.id = CASE WHEN f.requester_id = ? THEN f.addressee_id ELSE f.requester_id END
                     WHERE (f.requester_id = ? OR f.addressee_id = ?) AND f.status = 'accepted' AND \(after.sql)
-                    ORDER BY u.username_key, u.id
+                    \(after.orderBy)
                     LIMIT ?
                     """,
                 arguments: [userID, userID, userID] + after.arguments + [page.fetchLimit]
@@ -123,9 +123,9 @@ extension SQLiteGroupRepository {
     public func friendRequests(userID: String, incoming: Bool, page: PageRequest) async throws -> Page<FriendRequest> {
         // The person is one side of every request listed; the other side comes from the join.
         let (ownColumn, otherColumn) = incoming ? ("addressee_id", "requester_id") : ("requester_id", "addressee_id")
-        let after = Keyset.condition(
+        let after = try Keyset(
             [.init(sql: "f.created_at", descending: true), .init(sql: "u.username_key"), .init(sql: "u.id")],
-            after: try page.after(parts: 3)
+            page: page
         )
         return try await database.read { db in
             guard let own = try SQLiteGroupRepository.publicUser(userID, in: db) else { return Page(items: [], nextCursor: nil) }
@@ -135,7 +135,7 @@ extension SQLiteGroupRepository {
                     SELECT u.*, f.created_at AS requested_at
                     FROM friendship f JOIN user_account u ON u.id = f.\(otherColumn)
                     WHERE f.\(ownColumn) = ? AND f.status = 'pending' AND \(after.sql)
-                    ORDER BY f.created_at DESC, u.username_key, u.id
+                    \(after.orderBy)
                     LIMIT ?
                     """,
                 arguments: [userID] + after.arguments + [page.fetchLimit]

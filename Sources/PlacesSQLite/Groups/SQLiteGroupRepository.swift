@@ -33,10 +33,7 @@ public struct SQLiteGroupRepository: GroupRepository {
     }
 
     public func groups(memberID: String, page: PageRequest) async throws -> Page<Group> {
-        let after = Keyset.condition(
-            [.init(sql: "g.name COLLATE NOCASE"), .init(sql: "g.name"), .init(sql: "g.id")],
-            after: try page.after(parts: 3)
-        )
+        let after = try Keyset([.init(sql: "g.name COLLATE NOCASE"), .init(sql: "g.name"), .init(sql: "g.id")], page: page)
         return try await database.read { db in
             page.page(
                 try Row.fetchAll(
@@ -44,7 +41,7 @@ public struct SQLiteGroupRepository: GroupRepository {
                     sql: """
                         SELECT g.* FROM place_group g JOIN group_member m ON m.group_id = g.id
                         WHERE m.user_id = ? AND \(after.sql)
-                        ORDER BY g.name COLLATE NOCASE, g.name, g.id
+                        \(after.orderBy)
                         LIMIT ?
                         """,
                     arguments: [memberID] + after.arguments + [page.fetchLimit]
@@ -96,10 +93,7 @@ public struct SQLiteGroupRepository: GroupRepository {
     }
 
     public func invitations(inviteeID: String, page: PageRequest) async throws -> Page<GroupInvitation> {
-        let after = Keyset.condition(
-            [.init(sql: "i.created_at", descending: true), .init(sql: "i.group_id")],
-            after: try page.after(parts: 2)
-        )
+        let after = try Keyset([.init(sql: "i.created_at", descending: true), .init(sql: "i.group_id")], page: page)
         return try await database.read { db in
             guard let invitee = try SQLiteGroupRepository.publicUser(inviteeID, in: db) else { return Page(items: [], nextCursor: nil) }
             return page.page(try Row.fetchAll(
@@ -110,7 +104,7 @@ public struct SQLiteGroupRepository: GroupRepository {
                     JOIN place_group g ON g.id = i.group_id
                     JOIN user_account u ON u.id = i.inviter_id
                     WHERE i.invitee_id = ? AND \(after.sql)
-                    ORDER BY i.created_at DESC, i.group_id
+                    \(after.orderBy)
                     LIMIT ?
                     """,
                 arguments: [inviteeID] + after.arguments + [page.fetchLimit]

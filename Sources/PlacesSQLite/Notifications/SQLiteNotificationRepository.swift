@@ -7,17 +7,14 @@ public struct SQLiteNotificationRepository: NotificationRepository {
     let database: PlacesDatabase
 
     public func notifications(recipientID: String, page: PageRequest) async throws -> Page<UserNotification> {
-        let after = Keyset.condition(
-            [.init(sql: "created_at", descending: true), .init(sql: "id", descending: true)],
-            after: try page.after(parts: 2)
-        )
+        let after = try Keyset([.init(sql: "created_at", descending: true), .init(sql: "id", descending: true)], page: page)
         return try await database.readStatement { db in
             page.page(
                 try Row.fetchAll(
                     db,
                     sql: """
                         SELECT * FROM notification WHERE recipient_id = ? AND \(after.sql)
-                        ORDER BY created_at DESC, id DESC LIMIT ?
+                        \(after.orderBy) LIMIT ?
                         """,
                     arguments: [recipientID] + after.arguments + [page.fetchLimit]
                 ).map { row in (try SQLiteNotificationRepository.notification(row), [row["created_at"], row["id"]]) }

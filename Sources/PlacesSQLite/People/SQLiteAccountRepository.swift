@@ -154,7 +154,7 @@ public struct SQLiteAccountRepository: AccountRepository {
     public func searchUsers(_ text: String, page: PageRequest) async throws -> Page<User> {
         let pattern = "%" + text.folded.replacingOccurrences(of: "\\", with: "\\\\")
             .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
-        let after = Keyset.condition([.init(sql: "username_key")], after: try page.after(parts: 1))
+        let after = try Keyset([.init(sql: "username_key")], page: page)
         return try await database.readStatement { db in
             page.page(
                 try Row.fetchAll(
@@ -162,7 +162,7 @@ public struct SQLiteAccountRepository: AccountRepository {
                     sql: """
                         SELECT * FROM user_account
                         WHERE (username_key LIKE ? ESCAPE '\\' OR places_fold(display_name) LIKE ? ESCAPE '\\') AND \(after.sql)
-                        ORDER BY username_key LIMIT ?
+                        \(after.orderBy) LIMIT ?
                         """,
                     arguments: [pattern, pattern] + after.arguments + [page.fetchLimit]
                 ).map { row in (SQLiteAccountRepository.user(row), [row["username_key"]]) }

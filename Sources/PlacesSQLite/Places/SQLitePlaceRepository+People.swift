@@ -123,7 +123,7 @@ extension SQLitePlaceRepository {
         if let after = try query.page.after(parts: order.count) {
             key = try after.dropLast().map(PageRequest.double) + [after[after.count - 1]]
         }
-        let after = Keyset.condition(order, after: key)
+        let after = Keyset(order, after: key)
         arguments += after.arguments + [query.page.fetchLimit]
         // Column weights: a hit in the name counts most, then tags and cuisine, then the description.
         let sql = """
@@ -133,7 +133,7 @@ extension SQLitePlaceRepository {
                 WHERE place_search MATCH ? AND place.deleted_at IS NULL\(circleSQL)
             )
             WHERE \(after.sql)
-            ORDER BY relevance, distance, id
+            \(after.orderBy)
             LIMIT ?
             """
         let bound = arguments
