@@ -65,12 +65,33 @@ struct BallotRoundTripTests {
         let five = try await Self.finalBallot(members: 5)
         let fifty = try await Self.finalBallot(members: 50)
         let listing = fifty.statements.joined(separator: "\n")
-        // One read of the decision with its participants and ballots, one of everyone the answer names with what they
-        // want to hear of the result, and one transaction writing the decision, the ballot and the notifications (before
-        // this shape: 68 statements for five and 113 for fifty).
+        // One read of the decision with its participants, ballots and everyone the answer names, one of what the
+        // participants want to hear of the result, and one transaction writing the decision, the ballot and the
+        // notifications (before this shape: 68 statements for five and 113 for fifty).
         #expect(fifty.statements.count == five.statements.count, "\(listing)")
         #expect(fifty.statements.count <= 8, "\(fifty.statements.count) statements:\n\(listing)")
         #expect(fifty.accesses <= 3, "\(fifty.accesses) accesses:\n\(listing)")
+    }
+
+    /// A ballot over HTTP that leaves others to vote awaits the database three times, whatever the group's size: the
+    /// caller's session with their account, the decision with everything its answer shows, and the save.
+    @Test func aBallotRequestSignsInReadsOnceAndWritesOnce() async throws {
+        let log = StatementLog()
+        let database = try PlacesDatabase.inMemory(statements: { log.record($0) }, accesses: { log.access() })
+        let (app, _, _, _) = try await TestApp.togetherServices(Lisbon.places, database: database)
+        try await app.test(.router) { client in
+            let admin = try await client.signUp("admin")
+            var voters: [(username: String, token: String)] = []
+            for index in 1..<20 { voters.append(("voter\(index)", try await client.signUp("voter\(index)"))) }
+            let group = try await client.group("Table", admin: admin, members: voters)
+            let body: [String: Any] = ["groupId": group, "method": "tiered", "candidates": ["placeIds": Lisbon.places.map(\.id)]]
+            let id = try #require(try await client.object(.post, "/v1/decisions", token: admin, body: body, expect: .created)["id"] as? String)
+            let ballot = try await log.during {
+                let view = try await client.object(.put, "/v1/decisions/\(id)/ballot", token: voters[0].token, body: ["ranking": ["lx-a-tasca"]])
+                #expect((view["participants"] as? [Any])?.count == 20)
+            }
+            #expect(ballot.accesses == 3, "\(ballot.accesses) accesses:\n\(ballot.statements.joined(separator: "\n"))")
+        }
     }
 
     /// Two last ballots saved at once leave the completion to the second one's follow-up; if the process died between

@@ -19,7 +19,7 @@ enum DecisionRepositoryContract {
 
     static var cases: [ContractCase] {
         [
-            ContractCase("decisions", "a decision is stored with its notifications and read whole, without ballots; unknown ids read nil") {
+            ContractCase("decisions", "a decision is stored with its notifications and read whole with its people, without ballots; unknown ids read nil") {
                 store in
                 let (ann, bob, cy) = try await prepare(store)
                 var decision = Sample.decision("d-1", group: "g-1", by: ann, participants: [cy, ann, bob], at: 10, deadline: 3_600)
@@ -34,6 +34,8 @@ enum DecisionRepositoryContract {
                 #expect(state.decision == expected)
                 #expect(state.decision.participants == [ann, bob, cy].sorted(), "participants by user id")
                 #expect(state.ballots.isEmpty && state.formerMembers.isEmpty)
+                let named = ["ann", "bob", "cy"].map { PublicUser(Sample.user($0)) }
+                #expect(state.people == Dictionary(uniqueKeysWithValues: named.map { ($0.id, $0) }), "everyone it names, by id")
                 #expect(try await store.decisions.state(decisionID: "d-ghost") == nil)
                 #expect(try await store.notifications.notifications(recipientID: bob, page: PageRequest()).items == [notices[0]])
                 #expect(try await store.notifications.notifications(recipientID: cy, page: PageRequest()).items == [notices[1]])
@@ -64,6 +66,7 @@ enum DecisionRepositoryContract {
                 #expect(afterChange.ballots == changed.ballots, "a changed ballot, an added one, a withdrawn one")
                 #expect(Set(afterChange.decision.participants) == [ann, cy])
                 #expect(afterChange.decision.departures == changed.decision.departures)
+                #expect(Set(afterChange.people.keys) == [ann, bob, cy], "those who left are still named")
                 #expect(afterChange.decision.reminderSentAt == Sample.at(4))
                 #expect(afterChange.version != afterVotes.version && afterChange.version != read.version)
 

@@ -10,6 +10,9 @@ public struct DecisionState: Sendable {
     public var notifications: [UserNotification] = []
     /// Participants who are no longer members of the decision's group (empty for a decision without a group).
     public var formerMembers: Set<String>
+    /// Everyone the decision names (its participants and those who left it), as others see them, by id: read with the
+    /// decision, so that showing it costs no other read. A user whose account is gone is missing.
+    public var people: [String: PublicUser]
     /// How many times the decision or its ballots were saved: a save that changes the decision itself (a count, a
     /// departure, an ending) is refused over an older one, so a result is never counted without a ballot saved since.
     public var version: Int64
@@ -18,10 +21,18 @@ public struct DecisionState: Sendable {
     public var decisionVersion: Int64
 
     /// Makes a state.
-    public init(decision: Decision, ballots: [Ballot], formerMembers: Set<String> = [], version: Int64 = 0, decisionVersion: Int64 = 0) {
+    public init(
+        decision: Decision,
+        ballots: [Ballot],
+        formerMembers: Set<String> = [],
+        people: [String: PublicUser] = [:],
+        version: Int64 = 0,
+        decisionVersion: Int64 = 0
+    ) {
         self.decision = decision
         self.ballots = ballots
         self.formerMembers = formerMembers
+        self.people = people
         self.version = version
         self.decisionVersion = decisionVersion
     }
@@ -52,11 +63,11 @@ public struct SavedDecision: Sendable, Equatable {
 public protocol DecisionRepository: Sendable {
     /// Stores a new decision and the notifications that announce it.
     func insert(_ decision: Decision, notifications: [UserNotification]) async throws
-    /// The decision with this id (its participants by user id), its ballots and version, in one read; nil when there
-    /// is none.
+    /// The decision with this id (its participants by user id), its ballots, the people it names and its versions, in
+    /// one read; nil when there is none.
     func state(decisionID: String) async throws -> DecisionState?
     /// A page of the decisions the person takes part in, started, or that belong to one of `groupIDs`, with their
-    /// ballots; newest first (then by id, descending), after the page's cursor.
+    /// ballots and people, in one read; newest first (then by id, descending), after the page's cursor.
     func decisions(visibleTo userID: String, groupIDs: [String], page: PageRequest) async throws -> Page<DecisionState>
     /// Writes `state` over `previous` in one transaction: the decision's status, end, reminder time, result and
     /// departures (the rest is fixed when it starts), the participants and ballots it removed, the ballots it added or

@@ -14,7 +14,6 @@ extension DecisionService {
         let names = try await names(read.decision.candidates)
         let now = clock()
         let voter = caller.id
-        var users: [String: User] = [:]
         let saved = try await change(id, known: read) { state in
             guard state.decision.status == .active else {
                 throw PlacesError(.conflict, "the decision is \(state.decision.status.rawValue); ballots are no longer taken")
@@ -27,16 +26,10 @@ extension DecisionService {
             } else {
                 state.ballots.append(Ballot(userId: voter, ranking: ranking, castAt: now, updatedAt: now))
             }
-            // Everyone the answer names is read in one go; what they want to hear of the result only when this ballot
-            // completes the decision, in the same read.
-            let people = DecisionView.people(state.decision)
+            // What the participants want to hear of the result is read only when this ballot completes the decision.
             if Set(state.ballots.map(\.userId)).isSuperset(of: state.decision.participants) {
-                let found = try await accounts.usersWithSettings(ids: people)
-                users = found.mapValues(\.user)
-                let audience = Notifier.audience(state.decision.participants, settings: found.compactMapValues(\.settings))
+                let audience = try await notifier.audience(state.decision.participants)
                 try DecisionService.complete(&state, endedBy: .allVoted, names: names, weights: nil, audience: audience, now: now)
-            } else {
-                users = try await accounts.users(ids: people)
             }
         }
         // Two last ballots saved at once each found someone else still to vote; the one saved second learns from its
@@ -45,7 +38,7 @@ extension DecisionService {
             return try await view(try await completeWhenEveryoneVoted(id, read: nil), for: caller)
         }
         // The answer shows the decision as the save left it, without reading it again.
-        return try await view(saved.state, for: caller, users: users)
+        return try await view(saved.state, for: caller)
     }
 
     /// Ends an active decision now (admins): a tiered one is counted, a scheduled random one is drawn.

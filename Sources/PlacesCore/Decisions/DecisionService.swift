@@ -131,15 +131,14 @@ public struct DecisionService: Sendable {
         return try await view(state, for: caller)
     }
 
-    /// The view of a decision as `caller` may see it, naming its people from one read.
-    func view(_ state: DecisionState, for caller: User, users known: [String: User]? = nil) async throws -> DecisionView {
-        let users = if let known { known } else { try await accounts.users(ids: DecisionView.people(state.decision)) }
+    /// The view of a decision as `caller` may see it, naming its people as the state was read with them.
+    func view(_ state: DecisionState, for caller: User) async throws -> DecisionView {
         let names = try await names(state.decision.candidates)
-        return try DecisionView.make(state.decision, ballots: state.ballots, for: caller, users: users, names: names)
+        return try DecisionView.make(state.decision, ballots: state.ballots, for: caller, people: state.people, names: names)
     }
 
-    /// A page of the decisions the caller can see, newest first: the decisions with their ballots in one read, and
-    /// everyone their views name in another, whatever the number of decisions and participants.
+    /// A page of the decisions the caller can see, newest first: the decisions with their ballots and everyone their
+    /// views name in one read, whatever the number of decisions and participants.
     public func list(_ caller: User, page: PageRequest) async throws -> Page<DecisionView> {
         let memberOf = try await groups.groupIDs(memberID: caller.id)
         let found = try await repository.decisions(visibleTo: caller.id, groupIDs: memberOf, page: page)
@@ -150,9 +149,8 @@ public struct DecisionService: Sendable {
             // decision first (rare: each costs reads of its own).
             states.append(needsAttention(state) ? try await readable(caller, current(state.decision.id)) : state)
         }
-        let users = try await accounts.users(ids: states.flatMap { DecisionView.people($0.decision) })
         var views: [DecisionView] = []
-        for state in states { views.append(try await view(state, for: caller, users: users)) }
+        for state in states { views.append(try await view(state, for: caller)) }
         return Page(items: views, nextCursor: found.nextCursor)
     }
 

@@ -55,27 +55,23 @@ public struct DecisionView: Sendable, Encodable {
     /// The count so far (tiered, active), for a participant who has voted.
     public var provisional: DecisionResult?
 
-    /// Everyone a view of the decision names: its participants and those who departed.
-    static func people(_ decision: Decision) -> [String] {
-        decision.participants + decision.departures.map(\.userId)
-    }
-
-    /// The view for `caller`, naming people from `users` (read for `people(decision)`) and places from `names`.
+    /// The view for `caller`, naming people from `people` (the state's: participants and those who departed) and
+    /// places from `names`.
     static func make(
         _ decision: Decision,
         ballots: [Ballot],
         for caller: User,
-        users: [String: User],
+        people: [String: PublicUser],
         names: [String: String]
     ) throws -> DecisionView {
         let voted = Set(ballots.map(\.userId))
         var participants = decision.participants.compactMap { id in
-            users[id].map { Participant(user: PublicUser($0), hasVoted: voted.contains(id)) }
+            people[id].map { Participant(user: $0, hasVoted: voted.contains(id)) }
         }
         participants.sort { $0.user.username.lowercased() < $1.user.username.lowercased() }
         let departed = decision.departures.compactMap { departure in
-            users[departure.userId].map {
-                Departed(user: PublicUser($0), leftAt: departure.at, ballotWithdrawn: departure.ballotWithdrawn)
+            people[departure.userId].map {
+                Departed(user: $0, leftAt: departure.at, ballotWithdrawn: departure.ballotWithdrawn)
             }
         }
         let ended = decision.status != .active

@@ -22,10 +22,6 @@ public protocol AccountRepository: Sendable {
     func insert(_ user: User) async throws
     /// The user with this id.
     func user(id: String) async throws -> User?
-    /// The users with these ids that exist, in one read, by id (a decision's participants, whatever their number).
-    func users(ids: [String]) async throws -> [String: User]
-    /// The users with these ids that exist and their stored settings (nil when they never saved any), in one read.
-    func usersWithSettings(ids: [String]) async throws -> [String: (user: User, settings: UserSettings?)]
     /// The user a login names (a username in any case); nil when none.
     func user(login: LoginName) async throws -> User?
     /// Saves a changed user (profile, e-mail, phone); `conflict` naming the field when a new value is taken.
@@ -44,8 +40,9 @@ public protocol AccountRepository: Sendable {
 
     /// Stores a new session.
     func insert(_ session: Session) async throws
-    /// The session with this token hash.
-    func session(tokenHash: String) async throws -> Session?
+    /// The session with this token hash and the user it signs in, in one read (a request's sign-in costs one); nil
+    /// when there is no such session.
+    func session(tokenHash: String) async throws -> (session: Session, user: User)?
     /// Ends one session.
     func deleteSession(tokenHash: String) async throws
 

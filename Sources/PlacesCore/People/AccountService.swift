@@ -120,15 +120,13 @@ public struct AccountService: Sendable {
     /// The caller a bearer token signs in, or `unauthorized` when it is unknown, revoked or expired.
     public func authenticate(token: String) async throws -> Caller {
         let tokenHash = SessionToken.hash(token)
-        guard let session = try await repository.session(tokenHash: tokenHash) else {
+        // A session ends with its account, so a session found always has its user.
+        guard let (session, user) = try await repository.session(tokenHash: tokenHash) else {
             throw PlacesError.unauthorized("the token is unknown or was revoked; log in again")
         }
         guard session.expiresAt > clock() else {
             try await repository.deleteSession(tokenHash: tokenHash)
             throw PlacesError.unauthorized("the token expired; log in again")
-        }
-        guard let user = try await repository.user(id: session.userID) else {
-            throw PlacesError.unauthorized("the account no longer exists")
         }
         return Caller(user: user, tokenHash: tokenHash)
     }

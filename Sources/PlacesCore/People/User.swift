@@ -72,12 +72,24 @@ public struct PublicUser: Sendable, Hashable, Codable {
 
     /// The public view of `user`.
     public init(_ user: User) {
-        id = user.id
-        username = user.username
-        displayName = user.profile.displayName
-        bio = user.profile.bio
-        city = user.profile.city
-        avatarURL = user.profile.avatarURL
+        self.init(
+            id: user.id,
+            username: user.username,
+            displayName: user.profile.displayName,
+            bio: user.profile.bio,
+            city: user.profile.city,
+            avatarURL: user.profile.avatarURL
+        )
+    }
+
+    /// The public view of a user read in part (a repository reading only these columns).
+    public init(id: String, username: String, displayName: String?, bio: String?, city: String?, avatarURL: String?) {
+        self.id = id
+        self.username = username
+        self.displayName = displayName
+        self.bio = bio
+        self.city = city
+        self.avatarURL = avatarURL
     }
 }
 

@@ -215,8 +215,8 @@ public struct SQLiteDecisionRepository: DecisionRepository {
         return row.map { ($0[0], $0[1]) }
     }
 
-    /// A decision's row with its participants (those who are no longer members of its group apart) and its ballots as
-    /// JSON lists: a decision, or a page of them, in one statement.
+    /// A decision's row with its participants (those who are no longer members of its group apart), its ballots and the
+    /// people it names (participants and those who left) as JSON lists: a decision, or a page of them, in one statement.
     static let stateQuery = """
         SELECT d.*,
             (SELECT json_group_array(p.user_id) FROM decision_participant p WHERE p.decision_id = d.id) AS participant_ids,
@@ -224,7 +224,12 @@ public struct SQLiteDecisionRepository: DecisionRepository {
                 AND NOT EXISTS (SELECT 1 FROM group_member m WHERE m.group_id = d.group_id AND m.user_id = p.user_id)
             ) AS former_member_ids,
             (SELECT json_group_array(json_array(b.user_id, b.ranking, b.cast_at, b.updated_at))
-                FROM ballot b WHERE b.decision_id = d.id) AS ballot_list
+                FROM ballot b WHERE b.decision_id = d.id) AS ballot_list,
+            (SELECT json_group_array(json_array(u.id, u.username, u.display_name, u.bio, u.city, u.avatar_url))
+                FROM user_account u
+                WHERE u.id IN (SELECT p.user_id FROM decision_participant p WHERE p.decision_id = d.id)
+                    OR u.id IN (SELECT value ->> '$.userId' FROM json_each(coalesce(d.departures, '[]')))
+            ) AS people
         FROM decision d
         """
 
@@ -265,10 +270,18 @@ public struct SQLiteDecisionRepository: DecisionRepository {
                 updatedAt: Timestamp.date(fields[3]) ?? Date(timeIntervalSince1970: 0)
             )
         }
+        // [id, username, display name, bio, city, avatar URL]: the public columns, some of them null.
+        let people = try StoredJSON.value([[String?]].self, from: row["people"]).map { fields in
+            guard fields.count == 6, let userID = fields[0], let username = fields[1] else {
+                throw PlacesError(.internalError, "a person named by decision '\(id)' is unreadable")
+            }
+            return PublicUser(id: userID, username: username, displayName: fields[2], bio: fields[3], city: fields[4], avatarURL: fields[5])
+        }
         return DecisionState(
             decision: decision,
             ballots: ballots.sorted { $0.userId < $1.userId },
             formerMembers: Set(try StoredJSON.value([String].self, from: row["former_member_ids"])),
+            people: Dictionary(people.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }),
             version: row["version"],
             decisionVersion: row["decision_version"]
         )

@@ -50,38 +50,6 @@ public struct SQLiteAccountRepository: AccountRepository {
         }
     }
 
-    public func users(ids: [String]) async throws -> [String: User] {
-        guard !ids.isEmpty else { return [:] }
-        let unique = Array(Set(ids))
-        return try await database.readStatement { db in
-            let rows = try Row.fetchAll(
-                db,
-                sql: "SELECT * FROM user_account WHERE id IN (SELECT value FROM json_each(?))",
-                arguments: [SQLiteAccountRepository.jsonArray(unique)]
-            )
-            return Dictionary(rows.map(SQLiteAccountRepository.user).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        }
-    }
-
-    public func usersWithSettings(ids: [String]) async throws -> [String: (user: User, settings: UserSettings?)] {
-        guard !ids.isEmpty else { return [:] }
-        let rows = try await database.readStatement { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT u.*, s.settings AS stored_settings FROM user_account u LEFT JOIN user_settings s ON s.user_id = u.id
-                    WHERE u.id IN (SELECT value FROM json_each(?))
-                    """,
-                arguments: [SQLiteAccountRepository.jsonArray(Array(Set(ids)))]
-            ).map { (row: Row) in (SQLiteAccountRepository.user(row), row["stored_settings"] as String?) }
-        }
-        var found: [String: (user: User, settings: UserSettings?)] = [:]
-        for (user, text) in rows {
-            found[user.id] = (user, try text.map { try SQLiteAccountRepository.settings($0, userID: user.id) })
-        }
-        return found
-    }
-
     /// `values` as a JSON array of strings, for `json_each(?)`: one bound parameter however many ids a read names.
     static func jsonArray(_ values: [String]) -> String {
         String(decoding: (try? JSONEncoder().encode(values)) ?? Data("[]".utf8), as: UTF8.self)
@@ -184,15 +152,23 @@ public struct SQLiteAccountRepository: AccountRepository {
         }
     }
 
-    public func session(tokenHash: String) async throws -> Session? {
-        try await database.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM session WHERE token_hash = ?", arguments: [tokenHash]).map { row in
-                Session(
+    public func session(tokenHash: String) async throws -> (session: Session, user: User)? {
+        try await database.readStatement { db in
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT u.*, s.token_hash, s.created_at AS session_created_at, s.expires_at AS session_expires_at
+                    FROM session s JOIN user_account u ON u.id = s.user_id WHERE s.token_hash = ?
+                    """,
+                arguments: [tokenHash]
+            ).map { row in
+                let session = Session(
                     tokenHash: row["token_hash"],
-                    userID: row["user_id"],
-                    createdAt: Timestamp.date(row["created_at"]) ?? Date(timeIntervalSince1970: 0),
-                    expiresAt: Timestamp.date(row["expires_at"]) ?? Date(timeIntervalSince1970: 0)
+                    userID: row["id"],
+                    createdAt: Timestamp.date(row["session_created_at"]) ?? Date(timeIntervalSince1970: 0),
+                    expiresAt: Timestamp.date(row["session_expires_at"]) ?? Date(timeIntervalSince1970: 0)
                 )
+                return (session, SQLiteAccountRepository.user(row))
             }
         }
     }
