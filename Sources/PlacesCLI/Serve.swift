@@ -123,8 +123,8 @@ extension Places {
                 services: services,
                 metrics: metrics,
                 background: [
-                    IndexSyncService(service: places, logger: logger),
-                    DecisionDeadlineService(decisions: services.decisions, logger: logger),
+                    PeriodicService.indexSync(places, logger: logger),
+                    PeriodicService.decisionDeadlines(services.decisions, logger: logger),
                 ],
                 logger: logger,
                 onServerRunning: { port in

@@ -18,7 +18,7 @@ struct IndexSyncServiceTests {
         let places = PlaceService(repository: server.places, index: PlaceIndex())
         try await places.loadIndex()
         let sync = Task {
-            try await IndexSyncService(service: places, interval: .milliseconds(20), logger: Logger(label: "test")).run()
+            try await PeriodicService.indexSync(places, interval: .milliseconds(20), logger: Logger(label: "test")).run()
         }
         defer { sync.cancel() }
 
