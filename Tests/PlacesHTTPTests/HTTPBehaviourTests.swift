@@ -32,7 +32,7 @@ struct HTTPBehaviourTests {
 
     @Test func browserAppsFromAllowedOriginsOnly() async throws {
         let settings = ServerSettings(host: "127.0.0.1", port: 0, corsOrigins: ["https://app.example.com"])
-        let app = try await TestApp.make(Self.places, settings: settings)
+        let app = try await TestApp.togetherServices(Self.places, settings: settings).app
         try await app.test(.router) { client in
             let preflight: HTTPFields = [.origin: "https://app.example.com", .accessControlRequestMethod: "POST"]
             try await client.execute(uri: "/v1/places", method: .options, headers: preflight) { response in
