@@ -56,6 +56,35 @@ struct Route: Sendable {
         }
     }
 
+    /// A route that creates what the body asks for, as the signed-in caller: 201 with it, and `Location` at its id
+    /// below the route's path.
+    init<Command: RequestCommand, Created: CreatedResource>(
+        _ method: HTTPRequest.Method,
+        _ path: String,
+        create: @escaping @Sendable (User, Command) async throws -> Created
+    ) {
+        self.init(method, path) { request, context in
+            let caller = try context.requireCaller()
+            let created = try await create(caller.user, try await Command(request, context: context))
+            return try JSONResponse.created(created, at: "/\(path)/\(created.id)")
+        }
+    }
+
+    /// A route that changes what the path's parameter names as the body asks, as the signed-in caller, and answers
+    /// with the result as JSON.
+    init<Command: RequestCommand, Answer: Encodable & Sendable>(
+        _ method: HTTPRequest.Method,
+        _ path: String,
+        change: @escaping @Sendable (User, String, Command) async throws -> Answer
+    ) {
+        let parameter = Route.parameter(of: path)
+        self.init(method, path) { request, context in
+            let caller = try context.requireCaller()
+            let command = try await Command(request, context: context)
+            return try JSONResponse.make(try await change(caller.user, try context.pathText(parameter), command))
+        }
+    }
+
     /// The name of the last `{…}` segment of `path`.
     private static func parameter(of path: String) -> String {
         String(path.split(separator: "/").last { $0.hasPrefix("{") }?.dropFirst().dropLast() ?? "")
@@ -111,9 +140,9 @@ struct Route: Sendable {
         Route(.post, "v1/friends/requests/{username}/accept", answer: services.groups.acceptFriend),
         Route(.post, "v1/friends/requests/{username}/decline", act: services.groups.declineFriend),
         Route(.get, "v1/groups", list: services.groups.groups),
-        Route(.post, "v1/groups", signedIn: groups.createGroup),
+        Route(.post, "v1/groups", create: services.groups.createGroup),
         Route(.get, "v1/groups/{id}", answer: services.groups.group),
-        Route(.patch, "v1/groups/{id}", signedIn: groups.updateGroup),
+        Route(.patch, "v1/groups/{id}", change: services.groups.updateGroup),
         Route(.delete, "v1/groups/{id}", act: services.groups.deleteGroup),
         Route(.post, "v1/groups/{id}/invitations", signedIn: groups.invite),
         Route(.post, "v1/groups/{id}/leave", signedIn: groups.leave),
@@ -123,17 +152,17 @@ struct Route: Sendable {
         Route(.post, "v1/me/invitations/{id}/accept", signedIn: groups.acceptInvitation),
         Route(.post, "v1/me/invitations/{id}/decline", signedIn: groups.declineInvitation),
         Route(.get, "v1/collections", list: services.collections.list),
-        Route(.post, "v1/collections", signedIn: collections.create),
+        Route(.post, "v1/collections", create: services.collections.create),
         Route(.get, "v1/collections/{id}", signedIn: collections.detail),
-        Route(.patch, "v1/collections/{id}", signedIn: collections.update),
+        Route(.patch, "v1/collections/{id}", change: services.collections.update),
         Route(.delete, "v1/collections/{id}", act: services.collections.delete),
-        Route(.post, "v1/collections/{id}/places", signedIn: collections.add),
+        Route(.post, "v1/collections/{id}/places", change: services.collections.add),
         Route(.delete, "v1/collections/{id}/places/{placeId}", signedIn: collections.remove),
         Route(.put, "v1/collections/{id}/order", signedIn: collections.reorder),
         Route(.get, "v1/decisions", list: services.decisions.list),
-        Route(.post, "v1/decisions", signedIn: decisions.create),
+        Route(.post, "v1/decisions", create: services.decisions.create),
         Route(.get, "v1/decisions/{id}", answer: services.decisions.view),
-        Route(.put, "v1/decisions/{id}/ballot", signedIn: decisions.vote),
+        Route(.put, "v1/decisions/{id}/ballot", change: services.decisions.vote),
         Route(.post, "v1/decisions/{id}/close", answer: services.decisions.close),
         Route(.post, "v1/decisions/{id}/cancel", answer: services.decisions.cancel),
         Route(.post, "v1/decisions/{id}/pick", signedIn: decisions.pick),
@@ -158,6 +187,16 @@ struct Route: Sendable {
         return paths
     }
 }
+
+/// What a create route answers: it has the id its address ends with.
+protocol CreatedResource: Encodable, Sendable {
+    /// The id, the last segment of its address.
+    var id: String { get }
+}
+
+extension PlaceCollection: CreatedResource {}
+extension DecisionView: CreatedResource {}
+extension Group: CreatedResource {}
 
 /// `GET /health`'s answer.
 struct Health: Encodable {

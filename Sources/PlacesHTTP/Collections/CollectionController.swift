@@ -2,15 +2,10 @@ import GeoIndex
 import Hummingbird
 import PlacesCore
 
-/// `/v1/collections`: personal and group collections of places, kept in the order people give them.
+/// The `/v1/collections` handlers that read more than a body or a path (`Route.all` answers the rest generically):
+/// a collection with distances, removing a place, and a new order.
 struct CollectionController: Sendable {
     let collections: CollectionService
-
-    /// `POST /v1/collections {name, description?, groupId?}` → 201.
-    @Sendable func create(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
-        let collection = try await collections.create(caller.user, try await NewCollection(request, context: context))
-        return try JSONResponse.created(collection, at: "/v1/collections/\(collection.id)")
-    }
 
     /// `GET /v1/collections/{id}?lat=&lon=`: the places in order, with distances when a location is given.
     @Sendable func detail(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
@@ -20,18 +15,6 @@ struct CollectionController: Sendable {
             center = try NearbyQuery.parse(lat: parameters["lat"], lon: parameters["lon"], limit: nil, filter: PlaceFilter()).center
         }
         return try JSONResponse.make(try await collections.detail(caller.user, id: try context.pathText("id"), center: center))
-    }
-
-    /// `PATCH /v1/collections/{id} {name?, description?}` (owner; group admins).
-    @Sendable func update(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
-        let patch = try await CollectionPatch(request, context: context)
-        return try JSONResponse.make(try await collections.update(caller.user, id: try context.pathText("id"), patch))
-    }
-
-    /// `POST /v1/collections/{id}/places {placeId, position?}` → the collection.
-    @Sendable func add(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
-        let addition = try await CollectionAddition(request, context: context)
-        return try JSONResponse.make(try await collections.add(caller.user, id: try context.pathText("id"), addition))
     }
 
     /// `DELETE /v1/collections/{id}/places/{placeId}` → 204.

@@ -1,7 +1,8 @@
 import Hummingbird
 import PlacesCore
 
-/// `/v1/friends`, `/v1/groups` and `/v1/me/invitations`: friend requests, groups, invitations and membership.
+/// The `/v1/friends`, `/v1/groups` and `/v1/me/invitations` handlers that read more than a body or a path
+/// (`Route.all` answers the rest generically): friend requests, invitations and membership.
 struct GroupController: Sendable {
     let groups: GroupService
 
@@ -28,18 +29,6 @@ struct GroupController: Sendable {
     }
 
     // MARK: Groups
-
-    /// `POST /v1/groups` → 201; the caller is its admin.
-    @Sendable func createGroup(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
-        let group = try await groups.createGroup(caller.user, try await NewGroup(request, context: context))
-        return try JSONResponse.created(group, at: "/v1/groups/\(group.id)")
-    }
-
-    /// `PATCH /v1/groups/{id}` (admins).
-    @Sendable func updateGroup(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
-        let patch = try await GroupPatch(request, context: context)
-        return try JSONResponse.make(try await groups.updateGroup(caller.user, id: try context.pathText("id"), patch))
-    }
 
     /// `POST /v1/groups/{id}/invitations {username}` (admins) → 201.
     @Sendable func invite(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {

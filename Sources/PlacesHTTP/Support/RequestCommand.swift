@@ -3,7 +3,7 @@ import PlacesCore
 
 /// A command of Core that a request's JSON body carries: the names the body may hold, and how its fields become the
 /// command (a wrong type or an unknown name is refused, naming the field).
-protocol RequestCommand {
+protocol RequestCommand: Sendable {
     /// The names the body may hold.
     static var fields: Set<String> { get }
 
