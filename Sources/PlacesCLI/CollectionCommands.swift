@@ -24,13 +24,12 @@ extension Places {
             @OptionGroup var acting: ActingOptions
 
             func answer(_ together: Together) async throws -> PlaceCollection {
-                let deprecated = DeprecatedFields(arguments: fields, flags: CollectionCommand.flags)
-                let command =
-                    deprecated.isEmpty
-                    ? NewCollection(name: name, description: description, groupId: group)
-                    : try NewCollection(
-                        body: try deprecated.body(allowed: NewCollection.fields, flagsGiven: name != nil || description != nil || group != nil)
-                    )
+                let command = try DeprecatedFields(arguments: fields, flags: CollectionCommand.flags).command(
+                    flags: { NewCollection(name: name, description: description, groupId: group) },
+                    flagsGiven: name != nil || description != nil || group != nil,
+                    allowed: NewCollection.fields,
+                    read: NewCollection.init(body:)
+                )
                 return try await together.services.collections.create(together.caller, command)
             }
         }
@@ -67,13 +66,12 @@ extension Places {
             @OptionGroup var acting: ActingOptions
 
             func answer(_ together: Together) async throws -> PlaceCollection {
-                let deprecated = DeprecatedFields(arguments: fields, flags: CollectionCommand.flags)
-                let patch =
-                    deprecated.isEmpty
-                    ? CollectionPatch(name: .given(name), description: clearDescription ? .clear : .given(description))
-                    : try CollectionPatch(
-                        body: try deprecated.body(allowed: NewCollection.fields, flagsGiven: name != nil || description != nil || clearDescription)
-                    )
+                let patch = try DeprecatedFields(arguments: fields, flags: CollectionCommand.flags).command(
+                    flags: { CollectionPatch(name: .given(name), description: clearDescription ? .clear : .given(description)) },
+                    flagsGiven: name != nil || description != nil || clearDescription,
+                    allowed: NewCollection.fields,
+                    read: CollectionPatch.init(body:)
+                )
                 return try await together.services.collections.update(together.caller, id: id, patch)
             }
         }

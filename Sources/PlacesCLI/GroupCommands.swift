@@ -90,11 +90,12 @@ extension Places {
             @OptionGroup var acting: ActingOptions
 
             func answer(_ together: Together) async throws -> Group {
-                let deprecated = DeprecatedFields(arguments: fields, flags: GroupFieldOptions.flags)
-                let command =
-                    deprecated.isEmpty
-                    ? NewGroup(name: group.name, description: group.description, pictureURL: group.pictureURL)
-                    : try NewGroup(body: try deprecated.body(allowed: NewGroup.fields, flagsGiven: group.given))
+                let command = try DeprecatedFields(arguments: fields, flags: GroupFieldOptions.flags).command(
+                    flags: { NewGroup(name: group.name, description: group.description, pictureURL: group.pictureURL) },
+                    flagsGiven: group.given,
+                    allowed: NewGroup.fields,
+                    read: NewGroup.init(body:)
+                )
                 return try await together.services.groups.createGroup(together.caller, command)
             }
         }
@@ -127,19 +128,21 @@ extension Places {
             @OptionGroup var acting: ActingOptions
 
             func answer(_ together: Together) async throws -> Group {
-                let deprecated = DeprecatedFields(arguments: fields, flags: GroupFieldOptions.flags)
-                var patch: GroupPatch
-                if deprecated.isEmpty {
-                    patch = GroupPatch(name: .given(group.name), description: .given(group.description), pictureURL: .given(group.pictureURL))
-                    for field in clear {
-                        switch field {
-                        case .description: patch.description = .clear
-                        case .pictureURL: patch.pictureURL = .clear
+                let patch = try DeprecatedFields(arguments: fields, flags: GroupFieldOptions.flags).command(
+                    flags: {
+                        var patch = GroupPatch(name: .given(group.name), description: .given(group.description), pictureURL: .given(group.pictureURL))
+                        for field in clear {
+                            switch field {
+                            case .description: patch.description = .clear
+                            case .pictureURL: patch.pictureURL = .clear
+                            }
                         }
-                    }
-                } else {
-                    patch = try GroupPatch(body: try deprecated.body(allowed: NewGroup.fields, flagsGiven: group.given || !clear.isEmpty))
-                }
+                        return patch
+                    },
+                    flagsGiven: group.given || !clear.isEmpty,
+                    allowed: NewGroup.fields,
+                    read: GroupPatch.init(body:)
+                )
                 return try await together.services.groups.updateGroup(together.caller, id: id, patch)
             }
         }

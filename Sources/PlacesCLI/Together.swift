@@ -53,6 +53,17 @@ struct DeprecatedFields {
     /// True when none were given.
     var isEmpty: Bool { arguments.isEmpty }
 
+    /// What the flags ask for, or, when these deprecated fields were given instead, what `read` makes of them.
+    func command<Command>(
+        flags: () throws -> Command,
+        flagsGiven: Bool,
+        allowed: Set<String>,
+        read: (FieldReader) throws(PlacesError) -> Command
+    ) throws -> Command {
+        guard !isEmpty else { return try flags() }
+        return try read(try body(allowed: allowed, flagsGiven: flagsGiven))
+    }
+
     /// The arguments as a body (warning once per field), refusing them beside the flags that replace them.
     func body(allowed: Set<String>, flagsGiven: Bool) throws(PlacesError) -> FieldReader {
         guard !flagsGiven else {
