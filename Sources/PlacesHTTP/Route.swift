@@ -28,7 +28,11 @@ struct Route: Sendable {
     }
 
     /// A route that answers the signed-in caller with `answer` for them and the path's parameter, as JSON.
-    init<Answer: Encodable & Sendable>(_ method: HTTPRequest.Method, _ path: String, answer: @escaping @Sendable (User, String) async throws -> Answer) {
+    init<Answer: Encodable & Sendable>(
+        _ method: HTTPRequest.Method,
+        _ path: String,
+        answer: @escaping @Sendable (User, String) async throws -> Answer
+    ) {
         let parameter = Route.parameter(of: path)
         self.init(method, path) { _, context in
             try JSONResponse.make(try await answer(try context.requireCaller().user, try context.pathText(parameter)))
@@ -93,12 +97,15 @@ struct Route: Sendable {
     /// Every route of the API, over the services: the one list the router is built from and the 405 answers are
     /// read from. A path's methods come in the order its `Allow` header names them.
     static func all(services: PlacesServices, metrics: PlacesMetrics) -> [Route] {
-        let accounts = AccountController(accounts: services.accounts, places: services.places)
-        let places = PlaceController(service: services.places, accounts: services.accounts)
-        let groups = GroupController(groups: services.groups)
-        let collections = CollectionController(collections: services.collections)
-        let decisions = DecisionController(decisions: services.decisions)
-        let notifications = NotificationController(notifications: services.notifications)
+        let accountHandlers = AccountController(accounts: services.accounts, places: services.places)
+        let placeHandlers = PlaceController(service: services.places, accounts: services.accounts)
+        let groupHandlers = GroupController(groups: services.groups)
+        let collectionHandlers = CollectionController(collections: services.collections)
+        let decisionHandlers = DecisionController(decisions: services.decisions)
+        let notificationHandlers = NotificationController(notifications: services.notifications)
+        let groups = services.groups
+        let collections = services.collections
+        let decisions = services.decisions
         let health: @Sendable (Request, PlacesRequestContext) async throws -> Response = { _, _ in
             try JSONResponse.make(Health(status: "ok", places: services.places.indexedCount))
         }
@@ -109,67 +116,67 @@ struct Route: Sendable {
         Route(.get, "health", use: health),
         Route(.get, "openapi.yaml", use: OpenAPIDocument.serve),
         Route(.get, "metrics", use: renderMetrics),
-        Route(.post, "v1/auth/register", use: accounts.register),
-        Route(.post, "v1/auth/login", use: accounts.login),
-        Route(.post, "v1/auth/logout", signedIn: accounts.logout),
-        Route(.get, "v1/me", signedIn: accounts.me),
-        Route(.patch, "v1/me", signedIn: accounts.updateMe),
-        Route(.delete, "v1/me", signedIn: accounts.deleteMe),
-        Route(.post, "v1/me/password", signedIn: accounts.changePassword),
-        Route(.get, "v1/me/export", signedIn: accounts.export),
-        Route(.get, "v1/me/settings", signedIn: accounts.settings),
-        Route(.put, "v1/me/settings", signedIn: accounts.replaceSettings),
-        Route(.patch, "v1/me/settings", signedIn: accounts.updateSettings),
-        Route(.get, "v1/me/favorites", signedIn: accounts.favorites),
-        Route(.get, "v1/users/search", signedIn: accounts.searchUsers),
-        Route(.post, "v1/places", signedIn: places.create),
-        Route(.get, "v1/places/nearby", use: places.nearby),
-        Route(.get, "v1/places/search", use: places.search),
-        Route(.get, "v1/places/{id}", use: places.place),
-        Route(.patch, "v1/places/{id}", signedIn: places.update),
-        Route(.delete, "v1/places/{id}", signedIn: places.delete),
-        Route(.post, "v1/places/{id}/restore", signedIn: places.restore),
-        Route(.put, "v1/places/{id}/favorite", signedIn: places.favorite),
-        Route(.delete, "v1/places/{id}/favorite", signedIn: places.unfavorite),
-        Route(.put, "v1/places/{id}/rating", signedIn: places.rate),
-        Route(.delete, "v1/places/{id}/rating", signedIn: places.unrate),
-        Route(.get, "v1/friends", list: services.groups.friends),
-        Route(.delete, "v1/friends/{username}", act: services.groups.unfriend),
-        Route(.get, "v1/friends/requests", signedIn: groups.friendRequests),
-        Route(.post, "v1/friends/requests", signedIn: groups.requestFriend),
-        Route(.post, "v1/friends/requests/{username}/accept", answer: services.groups.acceptFriend),
-        Route(.post, "v1/friends/requests/{username}/decline", act: services.groups.declineFriend),
-        Route(.get, "v1/groups", list: services.groups.groups),
-        Route(.post, "v1/groups", create: services.groups.createGroup),
-        Route(.get, "v1/groups/{id}", answer: services.groups.group),
-        Route(.patch, "v1/groups/{id}", change: services.groups.updateGroup),
-        Route(.delete, "v1/groups/{id}", act: services.groups.deleteGroup),
-        Route(.post, "v1/groups/{id}/invitations", signedIn: groups.invite),
-        Route(.post, "v1/groups/{id}/leave", signedIn: groups.leave),
-        Route(.delete, "v1/groups/{id}/members/{username}", signedIn: groups.removeMember),
-        Route(.put, "v1/groups/{id}/members/{username}/role", signedIn: groups.setRole),
-        Route(.get, "v1/me/invitations", list: services.groups.invitations),
-        Route(.post, "v1/me/invitations/{id}/accept", signedIn: groups.acceptInvitation),
-        Route(.post, "v1/me/invitations/{id}/decline", signedIn: groups.declineInvitation),
-        Route(.get, "v1/collections", list: services.collections.list),
-        Route(.post, "v1/collections", create: services.collections.create),
-        Route(.get, "v1/collections/{id}", signedIn: collections.detail),
-        Route(.patch, "v1/collections/{id}", change: services.collections.update),
-        Route(.delete, "v1/collections/{id}", act: services.collections.delete),
-        Route(.post, "v1/collections/{id}/places", change: services.collections.add),
-        Route(.delete, "v1/collections/{id}/places/{placeId}", signedIn: collections.remove),
-        Route(.put, "v1/collections/{id}/order", signedIn: collections.reorder),
-        Route(.get, "v1/decisions", list: services.decisions.list),
-        Route(.post, "v1/decisions", create: services.decisions.create),
-        Route(.get, "v1/decisions/{id}", answer: services.decisions.view),
-        Route(.put, "v1/decisions/{id}/ballot", change: services.decisions.vote),
-        Route(.post, "v1/decisions/{id}/close", answer: services.decisions.close),
-        Route(.post, "v1/decisions/{id}/cancel", answer: services.decisions.cancel),
-        Route(.post, "v1/decisions/{id}/pick", signedIn: decisions.pick),
-        Route(.get, "v1/decisions/{id}/recount", answer: services.decisions.recount),
-        Route(.get, "v1/notifications", signedIn: notifications.list),
-        Route(.post, "v1/notifications/read-all", signedIn: notifications.readAll),
-        Route(.post, "v1/notifications/{id}/read", use: notifications.read),
+        Route(.post, "v1/auth/register", use: accountHandlers.register),
+        Route(.post, "v1/auth/login", use: accountHandlers.login),
+        Route(.post, "v1/auth/logout", signedIn: accountHandlers.logout),
+        Route(.get, "v1/me", signedIn: accountHandlers.me),
+        Route(.patch, "v1/me", signedIn: accountHandlers.updateMe),
+        Route(.delete, "v1/me", signedIn: accountHandlers.deleteMe),
+        Route(.post, "v1/me/password", signedIn: accountHandlers.changePassword),
+        Route(.get, "v1/me/export", signedIn: accountHandlers.export),
+        Route(.get, "v1/me/settings", signedIn: accountHandlers.settings),
+        Route(.put, "v1/me/settings", signedIn: accountHandlers.replaceSettings),
+        Route(.patch, "v1/me/settings", signedIn: accountHandlers.updateSettings),
+        Route(.get, "v1/me/favorites", signedIn: accountHandlers.favorites),
+        Route(.get, "v1/users/search", signedIn: accountHandlers.searchUsers),
+        Route(.post, "v1/places", signedIn: placeHandlers.create),
+        Route(.get, "v1/places/nearby", use: placeHandlers.nearby),
+        Route(.get, "v1/places/search", use: placeHandlers.search),
+        Route(.get, "v1/places/{id}", use: placeHandlers.place),
+        Route(.patch, "v1/places/{id}", signedIn: placeHandlers.update),
+        Route(.delete, "v1/places/{id}", signedIn: placeHandlers.delete),
+        Route(.post, "v1/places/{id}/restore", signedIn: placeHandlers.restore),
+        Route(.put, "v1/places/{id}/favorite", signedIn: placeHandlers.favorite),
+        Route(.delete, "v1/places/{id}/favorite", signedIn: placeHandlers.unfavorite),
+        Route(.put, "v1/places/{id}/rating", signedIn: placeHandlers.rate),
+        Route(.delete, "v1/places/{id}/rating", signedIn: placeHandlers.unrate),
+        Route(.get, "v1/friends", list: groups.friends),
+        Route(.delete, "v1/friends/{username}", act: groups.unfriend),
+        Route(.get, "v1/friends/requests", signedIn: groupHandlers.friendRequests),
+        Route(.post, "v1/friends/requests", signedIn: groupHandlers.requestFriend),
+        Route(.post, "v1/friends/requests/{username}/accept", answer: groups.acceptFriend),
+        Route(.post, "v1/friends/requests/{username}/decline", act: groups.declineFriend),
+        Route(.get, "v1/groups", list: groups.groups),
+        Route(.post, "v1/groups", create: groups.createGroup),
+        Route(.get, "v1/groups/{id}", answer: groups.group),
+        Route(.patch, "v1/groups/{id}", change: groups.updateGroup),
+        Route(.delete, "v1/groups/{id}", act: groups.deleteGroup),
+        Route(.post, "v1/groups/{id}/invitations", signedIn: groupHandlers.invite),
+        Route(.post, "v1/groups/{id}/leave", signedIn: groupHandlers.leave),
+        Route(.delete, "v1/groups/{id}/members/{username}", signedIn: groupHandlers.removeMember),
+        Route(.put, "v1/groups/{id}/members/{username}/role", signedIn: groupHandlers.setRole),
+        Route(.get, "v1/me/invitations", list: groups.invitations),
+        Route(.post, "v1/me/invitations/{id}/accept", signedIn: groupHandlers.acceptInvitation),
+        Route(.post, "v1/me/invitations/{id}/decline", signedIn: groupHandlers.declineInvitation),
+        Route(.get, "v1/collections", list: collections.list),
+        Route(.post, "v1/collections", create: collections.create),
+        Route(.get, "v1/collections/{id}", signedIn: collectionHandlers.detail),
+        Route(.patch, "v1/collections/{id}", change: collections.update),
+        Route(.delete, "v1/collections/{id}", act: collections.delete),
+        Route(.post, "v1/collections/{id}/places", change: collections.add),
+        Route(.delete, "v1/collections/{id}/places/{placeId}", signedIn: collectionHandlers.remove),
+        Route(.put, "v1/collections/{id}/order", signedIn: collectionHandlers.reorder),
+        Route(.get, "v1/decisions", list: decisions.list),
+        Route(.post, "v1/decisions", create: decisions.create),
+        Route(.get, "v1/decisions/{id}", answer: decisions.view),
+        Route(.put, "v1/decisions/{id}/ballot", change: decisions.vote),
+        Route(.post, "v1/decisions/{id}/close", answer: decisions.close),
+        Route(.post, "v1/decisions/{id}/cancel", answer: decisions.cancel),
+        Route(.post, "v1/decisions/{id}/pick", signedIn: decisionHandlers.pick),
+        Route(.get, "v1/decisions/{id}/recount", answer: decisions.recount),
+        Route(.get, "v1/notifications", signedIn: notificationHandlers.list),
+        Route(.post, "v1/notifications/read-all", signedIn: notificationHandlers.readAll),
+        Route(.post, "v1/notifications/{id}/read", use: notificationHandlers.read),
         ]
     }
 
