@@ -17,7 +17,7 @@ struct AccountController: Sendable {
 
     /// `POST /v1/auth/login` → `{token, expiresAt}`.
     @Sendable func login(request: Request, context: PlacesRequestContext) async throws -> Response {
-        return try JSONResponse.make(try await accounts.login(try await Credentials(request, context: context), clientAddress: context.clientAddress))
+        try JSONResponse.make(try await accounts.login(try await Credentials(request, context: context), clientAddress: context.clientAddress))
     }
 
     /// `POST /v1/auth/logout` → 204; the token stops working.
@@ -33,7 +33,7 @@ struct AccountController: Sendable {
 
     /// `PATCH /v1/me`
     @Sendable func updateMe(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
-        return try JSONResponse.make(OwnUser(try await accounts.updateProfile(caller, try await ProfilePatch(request, context: context))))
+        try JSONResponse.make(OwnUser(try await accounts.updateProfile(caller, try await ProfilePatch(request, context: context))))
     }
 
     /// `DELETE /v1/me {password}` → 204.
@@ -63,12 +63,12 @@ struct AccountController: Sendable {
 
     /// `PUT /v1/me/settings`: the fields given, defaults for the rest.
     @Sendable func replaceSettings(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
-        return try JSONResponse.make(try await accounts.replaceSettings(userID: caller.user.id, try await SettingsPatch(request, context: context)))
+        try JSONResponse.make(try await accounts.replaceSettings(userID: caller.user.id, try await SettingsPatch(request, context: context)))
     }
 
     /// `PATCH /v1/me/settings`: the fields given; the rest stay.
     @Sendable func updateSettings(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
-        return try JSONResponse.make(try await accounts.updateSettings(userID: caller.user.id, try await SettingsPatch(request, context: context)))
+        try JSONResponse.make(try await accounts.updateSettings(userID: caller.user.id, try await SettingsPatch(request, context: context)))
     }
 
     /// `GET /v1/me/favorites?lat=&lon=&limit=&cursor=`: nearest first when a location is given.

@@ -87,7 +87,7 @@ struct PlaceController: Sendable {
 
     /// `POST /v1/places/{id}/restore` (owner): brings a deleted place back.
     @Sendable func restore(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
-        return try JSONResponse.make(PlaceResponse(try await service.restore(id: try context.pathText("id"), by: .person(caller.user))))
+        try JSONResponse.make(PlaceResponse(try await service.restore(id: try context.pathText("id"), by: .person(caller.user))))
     }
 
     /// `PUT /v1/places/{id}/favorite` → 204.
