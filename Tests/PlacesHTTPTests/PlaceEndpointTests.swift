@@ -12,13 +12,10 @@ struct PlaceEndpointTests {
     @Test func aPlaceByID() async throws {
         let app = try await TestApp.make([TestApp.place("gem-a", 37.775, -122.419, name: "Café Lumière")])
         try await app.test(.router) { client in
-            try await client.execute(uri: "/v1/places/gem-a", method: .get) { response in
-                #expect(response.status == .ok)
-                let body = try TestApp.object(response.body)
-                #expect(body["id"] as? String == "gem-a")
-                #expect(body["name"] as? String == "Café Lumière")
-                #expect(body["createdAt"] as? String == "2027-01-15T08:00:00Z")
-            }
+            let body = try await client.object(.get, "/v1/places/gem-a", token: nil)
+            #expect(body["id"] as? String == "gem-a")
+            #expect(body["name"] as? String == "Café Lumière")
+            #expect(body["createdAt"] as? String == "2027-01-15T08:00:00Z")
         }
     }
 
@@ -37,11 +34,8 @@ struct PlaceEndpointTests {
     @Test func healthCountsTheIndexedPlaces() async throws {
         let app = try await TestApp.make([TestApp.place("a", 1, 1), TestApp.place("b", 2, 2)])
         try await app.test(.router) { client in
-            try await client.execute(uri: "/health", method: .get) { response in
-                #expect(response.status == .ok)
-                let body = try TestApp.object(response.body)
-                #expect(body["places"] as? Int == 2)
-            }
+            let body = try await client.object(.get, "/health", token: nil)
+            #expect(body["places"] as? Int == 2)
         }
     }
 
