@@ -11,6 +11,7 @@ import math, os, random, signal, sqlite3, subprocess, sys, tempfile, threading, 
 binary = os.path.abspath(sys.argv[1])
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(root, "Tests", "tools"))
+sys.dont_write_bytecode = True  # no __pycache__ left beside the shared module
 import places_server
 
 work = tempfile.mkdtemp(prefix="places-crash-")

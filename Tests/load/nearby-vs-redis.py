@@ -31,6 +31,7 @@ import argparse, csv, importlib.util, json, os, random, re, shutil, socket, stat
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
 sys.path.insert(0, os.path.join(root, "Tests", "tools"))
+sys.dont_write_bytecode = True  # no __pycache__ left beside the shared module
 import places_server
 
 spec = importlib.util.spec_from_file_location("run_load", os.path.join(here, "run-load.py"))

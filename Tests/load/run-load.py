@@ -21,6 +21,7 @@ import argparse, json, os, re, shutil, statistics, subprocess, sys
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
 sys.path.insert(0, os.path.join(root, "Tests", "tools"))
+sys.dont_write_bytecode = True  # no __pycache__ left beside the shared module
 import places_server
 
 TARGETS = {"nearby": 12_000, "mixed": 6_000}
