@@ -12,22 +12,10 @@ extension Places {
             subcommands: [Create.self, List.self, Show.self, Update.self, Delete.self, Add.self, Remove.self, Order.self]
         )
 
-        static func text(_ detail: CollectionDetail) -> String {
-            let places = detail.places.enumerated().map { index, place in
-                let distance = place.distanceMiles.map { String(format: "  %.2f mi", $0) } ?? ""
-                return "  \(index + 1). \(place.name) (\(place.id))\(distance)"
-            }
-            return ([text(detail.collection)] + places).joined(separator: "\n")
-        }
-
         /// The flag that replaces each deprecated field.
         static let flags = ["name": "--name", "description": "--description", "groupId": "--group"]
 
-        static func text(_ collection: PlaceCollection) -> String {
-            "\(collection.id)  \(collection.name)  (\(collection.kind)\(collection.groupId.map { " of \($0)" } ?? ""))"
-        }
-
-        struct Create: AsyncParsableCommand {
+        struct Create: ActingCommand {
             static let configuration = CommandConfiguration(abstract: "Make a collection: your own, or a group's with --group.")
             @Option(name: .long, help: "Its name.") var name: String?
             @Option(name: .long, help: "What it is for.") var description: String?
@@ -35,47 +23,40 @@ extension Places {
             @Argument(help: ArgumentHelp("Deprecated: fields as NAME=VALUE.", visibility: .hidden)) var fields: [String] = []
             @OptionGroup var acting: ActingOptions
 
-            func run() async throws {
-                try await acting.run { together in
-                    let deprecated = DeprecatedFields(arguments: fields, flags: CollectionCommand.flags)
-                    let command =
-                        deprecated.isEmpty
-                        ? NewCollection(name: name, description: description, groupId: group)
-                        : try NewCollection(
-                            body: try deprecated.body(allowed: NewCollection.fields, flagsGiven: name != nil || description != nil || group != nil)
-                        )
-                    return try await together.services.collections.create(together.caller, command)
-                } text: { CollectionCommand.text($0) }
+            func answer(_ together: Together) async throws -> PlaceCollection {
+                let command = try DeprecatedFields(arguments: fields, flags: CollectionCommand.flags).command(
+                    flags: { NewCollection(name: name, description: description, groupId: group) },
+                    flagsGiven: name != nil || description != nil || group != nil,
+                    allowed: NewCollection.fields,
+                    read: NewCollection.init(body:)
+                )
+                return try await together.services.collections.create(together.caller, command)
             }
         }
 
-        struct List: AsyncParsableCommand {
+        struct List: ActingCommand {
             static let configuration = CommandConfiguration(abstract: "The user's collections and their groups'.")
             @OptionGroup var acting: ActingOptions
 
-            func run() async throws {
-                try await acting.run { together in
-                    try await everyPage { try await together.services.collections.list(together.caller, page: $0) }
-                } text: { $0.map(CollectionCommand.text).joined(separator: "\n") }
+            func answer(_ together: Together) async throws -> [PlaceCollection] {
+                try await everyPage { try await together.services.collections.list(together.caller, page: $0) }
             }
         }
 
-        struct Show: AsyncParsableCommand {
+        struct Show: ActingCommand {
             static let configuration = CommandConfiguration(abstract: "A collection's places in order, with distances from --lat/--lon.")
             @Argument(help: "The collection's id.") var id: String
             @Option(name: .long, parsing: .unconditional, help: "Latitude to measure from.") var lat: String?
             @Option(name: .long, parsing: .unconditional, help: "Longitude to measure from.") var lon: String?
             @OptionGroup var acting: ActingOptions
 
-            func run() async throws {
-                try await acting.run { together in
-                    let center = lat == nil && lon == nil ? nil : try NearbyQuery.parse(lat: lat, lon: lon, limit: nil, filter: PlaceFilter()).center
-                    return try await together.services.collections.detail(together.caller, id: id, center: center)
-                } text: { CollectionCommand.text($0) }
+            func answer(_ together: Together) async throws -> CollectionDetail {
+                let center = lat == nil && lon == nil ? nil : try NearbyQuery.parse(lat: lat, lon: lon, limit: nil, filter: PlaceFilter()).center
+                return try await together.services.collections.detail(together.caller, id: id, center: center)
             }
         }
 
-        struct Update: AsyncParsableCommand {
+        struct Update: ActingCommand {
             static let configuration = CommandConfiguration(abstract: "Rename or describe a collection.")
             @Argument(help: "The collection's id.") var id: String
             @Option(name: .long, help: "Its new name.") var name: String?
@@ -84,72 +65,79 @@ extension Places {
             @Argument(help: ArgumentHelp("Deprecated: fields as NAME=VALUE.", visibility: .hidden)) var fields: [String] = []
             @OptionGroup var acting: ActingOptions
 
-            func run() async throws {
-                try await acting.run { together in
-                    let deprecated = DeprecatedFields(arguments: fields, flags: CollectionCommand.flags)
-                    let patch =
-                        deprecated.isEmpty
-                        ? CollectionPatch(name: .given(name), description: clearDescription ? .clear : .given(description))
-                        : try CollectionPatch(
-                            body: try deprecated.body(allowed: NewCollection.fields, flagsGiven: name != nil || description != nil || clearDescription)
-                        )
-                    return try await together.services.collections.update(together.caller, id: id, patch)
-                } text: { CollectionCommand.text($0) }
+            func answer(_ together: Together) async throws -> PlaceCollection {
+                let patch = try DeprecatedFields(arguments: fields, flags: CollectionCommand.flags).command(
+                    flags: { CollectionPatch(name: .given(name), description: clearDescription ? .clear : .given(description)) },
+                    flagsGiven: name != nil || description != nil || clearDescription,
+                    allowed: NewCollection.fields,
+                    read: CollectionPatch.init(body:)
+                )
+                return try await together.services.collections.update(together.caller, id: id, patch)
             }
         }
 
-        struct Delete: AsyncParsableCommand {
+        struct Delete: ActingCommand {
             static let configuration = CommandConfiguration(abstract: "Delete a collection.")
             @Argument(help: "The collection's id.") var id: String
             @OptionGroup var acting: ActingOptions
 
-            func run() async throws {
-                try await acting.run { together in
-                    try await together.services.collections.delete(together.caller, id: id)
-                    return Done()
-                } text: { _ in "deleted" }
+            func answer(_ together: Together) async throws -> Done {
+                try await together.services.collections.delete(together.caller, id: id)
+                return Done("deleted")
             }
         }
 
-        struct Add: AsyncParsableCommand {
+        struct Add: ActingCommand {
             static let configuration = CommandConfiguration(abstract: "Add a place, at the end or at --position (0-based).")
             @Argument(help: "The collection's id.") var id: String
             @Argument(help: "The place's id.") var placeID: String
             @Option(name: .long, help: "Where to insert it, 0-based.") var position: Int?
             @OptionGroup var acting: ActingOptions
 
-            func run() async throws {
-                try await acting.run { together in
-                    try await together.services.collections.add(together.caller, id: id, CollectionAddition(placeId: placeID, position: position))
-                } text: { CollectionCommand.text($0) }
+            func answer(_ together: Together) async throws -> CollectionDetail {
+                try await together.services.collections.add(together.caller, id: id, CollectionAddition(placeId: placeID, position: position))
             }
         }
 
-        struct Remove: AsyncParsableCommand {
+        struct Remove: ActingCommand {
             static let configuration = CommandConfiguration(abstract: "Remove a place.")
             @Argument(help: "The collection's id.") var id: String
             @Argument(help: "The place's id.") var placeID: String
             @OptionGroup var acting: ActingOptions
 
-            func run() async throws {
-                try await acting.run { together in
-                    try await together.services.collections.remove(together.caller, id: id, placeID: placeID)
-                    return Done()
-                } text: { _ in "removed" }
+            func answer(_ together: Together) async throws -> Done {
+                try await together.services.collections.remove(together.caller, id: id, placeID: placeID)
+                return Done("removed")
             }
         }
 
-        struct Order: AsyncParsableCommand {
+        struct Order: ActingCommand {
             static let configuration = CommandConfiguration(abstract: "Put the places in this order (each once).")
             @Argument(help: "The collection's id.") var id: String
             @Argument(help: "Every place id, in the new order.") var placeIDs: [String]
             @OptionGroup var acting: ActingOptions
 
-            func run() async throws {
-                try await acting.run { together in
-                    try await together.services.collections.reorder(together.caller, id: id, placeIDs: placeIDs)
-                } text: { CollectionCommand.text($0) }
+            func answer(_ together: Together) async throws -> CollectionDetail {
+                try await together.services.collections.reorder(together.caller, id: id, placeIDs: placeIDs)
             }
         }
+    }
+}
+
+extension PlaceCollection: CommandLineText {
+    /// Its id, name and kind, and the group it belongs to.
+    var commandLineText: String {
+        "\(id)  \(name)  (\(kind)\(groupId.map { " of \($0)" } ?? ""))"
+    }
+}
+
+extension CollectionDetail: CommandLineText {
+    /// The collection, then its places in order with their distances when measured.
+    var commandLineText: String {
+        let places = self.places.enumerated().map { index, place in
+            let distance = place.distanceMiles.map { String(format: "  %.2f mi", $0) } ?? ""
+            return "  \(index + 1). \(place.name) (\(place.id))\(distance)"
+        }
+        return ([collection.commandLineText] + places).joined(separator: "\n")
     }
 }

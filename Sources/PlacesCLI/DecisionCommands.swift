@@ -12,24 +12,7 @@ extension Places {
             subcommands: [Start.self, List.self, Show.self, Vote.self, Close.self, Cancel.self, Pick.self, Recount.self]
         )
 
-        static func text(_ view: DecisionView) -> String {
-            var lines = ["\(view.id)  \(view.title ?? "decision")  \(view.method.rawValue), \(view.status.rawValue)"]
-            lines.append("  candidates: " + view.candidates.map { $0.name ?? $0.placeId }.joined(separator: ", "))
-            if !view.waitingFor.isEmpty { lines.append("  waiting for: " + view.waitingFor.joined(separator: ", ")) }
-            if let result = view.result ?? view.provisional {
-                lines.append("  \(view.result == nil ? "so far" : "winner"): \(name(result.winner, in: view))")
-                lines.append("  ranking: " + result.ranking.map { name($0, in: view) }.joined(separator: " > "))
-                lines.append("  tie-break: \(result.tieBreak); seed \(result.seed)")
-                lines.append("  " + result.reasoning)
-            }
-            return lines.joined(separator: "\n")
-        }
-
-        static func name(_ id: String, in view: DecisionView) -> String {
-            view.candidates.first { $0.placeId == id }?.name ?? id
-        }
-
-        struct Start: AsyncParsableCommand {
+        struct Start: ActingCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Start a decision (as POST /v1/decisions).",
                 discussion: """
@@ -104,95 +87,79 @@ extension Places {
                 )
             }
 
-            func run() async throws {
-                try await acting.run { together in
-                    try await together.services.decisions.create(together.caller, try command())
-                } text: { DecisionCommand.text($0) }
+            func answer(_ together: Together) async throws -> DecisionView {
+                try await together.services.decisions.create(together.caller, try command())
             }
         }
 
-        struct List: AsyncParsableCommand {
+        struct List: ActingCommand {
             static let configuration = CommandConfiguration(abstract: "The decisions the user can see, newest first.")
             @OptionGroup var acting: ActingOptions
 
-            func run() async throws {
-                try await acting.run { together in
-                    try await everyPage { try await together.services.decisions.list(together.caller, page: $0) }
-                } text: { $0.map(DecisionCommand.text).joined(separator: "\n") }
+            func answer(_ together: Together) async throws -> [DecisionView] {
+                try await everyPage { try await together.services.decisions.list(together.caller, page: $0) }
             }
         }
 
-        struct Show: AsyncParsableCommand {
+        struct Show: ActingCommand {
             static let configuration = CommandConfiguration(abstract: "One decision as the user may see it.")
             @Argument(help: "The decision's id.") var id: String
             @OptionGroup var acting: ActingOptions
 
-            func run() async throws {
-                try await acting.run { together in
-                    try await together.services.decisions.view(together.caller, id: id)
-                } text: { DecisionCommand.text($0) }
+            func answer(_ together: Together) async throws -> DecisionView {
+                try await together.services.decisions.view(together.caller, id: id)
             }
         }
 
-        struct Vote: AsyncParsableCommand {
+        struct Vote: ActingCommand {
             static let configuration = CommandConfiguration(abstract: "Cast or replace a ballot: place ids, best first.")
             @Argument(help: "The decision's id.") var id: String
             @Argument(help: "Place ids, best first.") var ranking: [String]
             @OptionGroup var acting: ActingOptions
 
-            func run() async throws {
-                try await acting.run { together in
-                    try await together.services.decisions.vote(together.caller, id: id, CastBallot(ranking: ranking))
-                } text: { DecisionCommand.text($0) }
+            func answer(_ together: Together) async throws -> DecisionView {
+                try await together.services.decisions.vote(together.caller, id: id, CastBallot(ranking: ranking))
             }
         }
 
-        struct Close: AsyncParsableCommand {
+        struct Close: ActingCommand {
             static let configuration = CommandConfiguration(abstract: "End a decision now: count it, or draw a scheduled one.")
             @Argument(help: "The decision's id.") var id: String
             @OptionGroup var acting: ActingOptions
 
-            func run() async throws {
-                try await acting.run { together in
-                    try await together.services.decisions.close(together.caller, id: id)
-                } text: { DecisionCommand.text($0) }
+            func answer(_ together: Together) async throws -> DecisionView {
+                try await together.services.decisions.close(together.caller, id: id)
             }
         }
 
-        struct Cancel: AsyncParsableCommand {
+        struct Cancel: ActingCommand {
             static let configuration = CommandConfiguration(abstract: "Cancel a decision without a result.")
             @Argument(help: "The decision's id.") var id: String
             @OptionGroup var acting: ActingOptions
 
-            func run() async throws {
-                try await acting.run { together in
-                    try await together.services.decisions.cancel(together.caller, id: id)
-                } text: { DecisionCommand.text($0) }
+            func answer(_ together: Together) async throws -> DecisionView {
+                try await together.services.decisions.cancel(together.caller, id: id)
             }
         }
 
-        struct Pick: AsyncParsableCommand {
+        struct Pick: ActingCommand {
             static let configuration = CommandConfiguration(abstract: "Pick the place of a manual decision.")
             @Argument(help: "The decision's id.") var id: String
             @Argument(help: "The place's id.") var placeID: String
             @OptionGroup var acting: ActingOptions
 
-            func run() async throws {
-                try await acting.run { together in
-                    try await together.services.decisions.pick(together.caller, id: id, placeID: placeID)
-                } text: { DecisionCommand.text($0) }
+            func answer(_ together: Together) async throws -> DecisionView {
+                try await together.services.decisions.pick(together.caller, id: id, placeID: placeID)
             }
         }
 
-        struct Recount: AsyncParsableCommand {
+        struct Recount: ActingCommand {
             static let configuration = CommandConfiguration(abstract: "Recompute the result from the stored ballots and seed.")
             @Argument(help: "The decision's id.") var id: String
             @OptionGroup var acting: ActingOptions
 
-            func run() async throws {
-                try await acting.run { together in
-                    try await together.services.decisions.recount(together.caller, id: id)
-                } text: { "\($0.agrees ? "agrees" : "DISAGREES"): winner \($0.recounted.winner), ranking \($0.recounted.ranking.joined(separator: " > "))" }
+            func answer(_ together: Together) async throws -> PlacesCore.Recount {
+                try await together.services.decisions.recount(together.caller, id: id)
             }
         }
     }
@@ -206,54 +173,77 @@ extension Places {
             defaultSubcommand: List.self
         )
 
-        struct List: AsyncParsableCommand {
+        struct List: ActingCommand {
             static let configuration = CommandConfiguration(abstract: "Newest first, with the unread count.")
             @Option(name: .long, help: "At most this many (1–100, default 20).") var limit: String?
             @Option(name: .long, help: "The cursor of the next page.") var cursor: String?
             @OptionGroup var acting: ActingOptions
 
-            func run() async throws {
-                try await acting.run { together in
-                    try await together.services.notifications.list(
-                        recipientID: together.caller.id,
-                        page: try PageRequest.parse(limit: limit, cursor: cursor)
-                    )
-                } text: { page in
-                    (["\(page.unreadCount) unread"] + page.items.map { "\($0.readAt == nil ? "*" : " ") \($0.id)  \($0.message)" })
-                        .joined(separator: "\n")
-                }
+            func answer(_ together: Together) async throws -> NotificationPage {
+                try await together.services.notifications.list(recipientID: together.caller.id, page: try PageRequest.parse(limit: limit, cursor: cursor))
+            }
+
+            func text(_ page: NotificationPage) -> String {
+                (["\(page.unreadCount) unread"] + page.items.map { "\($0.readAt == nil ? "*" : " ") \($0.id)  \($0.message)" })
+                    .joined(separator: "\n")
             }
         }
 
-        struct Read: AsyncParsableCommand {
+        struct Read: ActingCommand {
             static let configuration = CommandConfiguration(abstract: "Mark one notification read.")
             @Argument(help: "The notification's id.") var id: String
             @OptionGroup var acting: ActingOptions
 
-            func run() async throws {
-                try await acting.run { together in
-                    try await together.services.notifications.markRead(id: id, recipientID: together.caller.id)
-                    return Done()
-                } text: { _ in "read" }
+            func answer(_ together: Together) async throws -> Done {
+                try await together.services.notifications.markRead(id: id, recipientID: together.caller.id)
+                return Done("read")
             }
         }
 
-        struct ReadAll: AsyncParsableCommand {
+        struct ReadAll: ActingCommand {
             static let configuration = CommandConfiguration(commandName: "read-all", abstract: "Mark every notification read.")
             @OptionGroup var acting: ActingOptions
 
-            func run() async throws {
-                try await acting.run { together in
-                    Marked(marked: try await together.services.notifications.markAllRead(recipientID: together.caller.id))
-                } text: { "\($0.marked) marked read" }
+            func answer(_ together: Together) async throws -> Marked {
+                Marked(marked: try await together.services.notifications.markAllRead(recipientID: together.caller.id))
             }
         }
     }
 }
 
 /// How many notifications were marked read.
-struct Marked: Encodable {
+struct Marked: Encodable, CommandLineText {
     var marked: Int
+
+    var commandLineText: String { "\(marked) marked read" }
+}
+
+extension DecisionView: CommandLineText {
+    /// The decision, its candidates, whom it waits for, and its result (or the count so far) with the reasoning.
+    var commandLineText: String {
+        var lines = ["\(id)  \(title ?? "decision")  \(method.rawValue), \(status.rawValue)"]
+        lines.append("  candidates: " + candidates.map { $0.name ?? $0.placeId }.joined(separator: ", "))
+        if !waitingFor.isEmpty { lines.append("  waiting for: " + waitingFor.joined(separator: ", ")) }
+        if let result = result ?? provisional {
+            lines.append("  \(self.result == nil ? "so far" : "winner"): \(name(result.winner))")
+            lines.append("  ranking: " + result.ranking.map(name).joined(separator: " > "))
+            lines.append("  tie-break: \(result.tieBreak); seed \(result.seed)")
+            lines.append("  " + result.reasoning)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The name of the candidate place `id`, or the id when it has none.
+    private func name(_ id: String) -> String {
+        candidates.first { $0.placeId == id }?.name ?? id
+    }
+}
+
+extension Recount: CommandLineText {
+    /// Whether the recount agrees, and its winner and ranking.
+    var commandLineText: String {
+        "\(agrees ? "agrees" : "DISAGREES"): winner \(recounted.winner), ranking \(recounted.ranking.joined(separator: " > "))"
+    }
 }
 
 extension Decision.Method: ExpressibleByArgument {}

@@ -11,53 +11,45 @@ extension Places {
             subcommands: [Request.self, Accept.self, Decline.self, Remove.self, List.self]
         )
 
-        struct Request: AsyncParsableCommand {
+        struct Request: ActingCommand {
             static let configuration = CommandConfiguration(abstract: "Ask someone to be friends (POST /v1/friends/requests).")
             @Argument(help: "Their username.") var username: String
             @OptionGroup var acting: ActingOptions
 
-            func run() async throws {
-                try await acting.run { together in
-                    try await together.services.groups.requestFriend(together.caller, username: username)
-                } text: { "\($0.user.username): \($0.status.rawValue)" }
+            func answer(_ together: Together) async throws -> FriendshipStatus {
+                try await together.services.groups.requestFriend(together.caller, username: username)
             }
         }
 
-        struct Accept: AsyncParsableCommand {
+        struct Accept: ActingCommand {
             static let configuration = CommandConfiguration(abstract: "Accept someone's request.")
             @Argument(help: "Their username.") var username: String
             @OptionGroup var acting: ActingOptions
 
-            func run() async throws {
-                try await acting.run { together in
-                    try await together.services.groups.acceptFriend(together.caller, username: username)
-                } text: { "\($0.user.username): \($0.status.rawValue)" }
+            func answer(_ together: Together) async throws -> FriendshipStatus {
+                try await together.services.groups.acceptFriend(together.caller, username: username)
             }
         }
 
-        struct Decline: AsyncParsableCommand {
+        struct Decline: ActingCommand {
             static let configuration = CommandConfiguration(abstract: "Decline someone's request.")
             @Argument(help: "Their username.") var username: String
             @OptionGroup var acting: ActingOptions
 
-            func run() async throws {
-                try await acting.run { together in
-                    try await together.services.groups.declineFriend(together.caller, username: username)
-                    return Done()
-                } text: { _ in "declined" }
+            func answer(_ together: Together) async throws -> Done {
+                try await together.services.groups.declineFriend(together.caller, username: username)
+                return Done("declined")
             }
         }
 
-        struct Remove: AsyncParsableCommand {
+        struct Remove: ActingCommand {
             static let configuration = CommandConfiguration(abstract: "Unfriend someone, or withdraw a request.")
             @Argument(help: "Their username.") var username: String
             @OptionGroup var acting: ActingOptions
 
-            func run() async throws {
-                try await acting.run { together in
-                    try await together.services.groups.unfriend(together.caller, username: username)
-                    return Done()
-                } text: { _ in "removed" }
+            func answer(_ together: Together) async throws -> Done {
+                try await together.services.groups.unfriend(together.caller, username: username)
+                return Done("removed")
             }
         }
 
@@ -73,12 +65,12 @@ extension Places {
                     }
                     try await acting.run { together in
                         try await everyPage { try await together.services.groups.friendRequests(together.caller, incoming: requests == "incoming", page: $0) }
-                    } text: { list in list.map { "\($0.from.username) → \($0.to.username)" }.joined(separator: "\n") }
+                    } text: { $0.commandLineText }
                     return
                 }
                 try await acting.run { together in
                     try await everyPage { try await together.services.groups.friends(together.caller, page: $0) }
-                } text: { list in list.map(\.user.username).joined(separator: "\n") }
+                } text: { $0.commandLineText }
             }
         }
     }
@@ -91,53 +83,43 @@ extension Places {
             subcommands: [Create.self, List.self, Show.self, Update.self, Delete.self, Invite.self, Answer.self, Leave.self, Remove.self, Role.self]
         )
 
-        static func text(_ group: Group) -> String {
-            let members = group.members.map { "  \($0.user.username)\($0.role == .admin ? " (admin)" : "")" }
-            return (["\(group.id)  \(group.name)"] + members).joined(separator: "\n")
-        }
-
-        struct Create: AsyncParsableCommand {
+        struct Create: ActingCommand {
             static let configuration = CommandConfiguration(abstract: "Make a group; you are its first admin.")
             @OptionGroup var group: GroupFieldOptions
             @Argument(help: ArgumentHelp("Deprecated: fields as NAME=VALUE.", visibility: .hidden)) var fields: [String] = []
             @OptionGroup var acting: ActingOptions
 
-            func run() async throws {
-                try await acting.run { together in
-                    let deprecated = DeprecatedFields(arguments: fields, flags: GroupFieldOptions.flags)
-                    let command =
-                        deprecated.isEmpty
-                        ? NewGroup(name: group.name, description: group.description, pictureURL: group.pictureURL)
-                        : try NewGroup(body: try deprecated.body(allowed: NewGroup.fields, flagsGiven: group.given))
-                    return try await together.services.groups.createGroup(together.caller, command)
-                } text: { GroupCommand.text($0) }
+            func answer(_ together: Together) async throws -> Group {
+                let command = try DeprecatedFields(arguments: fields, flags: GroupFieldOptions.flags).command(
+                    flags: { NewGroup(name: group.name, description: group.description, pictureURL: group.pictureURL) },
+                    flagsGiven: group.given,
+                    allowed: NewGroup.fields,
+                    read: NewGroup.init(body:)
+                )
+                return try await together.services.groups.createGroup(together.caller, command)
             }
         }
 
-        struct List: AsyncParsableCommand {
+        struct List: ActingCommand {
             static let configuration = CommandConfiguration(abstract: "The user's groups.")
             @OptionGroup var acting: ActingOptions
 
-            func run() async throws {
-                try await acting.run { together in
-                    try await everyPage { try await together.services.groups.groups(together.caller, page: $0) }
-                } text: { $0.map(GroupCommand.text).joined(separator: "\n") }
+            func answer(_ together: Together) async throws -> [Group] {
+                try await everyPage { try await together.services.groups.groups(together.caller, page: $0) }
             }
         }
 
-        struct Show: AsyncParsableCommand {
+        struct Show: ActingCommand {
             static let configuration = CommandConfiguration(abstract: "One group and its members.")
             @Argument(help: "The group's id.") var id: String
             @OptionGroup var acting: ActingOptions
 
-            func run() async throws {
-                try await acting.run { together in
-                    try await together.services.groups.group(together.caller, id: id)
-                } text: { GroupCommand.text($0) }
+            func answer(_ together: Together) async throws -> Group {
+                try await together.services.groups.group(together.caller, id: id)
             }
         }
 
-        struct Update: AsyncParsableCommand {
+        struct Update: ActingCommand {
             static let configuration = CommandConfiguration(abstract: "Rename or describe a group (admins).")
             @Argument(help: "The group's id.") var id: String
             @OptionGroup var group: GroupFieldOptions
@@ -145,49 +127,45 @@ extension Places {
             @Argument(help: ArgumentHelp("Deprecated: fields as NAME=VALUE.", visibility: .hidden)) var fields: [String] = []
             @OptionGroup var acting: ActingOptions
 
-            func run() async throws {
-                try await acting.run { together in
-                    let deprecated = DeprecatedFields(arguments: fields, flags: GroupFieldOptions.flags)
-                    var patch: GroupPatch
-                    if deprecated.isEmpty {
-                        patch = GroupPatch(name: .given(group.name), description: .given(group.description), pictureURL: .given(group.pictureURL))
+            func answer(_ together: Together) async throws -> Group {
+                let patch = try DeprecatedFields(arguments: fields, flags: GroupFieldOptions.flags).command(
+                    flags: {
+                        var patch = GroupPatch(name: .given(group.name), description: .given(group.description), pictureURL: .given(group.pictureURL))
                         for field in clear {
                             switch field {
                             case .description: patch.description = .clear
                             case .pictureURL: patch.pictureURL = .clear
                             }
                         }
-                    } else {
-                        patch = try GroupPatch(body: try deprecated.body(allowed: NewGroup.fields, flagsGiven: group.given || !clear.isEmpty))
-                    }
-                    return try await together.services.groups.updateGroup(together.caller, id: id, patch)
-                } text: { GroupCommand.text($0) }
+                        return patch
+                    },
+                    flagsGiven: group.given || !clear.isEmpty,
+                    allowed: NewGroup.fields,
+                    read: GroupPatch.init(body:)
+                )
+                return try await together.services.groups.updateGroup(together.caller, id: id, patch)
             }
         }
 
-        struct Delete: AsyncParsableCommand {
+        struct Delete: ActingCommand {
             static let configuration = CommandConfiguration(abstract: "Delete a group and its collections (admins).")
             @Argument(help: "The group's id.") var id: String
             @OptionGroup var acting: ActingOptions
 
-            func run() async throws {
-                try await acting.run { together in
-                    try await together.services.groups.deleteGroup(together.caller, id: id)
-                    return Done()
-                } text: { _ in "deleted" }
+            func answer(_ together: Together) async throws -> Done {
+                try await together.services.groups.deleteGroup(together.caller, id: id)
+                return Done("deleted")
             }
         }
 
-        struct Invite: AsyncParsableCommand {
+        struct Invite: ActingCommand {
             static let configuration = CommandConfiguration(abstract: "Invite someone into a group (admins).")
             @Argument(help: "The group's id.") var id: String
             @Argument(help: "Their username.") var username: String
             @OptionGroup var acting: ActingOptions
 
-            func run() async throws {
-                try await acting.run { together in
-                    try await together.services.groups.invite(together.caller, groupID: id, username: username)
-                } text: { "invited \($0.invitee.username) to \($0.groupName)" }
+            func answer(_ together: Together) async throws -> GroupInvitation {
+                try await together.services.groups.invite(together.caller, groupID: id, username: username)
             }
         }
 
@@ -209,55 +187,49 @@ extension Places {
                 guard answer == .accept else {
                     try await acting.run { together in
                         try await together.services.groups.answerInvitation(together.caller, groupID: id, accept: false)
-                        return Done()
-                    } text: { _ in "declined" }
+                        return Done("declined")
+                    } text: { $0.commandLineText }
                     return
                 }
                 try await acting.run { together in
                     try await together.services.groups.answerInvitation(together.caller, groupID: id, accept: true)
-                } text: { $0.map(GroupCommand.text) ?? "" }
+                } text: { $0.commandLineText }
             }
         }
 
-        struct Leave: AsyncParsableCommand {
+        struct Leave: ActingCommand {
             static let configuration = CommandConfiguration(abstract: "Leave a group; the last admin names a --successor.")
             @Argument(help: "The group's id.") var id: String
             @Option(name: .long, help: "The member who becomes admin.") var successor: String?
             @OptionGroup var acting: ActingOptions
 
-            func run() async throws {
-                try await acting.run { together in
-                    try await together.services.groups.leave(together.caller, groupID: id, successor: successor)
-                    return Done()
-                } text: { _ in "left" }
+            func answer(_ together: Together) async throws -> Done {
+                try await together.services.groups.leave(together.caller, groupID: id, successor: successor)
+                return Done("left")
             }
         }
 
-        struct Remove: AsyncParsableCommand {
+        struct Remove: ActingCommand {
             static let configuration = CommandConfiguration(abstract: "Remove a member (admins).")
             @Argument(help: "The group's id.") var id: String
             @Argument(help: "Their username.") var username: String
             @OptionGroup var acting: ActingOptions
 
-            func run() async throws {
-                try await acting.run { together in
-                    try await together.services.groups.removeMember(together.caller, groupID: id, username: username)
-                    return Done()
-                } text: { _ in "removed" }
+            func answer(_ together: Together) async throws -> Done {
+                try await together.services.groups.removeMember(together.caller, groupID: id, username: username)
+                return Done("removed")
             }
         }
 
-        struct Role: AsyncParsableCommand {
+        struct Role: ActingCommand {
             static let configuration = CommandConfiguration(abstract: "Promote or demote a member: role GROUP USER admin|member (admins).")
             @Argument(help: "The group's id.") var id: String
             @Argument(help: "Their username.") var username: String
             @Argument(help: "admin or member.") var role: GroupRole
             @OptionGroup var acting: ActingOptions
 
-            func run() async throws {
-                try await acting.run { together in
-                    try await together.services.groups.setRole(together.caller, groupID: id, username: username, role: role)
-                } text: { GroupCommand.text($0) }
+            func answer(_ together: Together) async throws -> Group {
+                try await together.services.groups.setRole(together.caller, groupID: id, username: username, role: role)
             }
         }
     }
@@ -282,3 +254,31 @@ struct GroupFieldOptions: ParsableArguments {
 }
 
 extension GroupRole: ExpressibleByArgument {}
+
+extension Group: CommandLineText {
+    /// Its id and name, then a member a line, admins marked.
+    var commandLineText: String {
+        let members = self.members.map { "  \($0.user.username)\($0.role == .admin ? " (admin)" : "")" }
+        return (["\(id)  \(name)"] + members).joined(separator: "\n")
+    }
+}
+
+extension FriendshipStatus: CommandLineText {
+    /// Whom it is with, and where it stands.
+    var commandLineText: String { "\(user.username): \(status.rawValue)" }
+}
+
+extension Friend: CommandLineText {
+    /// The friend's username.
+    var commandLineText: String { user.username }
+}
+
+extension FriendRequest: CommandLineText {
+    /// Who asked whom.
+    var commandLineText: String { "\(from.username) → \(to.username)" }
+}
+
+extension GroupInvitation: CommandLineText {
+    /// Whom it invited, and into which group.
+    var commandLineText: String { "invited \(invitee.username) to \(groupName)" }
+}

@@ -98,11 +98,6 @@ extension Places {
             subcommands: [Add.self, Update.self, Delete.self, Restore.self, Show.self]
         )
 
-        /// The place service over the database (its index loads when a duplicate check needs it).
-        static func service(_ options: DatabaseOptions) throws -> PlaceService {
-            try Composition.open(options).services.places
-        }
-
         static func show(_ place: Place, json: Bool) throws {
             if json {
                 try printJSON(PlaceResponse(place))
@@ -121,7 +116,7 @@ extension Places {
             print(lines.joined(separator: "\n"))
         }
 
-        struct Add: AsyncParsableCommand {
+        struct Add: PlaceAnswering {
             static let configuration = CommandConfiguration(abstract: "Add a place (same rules as POST /v1/places).")
 
             @OptionGroup var fields: PlaceFieldOptions
@@ -130,20 +125,15 @@ extension Places {
             @Flag(name: .long, help: "Print the place as the API's JSON.") var json = false
             @OptionGroup var databaseOptions: DatabaseOptions
 
-            func run() async throws {
-                do {
-                    let services = try Composition.open(databaseOptions).services
-                    let patch = try fields.patch()
-                    let place = NewPlace(fields: patch, allowDuplicate: allowDuplicate)
-                    let ownerUser = try await owner.asyncMap { name in try await services.accounts.user(username: name) }
-                    try PlaceCommand.show(try await services.places.create(place, owner: ownerUser), json: json)
-                } catch {
-                    throw Failure.exit(error)
-                }
+            func place(_ services: PlacesServices) async throws -> Place {
+                let patch = try fields.patch()
+                let place = NewPlace(fields: patch, allowDuplicate: allowDuplicate)
+                let ownerUser = try await owner.asyncMap { name in try await services.accounts.user(username: name) }
+                return try await services.places.create(place, owner: ownerUser)
             }
         }
 
-        struct Update: AsyncParsableCommand {
+        struct Update: PlaceAnswering {
             static let configuration = CommandConfiguration(abstract: "Change the fields given (same rules as PATCH /v1/places/{id}).")
 
             @Argument(help: "The place's id.") var id: String
@@ -151,13 +141,8 @@ extension Places {
             @Flag(name: .long, help: "Print the place as the API's JSON.") var json = false
             @OptionGroup var databaseOptions: DatabaseOptions
 
-            func run() async throws {
-                do {
-                    let service = try PlaceCommand.service(databaseOptions)
-                    try PlaceCommand.show(try await service.update(id: id, try fields.patch(), by: .operatorCLI), json: json)
-                } catch {
-                    throw Failure.exit(error)
-                }
+            func place(_ services: PlacesServices) async throws -> Place {
+                try await services.places.update(id: id, try fields.patch(), by: .operatorCLI)
             }
         }
 
@@ -170,8 +155,7 @@ extension Places {
 
             func run() async throws {
                 do {
-                    let service = try PlaceCommand.service(databaseOptions)
-                    try await service.delete(id: id, by: .operatorCLI)
+                    try await Composition.open(databaseOptions).services.places.delete(id: id, by: .operatorCLI)
                     if json { try printJSON(Deleted(id: id)) } else { print("deleted \(id)") }
                 } catch {
                     throw Failure.exit(error)
@@ -179,37 +163,28 @@ extension Places {
             }
         }
 
-        struct Restore: AsyncParsableCommand {
+        struct Restore: PlaceAnswering {
             static let configuration = CommandConfiguration(abstract: "Bring a deleted place back.")
 
             @Argument(help: "The place's id.") var id: String
             @Flag(name: .long, help: "Print the place as the API's JSON.") var json = false
             @OptionGroup var databaseOptions: DatabaseOptions
 
-            func run() async throws {
-                do {
-                    let service = try PlaceCommand.service(databaseOptions)
-                    try PlaceCommand.show(try await service.restore(id: id, by: .operatorCLI), json: json)
-                } catch {
-                    throw Failure.exit(error)
-                }
+            func place(_ services: PlacesServices) async throws -> Place {
+                try await services.places.restore(id: id, by: .operatorCLI)
             }
         }
 
-        struct Show: AsyncParsableCommand {
+        struct Show: PlaceAnswering {
             static let configuration = CommandConfiguration(abstract: "Show one live place.")
+            static let readsOnly = true
 
             @Argument(help: "The place's id.") var id: String
             @Flag(name: .long, help: "Print the place as the API's JSON.") var json = false
             @OptionGroup var databaseOptions: DatabaseOptions
 
-            func run() async throws {
-                do {
-                    let service = try Composition.open(databaseOptions, readOnly: true).services.places
-                    try PlaceCommand.show(try await service.place(id: id), json: json)
-                } catch {
-                    throw Failure.exit(error)
-                }
+            func place(_ services: PlacesServices) async throws -> Place {
+                try await services.places.place(id: id)
             }
         }
     }
@@ -246,6 +221,31 @@ extension Places {
             } catch {
                 throw Failure.exit(error)
             }
+        }
+    }
+}
+
+/// A `places place` command that answers with a place: printed as the API's JSON with `--json`, else as text.
+protocol PlaceAnswering: AsyncParsableCommand {
+    /// Whether to print the API's JSON.
+    var json: Bool { get }
+    /// The database it works on.
+    var databaseOptions: DatabaseOptions { get }
+    /// Whether the command only reads (the database then opens read-only).
+    static var readsOnly: Bool { get }
+    /// The place the command answers with, after what it does.
+    func place(_ services: PlacesServices) async throws -> Place
+}
+
+extension PlaceAnswering {
+    static var readsOnly: Bool { false }
+
+    func run() async throws {
+        do {
+            let services = try Composition.open(databaseOptions, readOnly: Self.readsOnly).services
+            try Places.PlaceCommand.show(try await place(services), json: json)
+        } catch {
+            throw Failure.exit(error)
         }
     }
 }

@@ -118,19 +118,20 @@ extension Places {
                 }
             })
             MetricsSystem.bootstrap(metrics.factory)
-            try await runServer(
+            let app = buildApplication(
                 settings: settings,
                 services: services,
                 metrics: metrics,
                 background: [
-                    IndexSyncService(service: places, logger: logger),
-                    DecisionDeadlineService(decisions: services.decisions, logger: logger),
+                    PeriodicService.indexSync(places, logger: logger),
+                    PeriodicService.decisionDeadlines(services.decisions, logger: logger),
                 ],
                 logger: logger,
                 onServerRunning: { port in
                     logger.notice("serving \(places.indexedCount) places on http://\(settings.host):\(port) from \(path)")
                 }
             )
+            try await runServer(app)
             // SIGTERM or SIGINT: the server has stopped accepting, let in-flight requests finish, and stopped the
             // background services; the database closes (and folds its WAL in) when the last reference goes.
             logger.notice("stopped; requests in flight were answered")

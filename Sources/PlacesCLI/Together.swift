@@ -53,6 +53,17 @@ struct DeprecatedFields {
     /// True when none were given.
     var isEmpty: Bool { arguments.isEmpty }
 
+    /// What the flags ask for, or, when these deprecated fields were given instead, what `read` makes of them.
+    func command<Command>(
+        flags: () throws -> Command,
+        flagsGiven: Bool,
+        allowed: Set<String>,
+        read: (FieldReader) throws(PlacesError) -> Command
+    ) throws -> Command {
+        guard !isEmpty else { return try flags() }
+        return try read(try body(allowed: allowed, flagsGiven: flagsGiven))
+    }
+
     /// The arguments as a body (warning once per field), refusing them beside the flags that replace them.
     func body(allowed: Set<String>, flagsGiven: Bool) throws(PlacesError) -> FieldReader {
         guard !flagsGiven else {
@@ -73,9 +84,58 @@ struct DeprecatedFields {
     }
 }
 
-/// What a command prints when it has nothing to show.
-struct Done: Encodable {
+/// A command acting as a user: what it asks the services as them. `ActingOptions` prints the answer (the API's JSON
+/// with `--json`, else its text) and leaves the process the one way `Failure` says.
+protocol ActingCommand: AsyncParsableCommand {
+    /// What the command answers.
+    associatedtype Answer: Encodable
+    /// Whom it acts for, `--json`, and the database.
+    var acting: ActingOptions { get }
+    /// What the services answer the user.
+    func answer(_ together: Together) async throws -> Answer
+    /// The answer as printed without `--json`.
+    func text(_ answer: Answer) -> String
+}
+
+extension ActingCommand {
+    func run() async throws {
+        try await acting.run(answer, text: text)
+    }
+}
+
+extension ActingCommand where Answer: CommandLineText {
+    func text(_ answer: Answer) -> String { answer.commandLineText }
+}
+
+/// How an answer reads on the command line without `--json`.
+protocol CommandLineText {
+    /// The answer as text.
+    var commandLineText: String { get }
+}
+
+extension Array: CommandLineText where Element: CommandLineText {
+    /// One item a line.
+    var commandLineText: String { map(\.commandLineText).joined(separator: "\n") }
+}
+
+extension Optional: CommandLineText where Wrapped: CommandLineText {
+    /// Nothing when there is none.
+    var commandLineText: String { self?.commandLineText ?? "" }
+}
+
+/// What a command prints when it has nothing to show: `{"ok": true}` with `--json`, else the word for what it did.
+struct Done: Encodable, CommandLineText {
     var ok = true
+    /// What was done ("deleted", "removed", …): the text, not part of the JSON.
+    let commandLineText: String
+
+    init(_ word: String) {
+        commandLineText = word
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case ok
+    }
 }
 
 /// Every item of a paged list, fetched page after page (the command line prints whole lists).

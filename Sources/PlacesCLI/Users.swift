@@ -34,8 +34,7 @@ extension Places {
             @Flag(name: .long, help: "Print the account as the API's JSON.")
             var json = false
 
-            @OptionGroup var databaseOptions: DatabaseOptions
-            @OptionGroup var accountOptions: AccountOptions
+            @OptionGroup var database: AccountDatabaseOptions
 
             func run() async throws {
                 do {
@@ -51,7 +50,7 @@ extension Places {
                             phone: phone.map(Patch.set) ?? .keep
                         )
                     )
-                    let accounts = try Composition.open(databaseOptions, hasher: try accountOptions.hasher()).services.accounts
+                    let accounts = try database.accounts()
                     let user = try await accounts.register(registration, clientAddress: "command line")
                     if json {
                         try printJSON(OwnUser(user))
@@ -82,12 +81,11 @@ extension Places {
             @Flag(name: .long, help: "Accepted for uniformity: settings always print as the API's JSON.")
             var json = false
 
-            @OptionGroup var databaseOptions: DatabaseOptions
-            @OptionGroup var accountOptions: AccountOptions
+            @OptionGroup var database: AccountDatabaseOptions
 
             func run() async throws {
                 do {
-                    let accounts = try Composition.open(databaseOptions, hasher: try accountOptions.hasher()).services.accounts
+                    let accounts = try database.accounts()
                     let user = try await accounts.user(username: username)
                     try printJSON(try await accounts.settings(userID: user.id))
                 } catch {
@@ -125,8 +123,7 @@ extension Places {
             @Flag(name: .long, help: "Accepted for uniformity: settings always print as the API's JSON.")
             var json = false
 
-            @OptionGroup var databaseOptions: DatabaseOptions
-            @OptionGroup var accountOptions: AccountOptions
+            @OptionGroup var database: AccountDatabaseOptions
 
             /// An on/off preference, by the API's name.
             enum Preference: String, CaseIterable, ExpressibleByArgument {
@@ -189,7 +186,7 @@ extension Places {
             func run() async throws {
                 do {
                     let patch = try patch()
-                    let accounts = try Composition.open(databaseOptions, hasher: try accountOptions.hasher()).services.accounts
+                    let accounts = try database.accounts()
                     let user = try await accounts.user(username: username)
                     try printJSON(try await accounts.updateSettings(userID: user.id, patch))
                 } catch {
@@ -201,3 +198,14 @@ extension Places {
 }
 
 extension UserSettings.Units: ExpressibleByArgument {}
+
+/// The database, and how passwords hash on it, of the commands that work on accounts.
+struct AccountDatabaseOptions: ParsableArguments {
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var hashing: AccountOptions
+
+    /// The account service over the database, hashing at the configured cost.
+    func accounts() throws -> AccountService {
+        try Composition.open(database, hasher: try hashing.hasher()).services.accounts
+    }
+}

@@ -59,58 +59,6 @@ public func buildApplication(
     )
 }
 
-/// Every route and the methods it answers; a request with another method gets 405 and `Allow`.
-let routeMethods: [(path: String, methods: [HTTPRequest.Method])] = [
-    ("health", [.get, .head]),
-    ("openapi.yaml", [.get, .head]),
-    ("metrics", [.get, .head]),
-    ("v1/auth/register", [.post]),
-    ("v1/auth/login", [.post]),
-    ("v1/auth/logout", [.post]),
-    ("v1/me", [.get, .head, .patch, .delete]),
-    ("v1/me/password", [.post]),
-    ("v1/me/export", [.get, .head]),
-    ("v1/me/settings", [.get, .head, .put, .patch]),
-    ("v1/me/favorites", [.get, .head]),
-    ("v1/users/search", [.get, .head]),
-    ("v1/places", [.post]),
-    ("v1/places/nearby", [.get, .head]),
-    ("v1/places/search", [.get, .head]),
-    ("v1/places/{id}", [.get, .head, .patch, .delete]),
-    ("v1/places/{id}/restore", [.post]),
-    ("v1/places/{id}/favorite", [.put, .delete]),
-    ("v1/places/{id}/rating", [.put, .delete]),
-    ("v1/friends", [.get, .head]),
-    ("v1/friends/{username}", [.delete]),
-    ("v1/friends/requests", [.get, .head, .post]),
-    ("v1/friends/requests/{username}/accept", [.post]),
-    ("v1/friends/requests/{username}/decline", [.post]),
-    ("v1/groups", [.get, .head, .post]),
-    ("v1/groups/{id}", [.get, .head, .patch, .delete]),
-    ("v1/groups/{id}/invitations", [.post]),
-    ("v1/groups/{id}/leave", [.post]),
-    ("v1/groups/{id}/members/{username}", [.delete]),
-    ("v1/groups/{id}/members/{username}/role", [.put]),
-    ("v1/me/invitations", [.get, .head]),
-    ("v1/me/invitations/{id}/accept", [.post]),
-    ("v1/me/invitations/{id}/decline", [.post]),
-    ("v1/collections", [.get, .head, .post]),
-    ("v1/collections/{id}", [.get, .head, .patch, .delete]),
-    ("v1/collections/{id}/places", [.post]),
-    ("v1/collections/{id}/places/{placeId}", [.delete]),
-    ("v1/collections/{id}/order", [.put]),
-    ("v1/decisions", [.get, .head, .post]),
-    ("v1/decisions/{id}", [.get, .head]),
-    ("v1/decisions/{id}/ballot", [.put]),
-    ("v1/decisions/{id}/close", [.post]),
-    ("v1/decisions/{id}/cancel", [.post]),
-    ("v1/decisions/{id}/pick", [.post]),
-    ("v1/decisions/{id}/recount", [.get, .head]),
-    ("v1/notifications", [.get, .head]),
-    ("v1/notifications/read-all", [.post]),
-    ("v1/notifications/{id}/read", [.post]),
-]
-
 /// The routes of the API, behind the security headers, logging, metrics, CORS, error, limits, method and authentication
 /// middleware.
 public func buildRouter(
@@ -119,6 +67,7 @@ public func buildRouter(
     corsOrigins: Set<String> = [],
     metrics: PlacesMetrics = PlacesMetrics()
 ) -> Router<PlacesRequestContext> {
+    let routes = Route.all(services: services, metrics: metrics)
     let router = Router(context: PlacesRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: RequestLogMiddleware())
@@ -127,45 +76,19 @@ public func buildRouter(
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: RequestLimitsMiddleware())
     router.add(middleware: HeadMiddleware())
-    router.add(middleware: MethodsMiddleware(routes: routeMethods))
+    router.add(middleware: MethodsMiddleware(routes: Route.methods(of: routes)))
     router.add(middleware: AuthMiddleware(accounts: services.accounts, trustedProxies: trustedProxies))
-    router.readOnly("health") { _, _ in
-        try JSONResponse.make(Health(status: "ok", places: services.places.indexedCount))
+    for route in routes {
+        if route.method == .get {
+            router.readOnly(RouterPath(route.path), use: route.handler)
+        } else {
+            router.on(RouterPath(route.path), method: route.method, use: route.handler)
+        }
     }
-    router.readOnly("openapi.yaml", use: OpenAPIDocument.serve)
-    router.readOnly("metrics") { _, _ in try await metrics.render(services: services) }
-    let v1 = router.group("v1")
-    AccountController(accounts: services.accounts, places: services.places).addRoutes(to: v1)
-    PlaceController(service: services.places, accounts: services.accounts).addRoutes(to: v1.group("places"))
-    GroupController(groups: services.groups).addRoutes(to: v1)
-    CollectionController(collections: services.collections).addRoutes(to: v1)
-    DecisionController(decisions: services.decisions).addRoutes(to: v1)
-    NotificationController(notifications: services.notifications).addRoutes(to: v1)
     return router
 }
 
-/// Builds the application and runs it until SIGTERM or SIGINT, then shuts down gracefully.
-public func runServer(
-    settings: ServerSettings,
-    services: PlacesServices,
-    metrics: PlacesMetrics = PlacesMetrics(),
-    background: [any Service] = [],
-    logger: Logger,
-    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
-) async throws {
-    let app = buildApplication(
-        settings: settings,
-        services: services,
-        metrics: metrics,
-        background: background,
-        logger: logger,
-        onServerRunning: onServerRunning
-    )
+/// Runs `app` (from `buildApplication`) until SIGTERM or SIGINT, then shuts down gracefully.
+public func runServer(_ app: some ApplicationProtocol) async throws {
     try await app.runService()
-}
-
-/// `GET /health`'s answer.
-struct Health: Encodable {
-    var status: String
-    var places: Int
 }

@@ -122,7 +122,7 @@ struct CSVSeedTests {
     }
 
     @Test func randomTablesRoundTrip() throws {
-        var random = SeedTestRandom(seed: 3)
+        var random = SplitMix64(seed: 3)
         let pieces = ["a", "Zürich", ",", "\"", "\n", "\r\n", " ", "東京", "x\"y", ";", "🙂", "7.5"]
         for _ in 0..<60 {
             let columns = 3 + random.below(3)

@@ -60,7 +60,7 @@ struct JSONTextTests {
     }
 
     @Test func randomDoublesRoundTripThroughTheirShortestSpelling() throws {
-        var random = SeedTestRandom(seed: 7)
+        var random = SplitMix64(seed: 7)
         for _ in 0..<3000 {
             let value = Double(bitPattern: random.next() & 0x7FEF_FFFF_FFFF_FFFF)
             let small = Double(Int64(bitPattern: random.next()) % 1_000_000_000) / 1000
@@ -112,7 +112,7 @@ struct JSONTextTests {
             #"[1, -2.5e+3, true, false, null, {"a": {"b": [[], {}]}}, "Zürich 東京"]"#,
         ]
         let alphabet = Array(#"{}[]",:\-+.0123456789eEtrufalsn u"#.utf8) + [0x0A, 0xC3, 0xA9, 0xFF, 0x00]
-        var random = SeedTestRandom(seed: 42)
+        var random = SplitMix64(seed: 42)
         for round in 0..<3000 {
             var bytes = Array(seeds[round % seeds.count].utf8)
             for _ in 0...random.below(4) {
@@ -195,19 +195,7 @@ struct JSONElementStreamTests {
     }
 }
 
-/// SplitMix64: a small seeded generator, so every property test replays the same inputs.
-struct SeedTestRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix64 {
+    /// A number in 0..<bound (0 when bound is 0), for picking among a test's inputs.
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
 }

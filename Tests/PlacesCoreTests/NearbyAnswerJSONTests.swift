@@ -53,24 +53,29 @@ import Testing
         return NearbyAnswer(query: query, places: places)
     }
 
-    @Test func writerMatchesTheEncoderOnRandomAnswers() throws {
-        var random = SplitMix64(seed: 20_261_123)
-        let encoder = PlacesJSON.makeEncoder()
-        for _ in 0..<500 {
-            let answer = try Self.answer(&random)
-            let expected = try encoder.encode(ReferenceAnswer(answer))
-            let written = answer.json()
-            #expect(written == Array(expected), "\(String(decoding: written, as: UTF8.self)) != \(String(decoding: expected, as: UTF8.self))")
+    /// The two ways a nearby answer is written, each with the reference it must match and how many random answers
+    /// (from which seed) check it.
+    enum Format: CaseIterable, Sendable {
+        case json, geoJSON
+
+        var seed: UInt64 { self == .json ? 20_261_123 : 20_261_124 }
+        var answers: Int { self == .json ? 500 : 300 }
+
+        func written(_ answer: NearbyAnswer) -> [UInt8] { self == .json ? answer.json() : answer.geoJSON() }
+
+        func reference(_ answer: NearbyAnswer, _ encoder: JSONEncoder) throws -> Data {
+            self == .json ? try encoder.encode(ReferenceAnswer(answer)) : try encoder.encode(ReferenceFeatureCollection(answer))
         }
     }
 
-    @Test func geoJSONMatchesTheEncoderOnRandomAnswers() throws {
-        var random = SplitMix64(seed: 20_261_124)
+    @Test(arguments: Format.allCases)
+    func writerMatchesTheEncoderOnRandomAnswers(_ format: Format) throws {
+        var random = SplitMix64(seed: format.seed)
         let encoder = PlacesJSON.makeEncoder()
-        for _ in 0..<300 {
+        for _ in 0..<format.answers {
             let answer = try Self.answer(&random)
-            let expected = try encoder.encode(ReferenceFeatureCollection(answer))
-            let written = answer.geoJSON()
+            let expected = try format.reference(answer, encoder)
+            let written = format.written(answer)
             #expect(written == Array(expected), "\(String(decoding: written, as: UTF8.self)) != \(String(decoding: expected, as: UTF8.self))")
         }
     }

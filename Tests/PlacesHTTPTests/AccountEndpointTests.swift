@@ -13,11 +13,9 @@ struct AccountEndpointTests {
     @Test func signUpLogInSeeYourselfLogOut() async throws {
         let app = try await TestApp.make([])
         try await app.test(.router) { client in
-            let registered = try await client.json(.post, "/v1/auth/register", body: [
+            let own = try await client.register([
                 "username": "Ada.L", "email": " Ada@Example.COM ", "password": "analytical engine", "displayName": "Ada",
             ])
-            #expect(registered.status == .created)
-            let own = try TestApp.object(registered.body)
             #expect(own["email"] as? String == "ada@example.com")
             #expect(own["passwordHash"] == nil)
 
@@ -117,7 +115,7 @@ struct AccountEndpointTests {
 
     @Test func repeatedFailuresAreThrottledPerAccountAndAddress() async throws {
         let now = Mutex(TestApp.now)
-        let app = try await TestApp.make([], clock: { now.withLock { $0 } })
+        let app = try await TestApp.togetherServices([], clock: { now.withLock { $0 } }).app
         try await app.test(.router) { client in
             let token = try await client.signUp("linus")
             for _ in 0..<10 {
@@ -142,10 +140,9 @@ struct AccountEndpointTests {
     @Test func loginTakesTheUsernameOrTheEmailOrThePhoneButOnlyOne() async throws {
         let app = try await TestApp.make([])
         try await app.test(.router) { client in
-            let registered = try await client.json(.post, "/v1/auth/register", body: [
+            try await client.register([
                 "username": "grace", "email": " Grace@Example.com", "phone": "+1 (415) 555-0100", "password": "correct horse battery",
             ])
-            #expect(registered.status == .created)
             for who in [["username": "GRACE"], ["email": "grace@EXAMPLE.com"], ["phone": "+1 415 555 0100"]] {
                 let login = try await client.json(.post, "/v1/auth/login", body: who.merging(["password": "correct horse battery"]) { a, _ in a })
                 #expect(login.status == .ok, "\(who)")
@@ -172,7 +169,7 @@ struct AccountEndpointTests {
 
     @Test func tokensExpire() async throws {
         let now = Mutex(TestApp.now)
-        let app = try await TestApp.make([], clock: { now.withLock { $0 } })
+        let app = try await TestApp.togetherServices([], clock: { now.withLock { $0 } }).app
         try await app.test(.router) { client in
             let token = try await client.signUp("expiring")
             now.withLock { $0 = $0.addingTimeInterval(AccountService.defaultSessionLifetime - 1) }
@@ -183,24 +180,22 @@ struct AccountEndpointTests {
     }
 
     @Test func sessionsSurviveARestart() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("places-restart-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("places.sqlite").path
-        func app() throws -> some ApplicationProtocol {
-            let database = try PlacesDatabase(path: path)
-            let services = PlacesServices(repositories: TestApp.repositories(database), hasher: try BcryptPasswordHasher(cost: 4))
-            return buildApplication(settings: ServerSettings(port: 0), services: services, logger: .init(label: "t"))
+        try await TestApp.withDatabaseFile { path in
+            func app() throws -> some ApplicationProtocol {
+                let database = try PlacesDatabase(path: path)
+                let services = PlacesServices(repositories: TestApp.repositories(database), hasher: try BcryptPasswordHasher(cost: 4))
+                return buildApplication(settings: ServerSettings(port: 0), services: services, logger: .init(label: "t"))
+            }
+            let token = try await app().test(.router) { client in try await client.signUp("persistent") }
+            try await app().test(.router) { client in
+                let me = try await client.json(.get, "/v1/me", token: token)
+                #expect(me.status == .ok)
+                #expect(try TestApp.object(me.body)["username"] as? String == "persistent")
+            }
+            // Only the token's SHA-256 is stored.
+            let stored = try String(contentsOfFile: path, encoding: .isoLatin1)
+            #expect(!stored.contains(token))
         }
-        let token = try await app().test(.router) { client in try await client.signUp("persistent") }
-        try await app().test(.router) { client in
-            let me = try await client.json(.get, "/v1/me", token: token)
-            #expect(me.status == .ok)
-            #expect(try TestApp.object(me.body)["username"] as? String == "persistent")
-        }
-        // Only the token's SHA-256 is stored.
-        let stored = try String(contentsOfFile: path, encoding: .isoLatin1)
-        #expect(!stored.contains(token))
     }
 
     @Test func changingThePasswordEndsTheOtherSessions() async throws {
@@ -304,7 +299,7 @@ struct AccountEndpointTests {
     }
 
     @Test func exportAndDeleteTheAccount() async throws {
-        let (app, database, _) = try await TestApp.services([TestApp.place("seeded", 10, 10)])
+        let (app, database, _, _) = try await TestApp.togetherServices([TestApp.place("seeded", 10, 10)])
         try await app.test(.router) { client in
             let token = try await client.signUp("leaving")
             let other = try await client.signUp("staying")

@@ -103,7 +103,7 @@ struct BoundedListsTests {
             pendingInvitationsSent: 2,
             pendingFriendRequestsSent: 2
         )
-        let app = try await TestApp.make(Lisbon.places, clock: { now.withLock { $0 } }, limits: limits)
+        let app = try await TestApp.togetherServices(Lisbon.places, clock: { now.withLock { $0 } }, limits: limits).app
         try await app.test(.router) { client in
             let ana = try await client.signUp("ana")
             for name in ["ben", "cyd", "dee"] { _ = try await client.signUp(name) }
@@ -164,7 +164,7 @@ struct BoundedListsTests {
     @Test func askingAgainSoonAfterADeclineDoesNotNotifyAgain() async throws {
         let now = Mutex(TestApp.now)
         let week: TimeInterval = 7 * 24 * 60 * 60
-        let app = try await TestApp.make([], clock: { now.withLock { $0 } }, limits: UsageLimits(quietAfterDecline: week))
+        let app = try await TestApp.togetherServices([], clock: { now.withLock { $0 } }, limits: UsageLimits(quietAfterDecline: week)).app
         try await app.test(.router) { client in
             let ana = try await client.signUp("ana")
             let ben = try await client.signUp("ben")

@@ -101,7 +101,7 @@ struct DecisionEndpointTests {
                 #expect(drawn["status"] as? String == "completed")
                 let result = try #require(drawn["result"] as? [String: Any])
                 #expect(result["seed"] as? String == String(seed))
-                #expect(result["winner"] as? String == HandSplitMix64.winner(seed: seed, weights: ids.map { ($0, 1) }))
+                #expect(result["winner"] as? String == HandDraw.winner(seed: seed, weights: ids.map { ($0, 1) }))
                 let recount = try await client.object(.get, "/v1/decisions/\(try #require(drawn["id"] as? String))/recount", token: solo)
                 #expect(recount["agrees"] as? Bool == true)
             }
@@ -224,7 +224,7 @@ struct DecisionEndpointTests {
             #expect(try await client.object(.get, "/v1/decisions/\(scheduled)", token: ben)["status"] as? String == "active")
             let drawn = try await client.object(.post, "/v1/decisions/\(scheduled)/close", token: ana)
             #expect((drawn["result"] as? [String: Any])?["winner"] as? String
-                == HandSplitMix64.winner(seed: 7, weights: [("lx-a-tasca", 1), ("lx-c-cantina", 1)]))
+                == HandDraw.winner(seed: 7, weights: [("lx-a-tasca", 1), ("lx-c-cantina", 1)]))
 
             let manual = try await start("manual")
             #expect(try await client.json(.post, "/v1/decisions/\(manual)/pick", token: ana, body: ["placeId": "lx-d-jardim"]).status == .badRequest)

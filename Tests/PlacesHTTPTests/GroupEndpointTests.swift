@@ -76,7 +76,7 @@ struct GroupEndpointTests {
     }
 
     @Test func collectionsKeepOrderShowDistanceAndFollowDeletion() async throws {
-        let (app, _, places) = try await TestApp.services(Lisbon.places)
+        let (app, _, places, _) = try await TestApp.togetherServices(Lisbon.places)
         try await app.test(.router) { client in
             let ana = try await client.signUp("ana")
             let ben = try await client.signUp("ben")

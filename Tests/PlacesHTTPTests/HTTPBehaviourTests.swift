@@ -32,7 +32,7 @@ struct HTTPBehaviourTests {
 
     @Test func browserAppsFromAllowedOriginsOnly() async throws {
         let settings = ServerSettings(host: "127.0.0.1", port: 0, corsOrigins: ["https://app.example.com"])
-        let app = try await TestApp.make(Self.places, settings: settings)
+        let app = try await TestApp.togetherServices(Self.places, settings: settings).app
         try await app.test(.router) { client in
             let preflight: HTTPFields = [.origin: "https://app.example.com", .accessControlRequestMethod: "POST"]
             try await client.execute(uri: "/v1/places", method: .options, headers: preflight) { response in
@@ -122,16 +122,10 @@ struct HTTPBehaviourTests {
     @Test func percentEncodedIDsAndParameterNamesAreDecoded() async throws {
         let app = try await TestApp.make(Self.places)
         try await app.test(.router) { client in
-            try await client.execute(uri: "/v1/places/a%3Ab", method: .get) { response in
-                #expect(response.status == .ok)
-                let body = try TestApp.object(response.body)
-                #expect(body["id"] as? String == "a:b")
-            }
-            try await client.execute(uri: "/v1/places/nearby?l%61t=10&lon=10&radius=1", method: .get) { response in
-                #expect(response.status == .ok)
-                let body = try TestApp.object(response.body)
-                #expect(body["count"] as? Int == 2)
-            }
+            let place = try await client.object(.get, "/v1/places/a%3Ab", token: nil)
+            #expect(place["id"] as? String == "a:b")
+            let nearby = try await client.object(.get, "/v1/places/nearby?l%61t=10&lon=10&radius=1", token: nil)
+            #expect(nearby["count"] as? Int == 2)
         }
     }
 

@@ -16,7 +16,7 @@ struct HostileClientTests {
     }
 
     @Test func aBodyAnnouncedAboveTheLimitIs413BeforeItIsSentAndTheConnectionCloses() async throws {
-        let app = try await TestApp.make([], settings: Self.settings)
+        let app = try await TestApp.togetherServices([], settings: Self.settings).app
         try await app.test(.live) { client in
             let port = try #require(client.port)
             // Only the head is sent: the answer and the close must come without a byte of the body.
@@ -30,7 +30,7 @@ struct HostileClientTests {
     }
 
     @Test func aChunkedBodyThatOutgrowsTheLimitIs413AndTheConnectionCloses() async throws {
-        let app = try await TestApp.make([], settings: Self.settings)
+        let app = try await TestApp.togetherServices([], settings: Self.settings).app
         try await app.test(.live) { client in
             let port = try #require(client.port)
             // No Content-Length to refuse early: one chunk over 1 MiB, then the client stalls without the last chunk.
@@ -46,7 +46,7 @@ struct HostileClientTests {
 
     @Test(arguments: [RawConnection.Ending.close, .halfClose])
     func aBodyCutShortIsTheClientsFailureNotTheServers(ending: RawConnection.Ending) async throws {
-        let app = try await TestApp.make([], settings: Self.settings)
+        let app = try await TestApp.togetherServices([], settings: Self.settings).app
         try await app.test(.live) { client in
             let port = try #require(client.port)
             let label = #"http_requests_total{route="/v1/auth/login",method="POST",status="#

@@ -9,27 +9,24 @@ import Testing
 @Suite("Index sync service")
 struct IndexSyncServiceTests {
     @Test func aRunningServerPicksUpWhatAnotherProcessSeeded() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("places-sync-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("places.sqlite").path
+        try await TestApp.withDatabaseFile { path in
+            let server = try PlacesDatabase(path: path)
+            let places = PlaceService(repository: server.places, index: PlaceIndex())
+            try await places.loadIndex()
+            let sync = Task {
+                try await PeriodicService.indexSync(places, interval: .milliseconds(20), logger: Logger(label: "test")).run()
+            }
+            defer { sync.cancel() }
 
-        let server = try PlacesDatabase(path: path)
-        let places = PlaceService(repository: server.places, index: PlaceIndex())
-        try await places.loadIndex()
-        let sync = Task {
-            try await IndexSyncService(service: places, interval: .milliseconds(20), logger: Logger(label: "test")).run()
+            // Another connection to the same file stands in for `places seed` in another process.
+            let cli = try PlacesDatabase(path: path)
+            try await cli.places.seed([TestApp.place("new", 48.85, 2.35)])
+            let deadline = ContinuousClock.now + .seconds(10)
+            while places.indexedCount == 0 && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            let answer = places.nearby(try NearbyQuery(center: Coordinate(latitude: 48.85, longitude: 2.35), radiusMiles: 1))
+            #expect(answer.places.map(\.id) == ["new"])
         }
-        defer { sync.cancel() }
-
-        // Another connection to the same file stands in for `places seed` in another process.
-        let cli = try PlacesDatabase(path: path)
-        try await cli.places.seed([TestApp.place("new", 48.85, 2.35)])
-        let deadline = ContinuousClock.now + .seconds(10)
-        while places.indexedCount == 0 && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        let answer = places.nearby(try NearbyQuery(center: Coordinate(latitude: 48.85, longitude: 2.35), radiusMiles: 1))
-        #expect(answer.places.map(\.id) == ["new"])
     }
 }

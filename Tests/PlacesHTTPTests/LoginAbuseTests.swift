@@ -66,7 +66,7 @@ final class RecordingHasher: PasswordHasher {
 struct LoginAbuseTests {
     @Test func aParallelBurstOfWrongPasswordsIsCheckedAtMostTheAllowedNumberOfTimes() async throws {
         let hasher = try RecordingHasher()
-        let app = try await TestApp.make([], hasher: hasher)
+        let app = try await TestApp.togetherServices([], hasher: hasher).app
         try await app.test(.router) { client in
             _ = try await client.signUp("target")
             let before = hasher.verified
@@ -91,10 +91,9 @@ struct LoginAbuseTests {
     @Test func theUsernameTheEmailAndThePhoneShareOneCount() async throws {
         let app = try await TestApp.make([])
         try await app.test(.router) { client in
-            let registered = try await client.json(.post, "/v1/auth/register", body: [
+            try await client.register([
                 "username": "many.names", "email": "many@example.com", "phone": "+44 20 7946 0958", "password": "correct horse battery",
             ])
-            #expect(registered.status == .created)
             let names: [[String: String]] = [["username": "many.names"], ["email": "many@example.com"], ["phone": "+442079460958"]]
             for attempt in 0..<10 {
                 let body = names[attempt % 3].merging(["password": "wrong password \(attempt)"]) { a, _ in a }
@@ -110,7 +109,7 @@ struct LoginAbuseTests {
     @Test func hashingIsBoundedAndABurstIsRefusedWhileOtherRoutesAnswer() async throws {
         let hasher = try RecordingHasher()
         let hashing = HashingQueue(policy: .init(concurrent: 1, waiting: 2, retryAfterSeconds: 3))
-        let app = try await TestApp.make([TestApp.place("near", 40, -70)], hasher: hasher, hashing: hashing)
+        let app = try await TestApp.togetherServices([TestApp.place("near", 40, -70)], hasher: hasher, hashing: hashing).app
         try await app.test(.router) { client in
             _ = try await client.signUp("victim")
             hasher.hold()
@@ -154,7 +153,7 @@ struct LoginAbuseTests {
 
     @Test func registrationsAreThrottledPerAddress() async throws {
         let throttle = LoginThrottle(policy: .init(registrationsPerAddress: 3))
-        let app = try await TestApp.make([], throttle: throttle)
+        let app = try await TestApp.togetherServices([], throttle: throttle).app
         try await app.test(.router) { client in
             for index in 0..<3 {
                 let body = ["username": "bot\(index)", "email": "bot\(index)@example.com", "password": "correct horse battery"]

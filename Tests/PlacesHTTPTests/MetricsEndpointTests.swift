@@ -30,7 +30,7 @@ struct MetricsEndpointTests {
     }
 
     @Test func requestsAreCountedByRouteMethodAndStatusBesideTheGauges() async throws {
-        let app = try await TestApp.make([TestApp.place("gem-1", 10, 10), TestApp.place("gem-2", 10, 10.01)], metrics: Self.metrics)
+        let app = try await TestApp.togetherServices([TestApp.place("gem-1", 10, 10), TestApp.place("gem-2", 10, 10.01)], metrics: Self.metrics).app
         try await app.test(.router) { client in
             for _ in 0..<3 { _ = try await client.json(.get, "/v1/places/nearby?lat=10&lon=10&radius=1") }
             _ = try await client.json(.get, "/v1/places/missing")
@@ -51,7 +51,7 @@ struct MetricsEndpointTests {
     @Test func serverErrorsAreCountedAsErrorsAndClientErrorsAreNot() async throws {
         let hasher = try RecordingHasher()
         let hashing = HashingQueue(policy: .init(concurrent: 1, waiting: 0, retryAfterSeconds: 1))
-        let app = try await TestApp.make([], hasher: hasher, hashing: hashing, metrics: Self.metrics)
+        let app = try await TestApp.togetherServices([], hasher: hasher, hashing: hashing, metrics: Self.metrics).app
         try await app.test(.router) { client in
             _ = try await client.signUp("busy")
             hasher.hold()

@@ -41,36 +41,9 @@ enum TestApp {
         try BcryptPasswordHasher(cost: BcryptPasswordHasher.minimumCost)
     }
 
-    static func make(
-        _ places: [Place],
-        clock: @escaping @Sendable () -> Date = { TestApp.now },
-        throttle: LoginThrottle = TestApp.throttle(),
-        hasher: (any PasswordHasher)? = nil,
-        hashing: HashingQueue = TestApp.hashing(),
-        limits: UsageLimits = UsageLimits(),
-        metrics: PlacesMetrics = PlacesMetrics(),
-        settings: ServerSettings = ServerSettings(host: "127.0.0.1", port: 0)
-    ) async throws -> some ApplicationProtocol {
-        try await togetherServices(
-            places,
-            clock: clock,
-            throttle: throttle,
-            hasher: hasher,
-            hashing: hashing,
-            limits: limits,
-            metrics: metrics,
-            settings: settings
-        ).app
-    }
-
-    /// The application and the database behind it.
-    static func services(
-        _ places: [Place],
-        clock: @escaping @Sendable () -> Date = { TestApp.now },
-        throttle: LoginThrottle = TestApp.throttle()
-    ) async throws -> (app: some ApplicationProtocol, database: PlacesDatabase, places: PlaceService) {
-        let (app, database, service, _) = try await togetherServices(places, clock: clock, throttle: throttle)
-        return (app, database, service)
+    /// The application alone, with the test defaults (`togetherServices` sets the rest).
+    static func make(_ places: [Place]) async throws -> some ApplicationProtocol {
+        try await togetherServices(places).app
     }
 
     /// The application, the database, and the place and decision services behind it (a test runs deadlines itself).
@@ -106,6 +79,14 @@ enum TestApp {
             logger: Logger(label: "test")
         )
         return (app, database, service, services.decisions)
+    }
+
+    /// A database file in a new folder of its own, for a test that opens it more than once; removed when `body` ends.
+    static func withDatabaseFile(_ body: (String) async throws -> Void) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("places-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await body(folder.appendingPathComponent("places.sqlite").path)
     }
 
     /// Every repository over `database`.
@@ -155,12 +136,15 @@ extension TestClientProtocol {
         return try await execute(uri: uri, method: method, headers: headers, body: buffer) { $0 }
     }
 
+    /// Registers an account with `fields`, expecting 201, and returns it as the API shows it.
+    @discardableResult
+    func register(_ fields: [String: Any], sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String: Any] {
+        try await object(.post, "/v1/auth/register", token: nil, body: fields, expect: .created, sourceLocation: sourceLocation)
+    }
+
     /// Registers `username` with a password and an e-mail, logs in and returns the token.
     func signUp(_ username: String, password: String = "correct horse battery") async throws -> String {
-        let registered = try await json(.post, "/v1/auth/register", body: [
-            "username": username, "email": "\(username)@example.com", "password": password,
-        ])
-        #expect(registered.status == .created, "register \(username): \(String(buffer: registered.body))")
+        try await register(["username": username, "email": "\(username)@example.com", "password": password])
         let login = try await json(.post, "/v1/auth/login", body: ["username": username, "password": password])
         #expect(login.status == .ok)
         return try #require(try TestApp.object(login.body)["token"] as? String)

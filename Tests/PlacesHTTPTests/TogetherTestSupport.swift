@@ -48,21 +48,12 @@ extension TestClientProtocol {
     }
 }
 
-/// SplitMix64 as the README spells it, written again here so a test can re-run a draw by hand.
-struct HandSplitMix64 {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// The README's random draw, written again here so a test can re-run a draw by hand (the generator is Core's
+/// SplitMix64, which its own tests pin to the published sequence).
+enum HandDraw {
     /// The README's draw: candidates ascending, one roll in [0, total), the first whose cumulative weight passes it.
     static func winner(seed: UInt64, weights: [(id: String, weight: Double)]) -> String {
-        var generator = HandSplitMix64(state: seed)
+        var generator = SplitMix64(seed: seed)
         let sorted = weights.sorted { $0.id < $1.id }
         let total = sorted.reduce(0) { $0 + $1.weight }
         let roll = Double(generator.next() >> 11) * 0x1p-53 * total

@@ -6,10 +6,14 @@ answers after the restart match a brute-force scan of the database's live places
 Usage: Tests/crash/run-crash-test.py PLACES_BINARY   (CI runs it from .ci/run with the debug build)
 Deterministic enough to never be flaky: the kill moments are random (seeded), the checks are not timing-bound.
 """
-import json, math, os, random, signal, sqlite3, subprocess, sys, tempfile, threading, time, urllib.request, urllib.error
+import math, os, random, signal, sqlite3, subprocess, sys, tempfile, threading, time
 
 binary = os.path.abspath(sys.argv[1])
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(root, "Tests", "tools"))
+sys.dont_write_bytecode = True  # no __pycache__ left beside the shared module
+import places_server
+
 work = tempfile.mkdtemp(prefix="places-crash-")
 database = os.path.join(work, "places.sqlite")
 port = int(os.environ.get("PLACES_CRASH_PORT", "18766"))
@@ -24,32 +28,15 @@ def fail(message):
 
 
 def request(method, path, body=None, token=None, timeout=10):
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(base + path, data=data, method=method)
-    req.add_header("Content-Type", "application/json")
-    if token:
-        req.add_header("Authorization", "Bearer " + token)
-    try:
-        with urllib.request.urlopen(req, timeout=timeout) as response:
-            return response.status, json.loads(response.read() or b"null")
-    except urllib.error.HTTPError as error:
-        return error.code, None
+    return places_server.call(base, method, path, body, token, timeout)
 
 
 def start_server():
-    log = open(os.path.join(work, "server.log"), "a")
-    server = subprocess.Popen(
-        [binary, "serve", "--database", database, "--seeds", os.path.join(root, "Seeds"), "--port", str(port),
-         "--bcrypt-cost", "4", "--log-level", "warning", "--places-per-day", "1000000"], stdout=log, stderr=log)
-    for _ in range(300):
-        try:
-            if request("GET", "/health", timeout=1)[0] == 200:
-                return server
-        except OSError:
-            pass
-        time.sleep(0.05)
-    server.kill()
-    raise SystemExit("crash test: the server did not start; see " + log.name)
+    return places_server.start(
+        binary,
+        ["--database", database, "--seeds", os.path.join(root, "Seeds"), "--port", str(port),
+         "--bcrypt-cost", "4", "--log-level", "warning", "--places-per-day", "1000000"],
+        os.path.join(work, "server.log"), base, seconds=60, who="crash test", log_mode="a")
 
 
 def integrity_ok(where):

@@ -26,10 +26,13 @@ the places, is the memory a build adds per place).
 Needs wrk, redis-server and redis-benchmark (Debian: apt-get install wrk redis-server redis-tools). The generated
 CSV and its seeded database are shared with Tests/load/run-load.py (--work, default /tmp/places-load).
 """
-import argparse, csv, importlib.util, inspect, json, os, random, re, shutil, socket, statistics, subprocess, sys, time
+import argparse, csv, importlib.util, json, os, random, re, shutil, socket, statistics, subprocess, sys, time
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
+sys.path.insert(0, os.path.join(root, "Tests", "tools"))
+sys.dont_write_bytecode = True  # no __pycache__ left beside the shared module
+import places_server
 
 spec = importlib.util.spec_from_file_location("run_load", os.path.join(here, "run-load.py"))
 run_load = importlib.util.module_from_spec(spec)
@@ -40,25 +43,12 @@ def parse_arguments():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary", default=os.path.join(root, ".build", "release", "places"), help="the places server measured")
     parser.add_argument("--before", help="another places binary to measure beside it (e.g. a release build of main)")
-    parser.add_argument("--places", type=int, default=1_000_000)
+    run_load.add_measurement_arguments(parser, seconds=20, warmup=5)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--seconds", type=int, default=20, help="length of each measured run")
-    parser.add_argument("--warmup", type=int, default=5, help="seconds of load before each measured run")
-    parser.add_argument("--connections", type=int, default=64)
     parser.add_argument("--radius", type=float, default=1, help="miles")
     parser.add_argument("--limit", type=int, default=50)
     parser.add_argument("--port", type=int, default=18790, help="first of the ports used (places, before, Redis)")
-    parser.add_argument("--log-level", default="info", help="the places servers' log level (info writes one access line a request)")
-    parser.add_argument("--work", default="/tmp/places-load")
-    parser.add_argument("--json", action="store_true", help="also print the results as one JSON object")
     return parser.parse_args()
-
-
-def start_server(args, database, binary):
-    """run-load.py's Server, whether it takes the binary as an argument (newer) or from args.binary (older)."""
-    if len(inspect.signature(run_load.Server.__init__).parameters) > 3:
-        return run_load.Server(args, database, binary)
-    return run_load.Server(args, database)
 
 
 def free_port(port):
@@ -68,29 +58,18 @@ def free_port(port):
     return port
 
 
-def rss_mib(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
-
-
 class PlacesSide:
     """A `places serve` on its own copy of the seeded database, loaded by wrk."""
 
     def __init__(self, name, binary, port, args, database):
         self.name = name
         copy = os.path.join(args.work, f"vs-redis-{name}.sqlite")
-        for suffix in ("", "-wal", "-shm"):
-            if os.path.exists(copy + suffix):
-                os.remove(copy + suffix)
-        shutil.copyfile(database, copy)
+        places_server.fresh_copy(database, copy)
         server_args = argparse.Namespace(**vars(args))
         server_args.binary, server_args.port = binary, free_port(port)
         server_args.work = os.path.join(args.work, f"vs-redis-{name}")
         os.makedirs(server_args.work, exist_ok=True)
-        self.server = start_server(server_args, copy, binary)
+        self.server = run_load.Server(server_args, copy, binary)
         self.args = args
         self.log = os.path.join(server_args.work, "server.log")
 
@@ -117,7 +96,7 @@ class PlacesSide:
         return {"rps": result["rps"], "p50_ms": result["p50_ms"], "p99_ms": result["p99_ms"]}
 
     def rss_mib(self):
-        return rss_mib(self.server.process.pid)
+        return self.server.rss_mib()
 
     def stop(self):
         self.server.stop()
@@ -180,14 +159,10 @@ class RedisSide:
         return {"rps": float(result["rps"]), "p50_ms": float(result["p50_latency_ms"]), "p99_ms": float(result["p99_latency_ms"])}
 
     def rss_mib(self):
-        return rss_mib(self.process.pid)
+        return places_server.rss_mib(self.process.pid)
 
     def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
+        places_server.stop(self.process)
 
 
 def centres_file(args, csv_path):

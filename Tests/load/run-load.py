@@ -16,27 +16,36 @@ Needs wrk (Debian's package: apt-get install wrk). The generated CSV and its see
 --work (default /tmp/places-load) and reused by later runs with the same --places; the database is copied
 fresh for every run, so writes of one run never reach the next.
 """
-import argparse, json, os, re, shutil, statistics, subprocess, sys, time, urllib.error, urllib.request
+import argparse, json, os, re, shutil, statistics, subprocess, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
+sys.path.insert(0, os.path.join(root, "Tests", "tools"))
+sys.dont_write_bytecode = True  # no __pycache__ left beside the shared module
+import places_server
 
 TARGETS = {"nearby": 12_000, "mixed": 6_000}
+
+
+def add_measurement_arguments(parser, seconds, warmup):
+    """The options of a measured load on a server holding --places generated places (kept in --work, which
+    nearby-vs-redis.py shares)."""
+    parser.add_argument("--places", type=int, default=1_000_000)
+    parser.add_argument("--seconds", type=int, default=seconds, help="length of each measured run")
+    parser.add_argument("--warmup", type=int, default=warmup, help="seconds of load before each measured run")
+    parser.add_argument("--connections", type=int, default=64)
+    parser.add_argument("--log-level", default="info", help="the places server's log level (info writes one access line a request)")
+    parser.add_argument("--work", default="/tmp/places-load")
+    parser.add_argument("--json", action="store_true", help="also print the results as one JSON object")
 
 
 def parse_arguments():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary", default=os.path.join(root, ".build", "release", "places"))
-    parser.add_argument("--places", type=int, default=1_000_000)
-    parser.add_argument("--seconds", type=int, default=60, help="length of each measured run")
-    parser.add_argument("--warmup", type=int, default=10, help="seconds of load before each measured run")
-    parser.add_argument("--connections", type=int, default=64)
+    add_measurement_arguments(parser, seconds=60, warmup=10)
     parser.add_argument("--threads", type=int, default=1, help="wrk threads (the machine has 2 cores to share)")
     parser.add_argument("--port", type=int, default=18780)
-    parser.add_argument("--log-level", default="info", help="the server's log level (info writes one access line a request)")
     parser.add_argument("--only", choices=["nearby", "mixed"], help="run one of the two loads")
-    parser.add_argument("--work", default="/tmp/places-load")
-    parser.add_argument("--json", action="store_true", help="also print the results as one JSON object")
     parser.add_argument("--compare", help="another build of places (e.g. the previous main) run beside --binary")
     parser.add_argument("--rounds", type=int, default=1, help="alternating rounds of each build (with --compare)")
     return parser.parse_args()
@@ -48,34 +57,14 @@ class Server:
     def __init__(self, args, database, binary):
         self.base = f"http://127.0.0.1:{args.port}"
         self.log_path = os.path.join(args.work, "server.log")
-        log = open(self.log_path, "w")
-        self.process = subprocess.Popen(
-            [binary, "serve", "--database", database, "--port", str(args.port), "--seeds", os.path.join(root, "Seeds"),
+        self.process = places_server.start(
+            binary,
+            ["--database", database, "--port", str(args.port), "--seeds", os.path.join(root, "Seeds"),
              "--log-level", args.log_level, "--bcrypt-cost", "4", "--places-per-day", "100000000"],
-            stdout=log, stderr=log)
-        deadline = time.time() + 120
-        while time.time() < deadline:
-            try:
-                if self.call("GET", "/health", timeout=1)[0] == 200:
-                    return
-            except OSError:
-                pass
-            if self.process.poll() is not None:
-                break
-            time.sleep(0.1)
-        self.stop()
-        raise SystemExit(f"load: the server did not start; see {log.name}")
+            self.log_path, self.base, seconds=120, who="load")
 
     def call(self, method, path, body=None, token=None, timeout=30):
-        request = urllib.request.Request(self.base + path, method=method, data=json.dumps(body).encode() if body is not None else None)
-        request.add_header("Content-Type", "application/json")
-        if token:
-            request.add_header("Authorization", "Bearer " + token)
-        try:
-            with urllib.request.urlopen(request, timeout=timeout) as response:
-                return response.status, json.loads(response.read() or b"null")
-        except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read() or b"null")
+        return places_server.call(self.base, method, path, body, token, timeout)
 
     def expect(self, method, path, body=None, token=None, status=200):
         code, answer = self.call(method, path, body, token)
@@ -84,18 +73,10 @@ class Server:
         return answer
 
     def rss_mib(self):
-        with open(f"/proc/{self.process.pid}/status") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-        return 0.0
+        return places_server.rss_mib(self.process.pid)
 
     def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
+        places_server.stop(self.process)
 
 
 def seeded_database(args):
@@ -185,10 +166,7 @@ def per_kind(log_path, offset):
 
 def run(args, name, database, binary):
     fresh = os.path.join(args.work, "run.sqlite")
-    for suffix in ("", "-wal", "-shm"):
-        if os.path.exists(fresh + suffix):
-            os.remove(fresh + suffix)
-    shutil.copyfile(database, fresh)
+    places_server.fresh_copy(database, fresh)
     server = Server(args, fresh, binary)
     try:
         script, script_args = ("nearby.lua", ["1", "50"]) if name == "nearby" else ("mixed.lua", mixed_setup(args, server))

@@ -2,7 +2,7 @@ import PlacesCore
 
 // Request bodies of /v1/collections turned into Core's commands.
 
-extension NewCollection {
+extension NewCollection: RequestCommand {
     /// The fields a collection body may carry.
     public static let fields: Set<String> = ["name", "description", "groupId"]
 
@@ -12,7 +12,10 @@ extension NewCollection {
     }
 }
 
-extension CollectionPatch {
+extension CollectionPatch: RequestCommand {
+    /// The fields a collection body may carry.
+    static var fields: Set<String> { NewCollection.fields }
+
     /// The change a `PATCH /v1/collections/{id}` body asks for (`groupId` is named to be refused: a collection does
     /// not move between owners).
     public init(body: FieldReader) throws(PlacesError) {
@@ -21,7 +24,7 @@ extension CollectionPatch {
     }
 }
 
-extension CollectionAddition {
+extension CollectionAddition: RequestCommand {
     /// The fields adding a place reads.
     public static let fields: Set<String> = ["placeId", "position"]
 

@@ -4,7 +4,7 @@ import PlacesCore
 // Request bodies of /v1/decisions turned into Core's commands: types, unknown fields and required ones are checked
 // here, naming the field; the domain's rules (lengths, ranges, who may do what) are DecisionService's.
 
-extension StartDecision {
+extension StartDecision: RequestCommand {
     /// The fields `POST /v1/decisions` reads.
     public static let fields: Set<String> = [
         "groupId", "title", "method", "candidates", "participants", "deadline", "visitDate", "weighted", "excludeRecentDays",
@@ -92,7 +92,7 @@ extension StartDecision.NearbyCandidates {
     }
 }
 
-extension CastBallot {
+extension CastBallot: RequestCommand {
     /// The fields `PUT /v1/decisions/{id}/ballot` reads.
     public static let fields: Set<String> = ["ranking"]
 

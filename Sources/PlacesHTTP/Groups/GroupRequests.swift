@@ -2,7 +2,7 @@ import PlacesCore
 
 // Request bodies of /v1/groups turned into Core's commands.
 
-extension NewGroup {
+extension NewGroup: RequestCommand {
     /// The fields a group body may carry.
     public static let fields: Set<String> = ["name", "description", "pictureURL"]
 
@@ -12,7 +12,10 @@ extension NewGroup {
     }
 }
 
-extension GroupPatch {
+extension GroupPatch: RequestCommand {
+    /// The fields a group body may carry.
+    static var fields: Set<String> { NewGroup.fields }
+
     /// The change a `PATCH /v1/groups/{id}` body asks for.
     public init(body: FieldReader) throws(PlacesError) {
         self.init(name: try body.patchText("name"), description: try body.patchText("description"), pictureURL: try body.patchText("pictureURL"))

@@ -5,15 +5,8 @@ import PlacesCore
 struct NotificationController: Sendable {
     let notifications: NotificationService
 
-    func addRoutes(to v1: RouterGroup<PlacesRequestContext>) {
-        v1.readOnly("notifications", use: list)
-        v1.post("notifications/read-all", use: readAll)
-        v1.post("notifications/{id}/read", use: read)
-    }
-
     /// `GET /v1/notifications?limit=&cursor=`
-    @Sendable func list(request: Request, context: PlacesRequestContext) async throws -> Response {
-        let caller = try context.requireCaller()
+    @Sendable func list(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
         let parameters = try QueryParameters(request.uri.query)
         let page = try PageRequest.parse(limit: parameters["limit"], cursor: parameters["cursor"])
         return try JSONResponse.make(try await notifications.list(recipientID: caller.user.id, page: page))
@@ -26,8 +19,8 @@ struct NotificationController: Sendable {
     }
 
     /// `POST /v1/notifications/read-all` → how many were marked.
-    @Sendable func readAll(request: Request, context: PlacesRequestContext) async throws -> Response {
-        let marked = try await notifications.markAllRead(recipientID: try context.requireCaller().user.id)
+    @Sendable func readAll(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
+        let marked = try await notifications.markAllRead(recipientID: caller.user.id)
         return try JSONResponse.make(MarkedRead(marked: marked))
     }
 }

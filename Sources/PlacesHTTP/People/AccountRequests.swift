@@ -2,7 +2,7 @@ import PlacesCore
 
 // Request bodies of /v1/auth and /v1/me turned into Core's commands.
 
-extension ProfilePatch {
+extension ProfilePatch: RequestCommand {
     /// The fields `PATCH /v1/me` reads.
     public static let fields: Set<String> = ["displayName", "bio", "city", "avatarURL", "email", "phone"]
 
@@ -19,7 +19,7 @@ extension ProfilePatch {
     }
 }
 
-extension Registration {
+extension Registration: RequestCommand {
     /// The fields `POST /v1/auth/register` reads.
     public static let fields = ProfilePatch.fields.union(["username", "password"])
 
@@ -29,7 +29,7 @@ extension Registration {
     }
 }
 
-extension Credentials {
+extension Credentials: RequestCommand {
     /// The fields `POST /v1/auth/login` reads.
     public static let fields: Set<String> = ["username", "email", "phone", "password"]
 
@@ -53,7 +53,7 @@ extension Credentials {
     }
 }
 
-extension PasswordChange {
+extension PasswordChange: RequestCommand {
     /// The fields `POST /v1/me/password` reads.
     public static let fields: Set<String> = ["currentPassword", "newPassword"]
 

@@ -1,7 +1,7 @@
 import Foundation
 import PlacesCore
 
-extension SettingsPatch {
+extension SettingsPatch: RequestCommand {
     /// The top-level fields of a settings body.
     public static let fields: Set<String> = ["language", "units", "defaultLocation", "defaultRadiusMiles", "notifications", "accessibility"]
 

@@ -8,21 +8,6 @@ struct PlaceController: Sendable {
     let service: PlaceService
     let accounts: AccountService
 
-    /// The routes this controller answers.
-    func addRoutes(to group: RouterGroup<PlacesRequestContext>) {
-        group.post(use: create)
-        group.readOnly("nearby", use: nearby)
-        group.readOnly("search", use: search)
-        group.readOnly("{id}", use: place)
-        group.patch("{id}", use: update)
-        group.delete("{id}", use: delete)
-        group.post("{id}/restore", use: restore)
-        group.put("{id}/favorite", use: favorite)
-        group.delete("{id}/favorite", use: unfavorite)
-        group.put("{id}/rating", use: rate)
-        group.delete("{id}/rating", use: unrate)
-    }
-
     /// `GET /v1/places/nearby?lat=&lon=&radius=|radiusKm=&limit=&kind=&tag=&cuisine=&minPrice=&maxPrice=&minRating=&openAt=&format=`
     ///
     /// A signed-in caller's default location and radius fill in what the request leaves out.
@@ -82,62 +67,50 @@ struct PlaceController: Sendable {
     }
 
     /// `POST /v1/places` (signed in) → 201; the caller owns the new place.
-    @Sendable func create(request: Request, context: PlacesRequestContext) async throws -> Response {
-        let caller = try context.requireCaller()
-        let body = try await RequestBody.object(request, context: context, allowed: NewPlace.fields)
-        let place = try await service.create(try NewPlace(body: body), owner: caller.user)
-        var response = try JSONResponse.make(PlaceResponse(place), status: .created)
-        response.headers[.location] = "/v1/places/\(place.id)"
-        return response
+    @Sendable func create(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
+        let place = try await service.create(try await NewPlace(request, context: context), owner: caller.user)
+        return try JSONResponse.created(PlaceResponse(place), at: "/v1/places/\(place.id)")
     }
 
     /// `PATCH /v1/places/{id}` (owner): the fields given change, null clears one.
-    @Sendable func update(request: Request, context: PlacesRequestContext) async throws -> Response {
-        let caller = try context.requireCaller()
+    @Sendable func update(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
         let id = try context.pathText("id")
-        let body = try await RequestBody.object(request, context: context, allowed: PlacePatch.fields)
-        return try JSONResponse.make(PlaceResponse(try await service.update(id: id, try PlacePatch(body: body), by: .person(caller.user))))
+        let patch = try await PlacePatch(request, context: context)
+        return try JSONResponse.make(PlaceResponse(try await service.update(id: id, patch, by: .person(caller.user))))
     }
 
     /// `DELETE /v1/places/{id}` (owner) → 204; the place leaves every query at once.
-    @Sendable func delete(request: Request, context: PlacesRequestContext) async throws -> Response {
-        let caller = try context.requireCaller()
+    @Sendable func delete(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
         try await service.delete(id: try context.pathText("id"), by: .person(caller.user))
         return Response(status: .noContent)
     }
 
     /// `POST /v1/places/{id}/restore` (owner): brings a deleted place back.
-    @Sendable func restore(request: Request, context: PlacesRequestContext) async throws -> Response {
-        let caller = try context.requireCaller()
-        return try JSONResponse.make(PlaceResponse(try await service.restore(id: try context.pathText("id"), by: .person(caller.user))))
+    @Sendable func restore(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
+        try JSONResponse.make(PlaceResponse(try await service.restore(id: try context.pathText("id"), by: .person(caller.user))))
     }
 
     /// `PUT /v1/places/{id}/favorite` → 204.
-    @Sendable func favorite(request: Request, context: PlacesRequestContext) async throws -> Response {
-        let caller = try context.requireCaller()
+    @Sendable func favorite(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
         try await service.favorite(placeID: try context.pathText("id"), user: caller.user)
         return Response(status: .noContent)
     }
 
     /// `DELETE /v1/places/{id}/favorite` → 204.
-    @Sendable func unfavorite(request: Request, context: PlacesRequestContext) async throws -> Response {
-        let caller = try context.requireCaller()
+    @Sendable func unfavorite(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
         try await service.unfavorite(placeID: try context.pathText("id"), user: caller.user)
         return Response(status: .noContent)
     }
 
     /// `PUT /v1/places/{id}/rating` with `{stars, review?}` → the rating and the place's new aggregate.
-    @Sendable func rate(request: Request, context: PlacesRequestContext) async throws -> Response {
-        let caller = try context.requireCaller()
+    @Sendable func rate(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
         let id = try context.pathText("id")
-        let body = try await RequestBody.object(request, context: context, allowed: RatePlace.fields)
-        let (rating, aggregate) = try await service.rate(placeID: id, user: caller.user, try RatePlace(body: body))
+        let (rating, aggregate) = try await service.rate(placeID: id, user: caller.user, try await RatePlace(request, context: context))
         return try JSONResponse.make(RatingResponse(rating: rating, aggregate: aggregate))
     }
 
     /// `DELETE /v1/places/{id}/rating` → the place's new aggregate.
-    @Sendable func unrate(request: Request, context: PlacesRequestContext) async throws -> Response {
-        let caller = try context.requireCaller()
+    @Sendable func unrate(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
         let aggregate = try await service.unrate(placeID: try context.pathText("id"), user: caller.user)
         return try JSONResponse.make(RatingResponse.Aggregate(aggregate))
     }

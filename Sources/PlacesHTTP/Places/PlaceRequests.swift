@@ -3,7 +3,7 @@ import PlacesCore
 
 // Request bodies of /v1/places turned into Core's commands.
 
-extension PlacePatch {
+extension PlacePatch: RequestCommand {
     /// What `PATCH /v1/places/{id}` accepts.
     public static let fields: Set<String> = [
         "kind", "name", "description", "lat", "lon", "address", "city", "tags", "cuisine", "priceLevel", "phone", "website",
@@ -62,7 +62,7 @@ extension PlacePatch {
     }
 }
 
-extension NewPlace {
+extension NewPlace: RequestCommand {
     /// What `POST /v1/places` accepts.
     public static let fields = PlacePatch.fields.union(["allowDuplicate"])
 
@@ -72,7 +72,7 @@ extension NewPlace {
     }
 }
 
-extension RatePlace {
+extension RatePlace: RequestCommand {
     /// The fields a rating body may carry.
     public static let fields: Set<String> = ["stars", "review"]
 

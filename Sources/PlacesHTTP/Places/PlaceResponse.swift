@@ -1,52 +1,43 @@
 import Foundation
 import PlacesCore
 
-/// A place as the API shows it. Restaurant-only fields are absent for gems and when unknown.
+/// A place as the API shows it, written straight from the place. Restaurant-only fields are absent for gems and when
+/// unknown.
 public struct PlaceResponse: Encodable, Sendable {
-    var id: String
-    var kind: PlaceKind
-    var name: String
-    var description: String
-    var lat: Double
-    var lon: Double
-    var address: String?
-    var city: String?
-    var tags: [String]
-    var cuisine: String?
-    var priceLevel: Int?
-    var phone: String?
-    var website: String?
-    var openingHours: OpeningHours?
-    var timeZone: String?
-    var ownerId: String?
-    var ratingAverage: Double?
-    var ratingCount: Int
-    var score: Double
-    var createdAt: Date
-    var updatedAt: Date
+    let place: Place
 
     /// The API view of `place`.
     public init(_ place: Place) {
-        id = place.id
-        kind = place.kind
-        name = place.name
-        description = place.description
-        lat = place.coordinate.latitude
-        lon = place.coordinate.longitude
-        address = place.address
-        city = place.city
-        tags = place.tags
-        cuisine = place.cuisine
-        priceLevel = place.priceLevel
-        phone = place.phone
-        website = place.website
-        openingHours = place.openingHours
-        timeZone = place.timeZone
-        ownerId = place.ownerID
-        ratingAverage = place.rating.average
-        ratingCount = place.rating.count
-        score = place.rating.score
-        createdAt = place.createdAt
-        updatedAt = place.updatedAt
+        self.place = place
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, kind, name, description, lat, lon, address, city, tags, cuisine, priceLevel, phone, website, openingHours, timeZone
+        case ownerId, ratingAverage, ratingCount, score, createdAt, updatedAt
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var fields = encoder.container(keyedBy: CodingKeys.self)
+        try fields.encode(place.id, forKey: .id)
+        try fields.encode(place.kind, forKey: .kind)
+        try fields.encode(place.name, forKey: .name)
+        try fields.encode(place.description, forKey: .description)
+        try fields.encode(place.coordinate.latitude, forKey: .lat)
+        try fields.encode(place.coordinate.longitude, forKey: .lon)
+        try fields.encodeIfPresent(place.address, forKey: .address)
+        try fields.encodeIfPresent(place.city, forKey: .city)
+        try fields.encode(place.tags, forKey: .tags)
+        try fields.encodeIfPresent(place.cuisine, forKey: .cuisine)
+        try fields.encodeIfPresent(place.priceLevel, forKey: .priceLevel)
+        try fields.encodeIfPresent(place.phone, forKey: .phone)
+        try fields.encodeIfPresent(place.website, forKey: .website)
+        try fields.encodeIfPresent(place.openingHours, forKey: .openingHours)
+        try fields.encodeIfPresent(place.timeZone, forKey: .timeZone)
+        try fields.encodeIfPresent(place.ownerID, forKey: .ownerId)
+        try fields.encodeIfPresent(place.rating.average, forKey: .ratingAverage)
+        try fields.encode(place.rating.count, forKey: .ratingCount)
+        try fields.encode(place.rating.score, forKey: .score)
+        try fields.encode(place.createdAt, forKey: .createdAt)
+        try fields.encode(place.updatedAt, forKey: .updatedAt)
     }
 }

@@ -66,14 +66,6 @@ enum RequestBody {
         return try FieldReader(try FieldReader.parse(Array(buffer.readableBytesView)), allowed: allowed)
     }
 
-    /// The body's fields, for a place (whose names `PlaceService` checks).
-    static func fields(_ request: Request, context: some RequestContext) async throws -> [String: FieldValue] {
-        guard case .object(let fields) = try await json(request, context: context) else {
-            throw PlacesError.invalid("body", "the body must be a JSON object")
-        }
-        return fields
-    }
-
     /// The body's bytes, up to the context's upload limit; bytes sent as anything but JSON are refused.
     private static func bytes(_ request: Request, context: some RequestContext) async throws -> ByteBuffer {
         var request = request

@@ -15,6 +15,13 @@ enum JSONResponse {
         make(json: try encoder.encode(value), status: status, contentType: contentType)
     }
 
+    /// A 201 response with `value` as its JSON body and `Location` naming the address of what was created.
+    static func created(_ value: some Encodable, at location: String) throws -> Response {
+        var response = try make(value, status: .created)
+        response.headers[.location] = location
+        return response
+    }
+
     /// A response whose body is JSON already written (by `JSONWriter`, on the hot paths).
     static func make(
         json: some Collection<UInt8>,
