@@ -14,7 +14,7 @@ alternating rounds, so two builds are measured side by side in one run.
 
 The places come from run-load.py's generated data set (--places, default 10,000, kept in --work).
 """
-import argparse, importlib.util, json, os, shutil, statistics, sys, threading, time
+import argparse, importlib.util, json, os, statistics, sys, threading, time
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
@@ -64,10 +64,7 @@ def check_completed(server, decision, token, members):
 
 def one_round(args, database, binary):
     fresh = os.path.join(args.work, "ballots.sqlite")
-    for suffix in ("", "-wal", "-shm"):
-        if os.path.exists(fresh + suffix):
-            os.remove(fresh + suffix)
-    shutil.copyfile(database, fresh)
+    run_load.places_server.fresh_copy(database, fresh)
     server = run_load.Server(args, fresh, binary)
     try:
         tokens = []
