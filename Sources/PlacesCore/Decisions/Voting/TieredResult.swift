@@ -15,13 +15,6 @@ public struct TieredResult: Sendable, Hashable, Encodable {
         /// The number of ballots with that preference.
         public var votes: Int
 
-        /// Makes an entry.
-        public init(forPlace: String, againstPlace: String, votes: Int) {
-            self.forPlace = forPlace
-            self.againstPlace = againstPlace
-            self.votes = votes
-        }
-
         private enum CodingKeys: String, CodingKey {
             case forPlace = "for"
             case againstPlace = "against"
@@ -37,13 +30,6 @@ public struct TieredResult: Sendable, Hashable, Encodable {
         public var to: String
         /// Its weakest link's margin.
         public var strength: Int
-
-        /// Makes an entry.
-        public init(from: String, to: String, strength: Int) {
-            self.from = from
-            self.to = to
-            self.strength = strength
-        }
     }
 
     /// One candidate's scores in the tie-break cascade.
@@ -56,14 +42,6 @@ public struct TieredResult: Sendable, Hashable, Encodable {
         public var borda: Int
         /// How many ballots rank it first.
         public var firstChoices: Int
-
-        /// Makes an entry.
-        public init(placeId: String, marginSum: Int, borda: Int, firstChoices: Int) {
-            self.placeId = placeId
-            self.marginSum = marginSum
-            self.borda = borda
-            self.firstChoices = firstChoices
-        }
     }
 
     /// The winning place: `ranking[0]`.

@@ -44,14 +44,6 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
     public var column: Int
     /// What is wrong, for people.
     public var message: String
-
-    /// Makes a syntax error.
-    public init(line: Int, column: Int, message: String) {
-        self.line = line
-        self.column = column
-        self.message = message
-    }
-
     /// `line L, column C: message`.
     public var description: String { "line \(line), column \(column): \(message)" }
 }
