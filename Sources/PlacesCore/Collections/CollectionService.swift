@@ -13,21 +13,6 @@ public struct CollectionService: Sendable {
     let limits: UsageLimits
     let clock: @Sendable () -> Date
 
-    /// Makes the service.
-    public init(
-        repository: any CollectionRepository,
-        groups: any GroupRepository,
-        places: PlaceService,
-        limits: UsageLimits = UsageLimits(),
-        clock: @escaping @Sendable () -> Date = { Date() }
-    ) {
-        self.repository = repository
-        self.groups = groups
-        self.places = places
-        self.limits = limits
-        self.clock = clock
-    }
-
     /// Makes a collection: the caller's own, or (with `groupId`) their group's.
     public func create(_ caller: User, _ command: NewCollection) async throws -> PlaceCollection {
         guard let name = try TextRules.shownName(command.name, field: "name", limit: 80) else {

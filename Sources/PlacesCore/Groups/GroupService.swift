@@ -4,26 +4,11 @@ import Foundation
 public struct GroupService: Sendable {
     let repository: any GroupRepository
     let accounts: any AccountRepository
+    /// Takes those who leave a group out of its open decisions.
     let decisions: DecisionService
     let limits: UsageLimits
     let notifier: Notifier
     let clock: @Sendable () -> Date
-
-    /// Makes the service; `decisions` takes those who leave a group out of its open decisions.
-    public init(
-        repository: any GroupRepository,
-        accounts: any AccountRepository,
-        decisions: DecisionService,
-        limits: UsageLimits = UsageLimits(),
-        clock: @escaping @Sendable () -> Date = { Date() }
-    ) {
-        self.repository = repository
-        self.accounts = accounts
-        self.decisions = decisions
-        self.limits = limits
-        notifier = Notifier(accounts: accounts, clock: clock)
-        self.clock = clock
-    }
 
     // MARK: - Friends
 
