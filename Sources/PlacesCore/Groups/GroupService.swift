@@ -81,15 +81,13 @@ public struct GroupService: Sendable {
 
     /// Makes a group; the caller is its first admin.
     public func createGroup(_ caller: User, _ command: NewGroup) async throws -> Group {
-        guard let name = try TextRules.shownName(command.name, field: "name", limit: 80) else {
-            throw PlacesError.invalid("name", "name is required")
-        }
+        let name = try Group.checkedName(command.name, missing: "name is required")
         try await checkRoomForAnotherGroup(caller)
         let now = clock()
         let group = Group(
             id: RandomID.make("g-"),
             name: name,
-            description: try TextRules.text(command.description, field: "description", limit: 500, allowLineBreaks: true),
+            description: try Group.checkedDescription(command.description),
             pictureURL: try TextRules.webURL(command.pictureURL, field: "pictureURL"),
             createdAt: now,
             updatedAt: now,
@@ -114,15 +112,7 @@ public struct GroupService: Sendable {
     /// Changes the group's name, description or picture (admins).
     public func updateGroup(_ caller: User, id: String, _ patch: GroupPatch) async throws -> Group {
         var group = try await adminGroup(caller, id)
-        if patch.name.changes {
-            guard let name = try TextRules.shownName(patch.name.applied(to: nil), field: "name", limit: 80) else {
-                throw PlacesError.invalid("name", "name cannot be empty")
-            }
-            group.name = name
-        }
-        if patch.description.changes {
-            group.description = try TextRules.text(patch.description.applied(to: nil), field: "description", limit: 500, allowLineBreaks: true)
-        }
+        try group.apply(name: patch.name, description: patch.description)
         if patch.pictureURL.changes { group.pictureURL = try TextRules.webURL(patch.pictureURL.applied(to: nil), field: "pictureURL") }
         group.updatedAt = clock()
         try await repository.update(group)
