@@ -30,10 +30,10 @@ public struct GroupService: Sendable {
                 below: limits.pendingFriendRequestsSent,
                 "pending friend requests"
             )
-            let quiet = try await recentlyDeclined(.friendRequest, subjectID: caller.id, by: other.id)
-            let notifications = try await notifier.notifications(
+            let notifications = try await notificationsOfAsking(
                 .friendRequest,
-                to: quiet ? [] : [other.id],
+                subjectID: caller.id,
+                to: other.id,
                 message: "\(caller.username) wants to be your friend",
                 subject: .init(userId: caller.id)
             )
@@ -137,10 +137,10 @@ public struct GroupService: Sendable {
             below: limits.pendingInvitationsSent,
             "pending invitations"
         )
-        let quiet = try await recentlyDeclined(.groupInvitation, subjectID: group.id, by: invitee.id)
-        let notifications = try await notifier.notifications(
+        let notifications = try await notificationsOfAsking(
             .groupInvitation,
-            to: quiet ? [] : [invitee.id],
+            subjectID: group.id,
+            to: invitee.id,
             message: "\(caller.username) invited you to the group \(group.name)",
             subject: .init(userId: caller.id, groupId: group.id)
         )
@@ -218,11 +218,18 @@ public struct GroupService: Sendable {
         try UsageLimits.check(try await repository.groupIDs(memberID: caller.id).count, below: limits.groupsPerPerson, "groups")
     }
 
-    /// True when the person declined this (a friend request from the subject, or an invitation into the group) so
-    /// recently that asking again must not notify them.
-    private func recentlyDeclined(_ kind: DeclinedKind, subjectID: String, by recipientID: String) async throws -> Bool {
-        guard let declined = try await repository.lastDeclined(kind, subjectID: subjectID, recipientID: recipientID) else { return false }
-        return clock().timeIntervalSince(declined) < limits.quietAfterDecline
+    /// The notification of asking someone (a friend request from the subject, or an invitation into the group): none
+    /// when they declined the same ask so recently that asking again must not notify them.
+    private func notificationsOfAsking(
+        _ kind: DeclinedKind,
+        subjectID: String,
+        to recipientID: String,
+        message: String,
+        subject: UserNotification.Subject
+    ) async throws -> [UserNotification] {
+        let declined = try await repository.lastDeclined(kind, subjectID: subjectID, recipientID: recipientID)
+        let quiet = declined.map { clock().timeIntervalSince($0) < limits.quietAfterDecline } ?? false
+        return try await notifier.notifications(kind.notification, to: quiet ? [] : [recipientID], message: message, subject: subject)
     }
 
     // MARK: - Lookups
@@ -260,4 +267,14 @@ public struct FriendshipStatus: Sendable, Hashable, Encodable {
     public var user: PublicUser
     /// Where it stands.
     public var status: Status
+}
+
+extension DeclinedKind {
+    /// The notification this kind of ask sends.
+    var notification: UserNotification.Kind {
+        switch self {
+        case .friendRequest: .friendRequest
+        case .groupInvitation: .groupInvitation
+        }
+    }
 }
