@@ -33,12 +33,7 @@ public struct SQLiteAccountRepository: AccountRepository {
         ]
         for check in checks {
             guard let value = check.value else { continue }
-            let taken = try Bool.fetchOne(
-                db,
-                sql: "SELECT EXISTS (SELECT 1 FROM user_account WHERE \(check.column) = ? AND id <> ?)",
-                arguments: [value, user.id]
-            )
-            if taken == true {
+            if try db.exists("SELECT 1 FROM user_account WHERE \(check.column) = ? AND id <> ?", arguments: [value, user.id]) {
                 throw PlacesError(.conflict, "that \(check.field) is already taken", field: check.field)
             }
         }
@@ -101,7 +96,7 @@ public struct SQLiteAccountRepository: AccountRepository {
     public func delete(userID: String) async throws {
         try await database.write { db in
             let rated = try String.fetchAll(db, sql: "SELECT place_id FROM rating WHERE user_id = ?", arguments: [userID])
-            let owned = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM place WHERE owner_id = ?)", arguments: [userID]) ?? false
+            let owned = try db.exists("SELECT 1 FROM place WHERE owner_id = ?", arguments: [userID])
             let groupIDs = try String.fetchAll(db, sql: "SELECT group_id FROM group_member WHERE user_id = ?", arguments: [userID])
             try db.execute(sql: "DELETE FROM rating WHERE user_id = ?", arguments: [userID])
             // Sessions, settings, favourites, friendships, memberships, invitations, notifications and personal
@@ -124,17 +119,12 @@ public struct SQLiteAccountRepository: AccountRepository {
             .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
         let after = try Keyset([.init(sql: "username_key")], page: page)
         return try await database.readStatement { db in
-            page.page(
-                try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT * FROM user_account
-                        WHERE (username_key LIKE ? ESCAPE '\\' OR places_fold(display_name) LIKE ? ESCAPE '\\') AND \(after.sql)
-                        \(after.orderBy) LIMIT ?
-                        """,
-                    arguments: [pattern, pattern] + after.arguments + [page.fetchLimit]
-                ).map { row in (SQLiteAccountRepository.user(row), [row["username_key"]]) }
-            )
+            try after.page(
+                page,
+                "SELECT * FROM user_account WHERE (username_key LIKE ? ESCAPE '\\' OR places_fold(display_name) LIKE ? ESCAPE '\\')",
+                arguments: [pattern, pattern],
+                in: db
+            ) { row in (SQLiteAccountRepository.user(row), [row["username_key"]]) }
         }
     }
 

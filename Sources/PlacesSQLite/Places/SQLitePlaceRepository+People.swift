@@ -25,7 +25,7 @@ extension SQLitePlaceRepository {
 
     public func update(_ place: Place) async throws {
         try await database.write { db in
-            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM place WHERE id = ?)", arguments: [place.id]) ?? false else {
+            guard try db.exists("SELECT 1 FROM place WHERE id = ?", arguments: [place.id]) else {
                 throw PlacesError.notFound("no place with id '\(place.id)'")
             }
             let revision = try SQLitePlaceRepository.bumpRevision(db)
