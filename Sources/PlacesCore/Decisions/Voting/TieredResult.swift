@@ -44,6 +44,8 @@ public struct TieredResult: Sendable, Hashable, Encodable {
         public var firstChoices: Int
     }
 
+    /// Always `tiered`: every result names its method (a draw's says `random`).
+    public let method = Decision.Method.tiered
     /// The winning place: `ranking[0]`.
     public var winner: String
     /// Every candidate, best first.
@@ -91,25 +93,5 @@ public struct TieredResult: Sendable, Hashable, Encodable {
             CandidateScore(placeId: ids[$0], marginSum: count.marginSums[$0], borda: count.borda[$0], firstChoices: count.firstChoices[$0])
         }
         self.reasoning = reasoning
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case method, winner, ranking, schulzeWinners, tieBreak, ballotCount, lotSeed, pairwise, strongestPaths, scores, reasoning
-    }
-
-    /// Encodes the fields above, with `"method": "tiered"` first among equals.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("tiered", forKey: .method)
-        try container.encode(winner, forKey: .winner)
-        try container.encode(ranking, forKey: .ranking)
-        try container.encode(schulzeWinners, forKey: .schulzeWinners)
-        try container.encode(tieBreak, forKey: .tieBreak)
-        try container.encode(ballotCount, forKey: .ballotCount)
-        try container.encode(lotSeed, forKey: .lotSeed)
-        try container.encode(pairwise, forKey: .pairwise)
-        try container.encode(strongestPaths, forKey: .strongestPaths)
-        try container.encode(scores, forKey: .scores)
-        try container.encode(reasoning, forKey: .reasoning)
     }
 }
