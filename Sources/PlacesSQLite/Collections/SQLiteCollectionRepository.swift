@@ -137,7 +137,7 @@ public struct SQLiteCollectionRepository: CollectionRepository {
             sql: "SELECT place_id, added_by, added_at FROM collection_entry WHERE collection_id = ? ORDER BY position, place_id",
             arguments: [collectionID]
         ).map { row in
-            CollectionEntry(placeID: row[0], addedBy: row[1], addedAt: Timestamp.date(row[2]) ?? Date(timeIntervalSince1970: 0))
+            CollectionEntry(placeID: row[0], addedBy: row[1], addedAt: row.date(2))
         }
     }
 
@@ -158,8 +158,8 @@ public struct SQLiteCollectionRepository: CollectionRepository {
             groupId: row["group_id"],
             name: row["name"],
             description: row["description"],
-            createdAt: Timestamp.date(row["created_at"]) ?? Date(timeIntervalSince1970: 0),
-            updatedAt: Timestamp.date(row["updated_at"]) ?? Date(timeIntervalSince1970: 0)
+            createdAt: row.date("created_at"),
+            updatedAt: row.date("updated_at")
         )
     }
 }

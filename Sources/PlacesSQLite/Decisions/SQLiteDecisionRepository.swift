@@ -253,7 +253,7 @@ public struct SQLiteDecisionRepository: DecisionRepository {
             seed: seed,
             deadline: (row["deadline"] as String?).flatMap(Timestamp.date),
             visitDate: row["visit_date"],
-            createdAt: Timestamp.date(row["created_at"]) ?? Date(timeIntervalSince1970: 0),
+            createdAt: row.date("created_at"),
             endedAt: (row["ended_at"] as String?).flatMap(Timestamp.date),
             reminderSentAt: (row["reminder_sent_at"] as String?).flatMap(Timestamp.date),
             result: try resultText.map { try StoredJSON.value(DecisionResult.self, from: $0) }

@@ -107,7 +107,7 @@ extension SQLiteGroupRepository {
             ) { row in
                 let friend = Friend(
                     user: PublicUser(SQLiteAccountRepository.user(row)),
-                    since: Timestamp.date(row["friend_since"]) ?? Date(timeIntervalSince1970: 0)
+                    since: row.date("friend_since")
                 )
                 return (friend, [row["username_key"], row["id"]])
             }
@@ -137,7 +137,7 @@ extension SQLiteGroupRepository {
                 let request = FriendRequest(
                     from: incoming ? other : own,
                     to: incoming ? own : other,
-                    createdAt: Timestamp.date(row["requested_at"]) ?? Date(timeIntervalSince1970: 0)
+                    createdAt: row.date("requested_at")
                 )
                 return (request, [row["requested_at"], row["username_key"], row["id"]])
             }

@@ -102,7 +102,7 @@ public struct SQLiteGroupRepository: GroupRepository {
                     groupName: row["group_name"],
                     invitee: invitee,
                     invitedBy: PublicUser(SQLiteAccountRepository.user(row)),
-                    createdAt: Timestamp.date(row["invited_at"]) ?? Date(timeIntervalSince1970: 0)
+                    createdAt: row.date("invited_at")
                 )
                 return (invitation, [row["invited_at"], row["invitation_group"]])
             }
@@ -207,7 +207,7 @@ public struct SQLiteGroupRepository: GroupRepository {
             return GroupMember(
                 user: PublicUser(SQLiteAccountRepository.user(member)),
                 role: GroupRole(rawValue: roleText) ?? .member,
-                joinedAt: Timestamp.date(member["member_joined_at"]) ?? Date(timeIntervalSince1970: 0)
+                joinedAt: member.date("member_joined_at")
             )
         }
         return Group(
@@ -215,8 +215,8 @@ public struct SQLiteGroupRepository: GroupRepository {
             name: row["name"],
             description: row["description"],
             pictureURL: row["picture_url"],
-            createdAt: Timestamp.date(row["created_at"]) ?? Date(timeIntervalSince1970: 0),
-            updatedAt: Timestamp.date(row["updated_at"]) ?? Date(timeIntervalSince1970: 0),
+            createdAt: row.date("created_at"),
+            updatedAt: row.date("updated_at"),
             members: members
         )
     }

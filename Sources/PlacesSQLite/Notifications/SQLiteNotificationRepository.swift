@@ -107,7 +107,7 @@ public struct SQLiteNotificationRepository: NotificationRepository {
             message: row["message"],
             subject: subject,
             channels: channels,
-            createdAt: Timestamp.date(row["created_at"]) ?? Date(timeIntervalSince1970: 0),
+            createdAt: row.date("created_at"),
             readAt: readAt.flatMap(Timestamp.date)
         )
     }

@@ -155,8 +155,8 @@ public struct SQLiteAccountRepository: AccountRepository {
                 let session = Session(
                     tokenHash: row["token_hash"],
                     userID: row["id"],
-                    createdAt: Timestamp.date(row["session_created_at"]) ?? Date(timeIntervalSince1970: 0),
-                    expiresAt: Timestamp.date(row["session_expires_at"]) ?? Date(timeIntervalSince1970: 0)
+                    createdAt: row.date("session_created_at"),
+                    expiresAt: row.date("session_expires_at")
                 )
                 return (session, SQLiteAccountRepository.user(row))
             }
@@ -222,8 +222,8 @@ public struct SQLiteAccountRepository: AccountRepository {
                 arguments: [userID]
             ).map { row in
                 AccountExport.SessionInfo(
-                    createdAt: Timestamp.date(row[0]) ?? Date(timeIntervalSince1970: 0),
-                    expiresAt: Timestamp.date(row[1]) ?? Date(timeIntervalSince1970: 0)
+                    createdAt: row.date(0),
+                    expiresAt: row.date(1)
                 )
             }
             let favorites = try Row.fetchAll(
@@ -231,7 +231,7 @@ public struct SQLiteAccountRepository: AccountRepository {
                 sql: "SELECT place_id, created_at FROM favorite WHERE user_id = ? ORDER BY created_at, place_id",
                 arguments: [userID]
             ).map { row in
-                AccountExport.FavoriteInfo(placeId: row[0], createdAt: Timestamp.date(row[1]) ?? Date(timeIntervalSince1970: 0))
+                AccountExport.FavoriteInfo(placeId: row[0], createdAt: row.date(1))
             }
             let ratings = try Row.fetchAll(
                 db,
@@ -243,8 +243,8 @@ public struct SQLiteAccountRepository: AccountRepository {
                     userId: row["user_id"],
                     stars: row["stars"],
                     review: row["review"],
-                    createdAt: Timestamp.date(row["created_at"]) ?? Date(timeIntervalSince1970: 0),
-                    updatedAt: Timestamp.date(row["updated_at"]) ?? Date(timeIntervalSince1970: 0)
+                    createdAt: row.date("created_at"),
+                    updatedAt: row.date("updated_at")
                 )
             }
             let places = try String.fetchAll(db, sql: "SELECT id FROM place WHERE owner_id = ? ORDER BY id", arguments: [userID])
@@ -267,8 +267,8 @@ public struct SQLiteAccountRepository: AccountRepository {
             phone: row["phone"],
             passwordHash: row["password_hash"],
             profile: User.Profile(displayName: row["display_name"], bio: row["bio"], city: row["city"], avatarURL: row["avatar_url"]),
-            createdAt: Timestamp.date(row["created_at"]) ?? Date(timeIntervalSince1970: 0),
-            updatedAt: Timestamp.date(row["updated_at"]) ?? Date(timeIntervalSince1970: 0)
+            createdAt: row.date("created_at"),
+            updatedAt: row.date("updated_at")
         )
     }
 }

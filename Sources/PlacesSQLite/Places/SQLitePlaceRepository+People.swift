@@ -53,7 +53,7 @@ extension SQLitePlaceRepository {
                 db,
                 sql: "SELECT place_id, created_at FROM favorite WHERE user_id = ? ORDER BY created_at DESC, place_id",
                 arguments: [userID]
-            ).map { row in (placeID: row[0], createdAt: Timestamp.date(row[1]) ?? Date(timeIntervalSince1970: 0)) }
+            ).map { row in (placeID: row[0], createdAt: row.date(1)) }
         }
     }
 
