@@ -12,6 +12,7 @@ public struct CollectionService: Sendable {
     let places: PlaceService
     let limits: UsageLimits
     let clock: @Sendable () -> Date
+
     /// Makes a collection: the caller's own, or (with `groupId`) their group's.
     public func create(_ caller: User, _ command: NewCollection) async throws -> PlaceCollection {
         let name = try PlaceCollection.checkedName(command.name, missing: "name is required")

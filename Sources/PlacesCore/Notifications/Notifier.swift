@@ -5,6 +5,7 @@ import Foundation
 public struct Notifier: Sendable {
     let accounts: any AccountRepository
     let clock: @Sendable () -> Date
+
     /// One notification for each recipient who wants to hear about `kind` (in the order given, once each).
     public func notifications(
         _ kind: UserNotification.Kind,
@@ -62,6 +63,7 @@ public struct Audience: Sendable {
 public struct NotificationService: Sendable {
     let repository: any NotificationRepository
     let clock: @Sendable () -> Date
+
     /// One page of the caller's notifications, newest first, and how many are unread in all.
     public func list(recipientID: String, page: PageRequest) async throws -> NotificationPage {
         let items = try await repository.notifications(recipientID: recipientID, page: page)

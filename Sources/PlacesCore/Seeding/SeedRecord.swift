@@ -16,6 +16,7 @@ public struct SeedRowError: Error, Sendable, Hashable, CustomStringConvertible {
     public var reason: String
     /// The field at fault, when one is.
     public var field: String?
+
     /// `file:line: reason`, the way compilers point at a line.
     public var description: String { "\(file):\(line): \(reason)" }
 }

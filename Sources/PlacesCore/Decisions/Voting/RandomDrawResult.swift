@@ -30,6 +30,7 @@ public struct RandomDrawResult: Sendable, Hashable, Encodable {
     public var roll: Double
     /// One paragraph for people: how the winner was drawn.
     public var reasoning: String
+
     private enum CodingKeys: String, CodingKey {
         case method, winner, ranking, tieBreak, seed, weightedBy, weights, totalWeight, roll, reasoning
     }

@@ -39,6 +39,7 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
     public var column: Int
     /// What is wrong, for people.
     public var message: String
+
     /// `line L, column C: message`.
     public var description: String { "line \(line), column \(column): \(message)" }
 }
