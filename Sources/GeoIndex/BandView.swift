@@ -17,38 +17,29 @@ struct BandView {
     /// The first index whose longitude is not below `lon`.
     @inline(__always)
     func firstIndex(notBelow lon: Float) -> Int {
-        var low = 0
-        var high = samples.count
-        while low < high {
-            let mid = (low &+ high) >> 1
-            if samples[mid] < lon { low = mid &+ 1 } else { high = mid }
-        }
-        // entries[(low-1)·8] < lon <= entries[low·8]: the answer is in between.
-        var first = low == 0 ? 0 : (low &- 1) &* BandView.stride &+ 1
-        var last = min(low &* BandView.stride, entries.count)
-        while first < last {
-            let mid = (first &+ last) >> 1
-            if entries[mid].lon < lon { first = mid &+ 1 } else { last = mid }
-        }
-        return first
+        firstIndex(past: lon, inclusive: false)
     }
 
     /// The first index whose longitude is above `lon`.
     @inline(__always)
     func firstIndex(above lon: Float) -> Int {
+        firstIndex(past: lon, inclusive: true)
+    }
+
+    /// The first index whose longitude is past `lon`: above it when `inclusive` (an equal one counts as before it),
+    /// otherwise not below it. The directory narrows the search to the entries between two samples.
+    @inline(__always)
+    private func firstIndex(past lon: Float, inclusive: Bool) -> Int {
         var low = 0
         var high = samples.count
         while low < high {
             let mid = (low &+ high) >> 1
-            if samples[mid] <= lon { low = mid &+ 1 } else { high = mid }
+            let before = inclusive ? samples[mid] <= lon : samples[mid] < lon
+            if before { low = mid &+ 1 } else { high = mid }
         }
-        var first = low == 0 ? 0 : (low &- 1) &* BandView.stride &+ 1
-        var last = min(low &* BandView.stride, entries.count)
-        while first < last {
-            let mid = (first &+ last) >> 1
-            if entries[mid].lon <= lon { first = mid &+ 1 } else { last = mid }
-        }
-        return first
+        // entries[(low-1)·8] is before `lon` and entries[low·8] is not: the answer is in between.
+        let first = low == 0 ? 0 : (low &- 1) &* BandView.stride &+ 1
+        return entries.firstIndex(in: first..<min(low &* BandView.stride, entries.count), past: lon, inclusive: inclusive)
     }
 
     /// The directory for a sorted band.

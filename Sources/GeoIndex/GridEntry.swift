@@ -21,23 +21,24 @@ extension UnsafeBufferPointer where Element == GridEntry {
     /// The first index whose longitude is not below `lon` (entries are sorted by `lon`).
     @inline(__always)
     func firstIndex(notBelow lon: Float) -> Int {
-        var low = 0
-        var high = count
-        while low < high {
-            let mid = (low &+ high) >> 1
-            if self[mid].lon < lon { low = mid &+ 1 } else { high = mid }
-        }
-        return low
+        firstIndex(in: 0..<count, past: lon, inclusive: false)
     }
 
     /// The first index whose longitude is above `lon`.
     @inline(__always)
     func firstIndex(above lon: Float) -> Int {
-        var low = 0
-        var high = count
+        firstIndex(in: 0..<count, past: lon, inclusive: true)
+    }
+
+    /// The first index in `range` whose longitude is past `lon`: above it when `inclusive`, otherwise not below it.
+    @inline(__always)
+    func firstIndex(in range: Range<Int>, past lon: Float, inclusive: Bool) -> Int {
+        var low = range.lowerBound
+        var high = range.upperBound
         while low < high {
             let mid = (low &+ high) >> 1
-            if self[mid].lon <= lon { low = mid &+ 1 } else { high = mid }
+            let before = inclusive ? self[mid].lon <= lon : self[mid].lon < lon
+            if before { low = mid &+ 1 } else { high = mid }
         }
         return low
     }

@@ -36,6 +36,7 @@ public struct PlacesServices: Sendable {
             limits: limits,
             clock: clock
         )
+        let notifier = Notifier(accounts: repositories.accounts, clock: clock)
         decisions = DecisionService(
             repository: repositories.decisions,
             groups: repositories.groups,
@@ -43,10 +44,18 @@ public struct PlacesServices: Sendable {
             collections: collections,
             places: places,
             limits: limits,
+            notifier: notifier,
             clock: clock,
             makeSeed: makeSeed
         )
-        groups = GroupService(repository: repositories.groups, accounts: repositories.accounts, decisions: decisions, limits: limits, clock: clock)
+        groups = GroupService(
+            repository: repositories.groups,
+            accounts: repositories.accounts,
+            decisions: decisions,
+            limits: limits,
+            notifier: notifier,
+            clock: clock
+        )
         notifications = NotificationService(repository: repositories.notifications, clock: clock)
     }
 

@@ -49,3 +49,22 @@ struct Keyset {
         "ORDER BY " + columns.map { $0.sql + ($0.descending ? " DESC" : "") }.joined(separator: ", ")
     }
 }
+
+extension Keyset {
+    /// One page of a list: the rows `query` selects (a `SELECT … WHERE …` the keyset's condition is added to with
+    /// `AND`), in the keyset's order, at most the page's fetch limit, each read into an item and its sort key.
+    func page<Item>(
+        _ page: PageRequest,
+        _ query: String,
+        arguments: StatementArguments,
+        in db: Database,
+        read: (Row) throws -> (item: Item, key: [String])
+    ) throws -> Page<Item> {
+        let rows = try Row.fetchAll(
+            db,
+            sql: "\(query) AND \(sql)\n\(orderBy)\nLIMIT ?",
+            arguments: arguments + self.arguments + [page.fetchLimit]
+        )
+        return page.page(try rows.map(read))
+    }
+}

@@ -85,30 +85,25 @@ public struct PlacesDatabase: Sendable {
 
     /// Runs a read, turning database errors into `PlacesError`; the body's own errors pass unchanged.
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        accessed?()
-        do {
-            return try await writer.read(body)
-        } catch let error as DatabaseError {
-            throw PlacesDatabase.mapped(error)
-        }
+        try await access { try await writer.read(body) }
     }
 
     /// Runs a read made of one statement, without BEGIN and COMMIT around it: SQLite runs a lone statement in a read
     /// transaction of its own, so it sees one state of the database anyway. Never for two statements that must agree.
     func readStatement<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        accessed?()
-        do {
-            return try await writer.unsafeRead(body)
-        } catch let error as DatabaseError {
-            throw PlacesDatabase.mapped(error)
-        }
+        try await access { try await writer.unsafeRead(body) }
     }
 
     /// Runs one write transaction, turning database errors into `PlacesError`; the body's own errors pass unchanged.
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        try await access { try await writer.write(body) }
+    }
+
+    /// One access to the database: counted for `accessed`, its `DatabaseError` turned into `PlacesError`.
+    private func access<T>(_ run: () async throws -> T) async throws -> T {
         accessed?()
         do {
-            return try await writer.write(body)
+            return try await run()
         } catch let error as DatabaseError {
             throw PlacesDatabase.mapped(error)
         }

@@ -68,17 +68,17 @@ struct NearbyQueryTests {
     }
 
     @Test func kindIsParsedAndUnknownKindsRefused() throws {
-        #expect(try NearbyQuery.parse(lat: "1", lon: "1", kind: "restaurant").kind == .restaurant)
+        #expect(try query(kind: "restaurant").kind == .restaurant)
         for kind in ["Restaurant", " gem", ""] {
             #expect(
-                performing: { _ = try NearbyQuery.parse(lat: "1", lon: "1", kind: kind) },
+                performing: { _ = try query(kind: kind) },
                 throws: { error in
                     (error as? PlacesError)?.field == "kind"
                 }
             )
         }
         #expect(
-            performing: { _ = try NearbyQuery.parse(lat: "1", lon: "1", kind: "bar") },
+            performing: { _ = try query(kind: "bar") },
             throws: { error in
                 (error as? PlacesError)?.field == "kind"
             }
@@ -100,5 +100,11 @@ struct NearbyQueryTests {
         _ = try NearbyQuery.parse(lat: "90", lon: "180")
         _ = try NearbyQuery.parse(lat: "-90", lon: "-180")
         _ = try NearbyQuery.parse(lat: "1.5e1", lon: "+2")
+    }
+
+    /// A query at (1, 1) whose only filter is `kind`, parsed as a nearby request's is.
+    private func query(kind: String) throws -> NearbyQuery {
+        let filter = try PlaceFilter.parse(kind: kind, tags: [], cuisine: nil, minPrice: nil, maxPrice: nil, minRating: nil, openAt: nil)
+        return try NearbyQuery.parse(lat: "1", lon: "1", filter: filter)
     }
 }

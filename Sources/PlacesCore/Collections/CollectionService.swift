@@ -13,26 +13,9 @@ public struct CollectionService: Sendable {
     let limits: UsageLimits
     let clock: @Sendable () -> Date
 
-    /// Makes the service.
-    public init(
-        repository: any CollectionRepository,
-        groups: any GroupRepository,
-        places: PlaceService,
-        limits: UsageLimits = UsageLimits(),
-        clock: @escaping @Sendable () -> Date = { Date() }
-    ) {
-        self.repository = repository
-        self.groups = groups
-        self.places = places
-        self.limits = limits
-        self.clock = clock
-    }
-
     /// Makes a collection: the caller's own, or (with `groupId`) their group's.
     public func create(_ caller: User, _ command: NewCollection) async throws -> PlaceCollection {
-        guard let name = try TextRules.shownName(command.name, field: "name", limit: 80) else {
-            throw PlacesError.invalid("name", "name is required")
-        }
+        let name = try PlaceCollection.checkedName(command.name, missing: "name is required")
         let groupID = try TextRules.text(command.groupId, field: "groupId", limit: 40)
         if let groupID {
             guard let group = try await groups.group(id: groupID) else {
@@ -48,7 +31,7 @@ public struct CollectionService: Sendable {
             ownerId: groupID == nil ? caller.id : nil,
             groupId: groupID,
             name: name,
-            description: try CollectionService.description(command.description),
+            description: try PlaceCollection.checkedDescription(command.description),
             createdAt: now,
             updatedAt: now
         )
@@ -84,13 +67,7 @@ public struct CollectionService: Sendable {
     /// Renames or describes a collection (its owner; a group's admins).
     public func update(_ caller: User, id: String, _ patch: CollectionPatch) async throws -> PlaceCollection {
         var collection = try await managed(caller, id)
-        if patch.name.changes {
-            guard let name = try TextRules.shownName(patch.name.applied(to: nil), field: "name", limit: 80) else {
-                throw PlacesError.invalid("name", "name cannot be empty")
-            }
-            collection.name = name
-        }
-        if patch.description.changes { collection.description = try CollectionService.description(patch.description.applied(to: nil)) }
+        try collection.apply(name: patch.name, description: patch.description)
         collection.updatedAt = clock()
         try await repository.update(collection)
         return collection
@@ -100,11 +77,6 @@ public struct CollectionService: Sendable {
     public func delete(_ caller: User, id: String) async throws {
         _ = try await managed(caller, id)
         try await repository.delete(id: id)
-    }
-
-    /// A collection's description as sent, checked.
-    static func description(_ raw: String?) throws(PlacesError) -> String? {
-        try TextRules.text(raw, field: "description", limit: 500, allowLineBreaks: true)
     }
 
     /// Adds a live place (its owner; any member of a group's), at `position` or at the end.

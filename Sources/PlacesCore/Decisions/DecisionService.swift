@@ -21,28 +21,6 @@ public struct DecisionService: Sendable {
     let clock: @Sendable () -> Date
     let makeSeed: @Sendable () -> UInt64
 
-    /// Makes the service; `makeSeed` defaults to the system's secure generator.
-    public init(
-        repository: any DecisionRepository,
-        groups: any GroupRepository,
-        accounts: any AccountRepository,
-        collections: CollectionService,
-        places: PlaceService,
-        limits: UsageLimits = UsageLimits(),
-        clock: @escaping @Sendable () -> Date = { Date() },
-        makeSeed: @escaping @Sendable () -> UInt64 = DecisionService.secureSeed
-    ) {
-        self.limits = limits
-        self.repository = repository
-        self.groups = groups
-        self.accounts = accounts
-        self.collections = collections
-        self.places = places
-        notifier = Notifier(accounts: accounts, clock: clock)
-        self.clock = clock
-        self.makeSeed = makeSeed
-    }
-
     /// A seed from the system's secure generator.
     public static func secureSeed() -> UInt64 {
         var generator = SystemRandomNumberGenerator()

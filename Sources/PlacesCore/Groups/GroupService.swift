@@ -4,26 +4,11 @@ import Foundation
 public struct GroupService: Sendable {
     let repository: any GroupRepository
     let accounts: any AccountRepository
+    /// Takes those who leave a group out of its open decisions.
     let decisions: DecisionService
     let limits: UsageLimits
     let notifier: Notifier
     let clock: @Sendable () -> Date
-
-    /// Makes the service; `decisions` takes those who leave a group out of its open decisions.
-    public init(
-        repository: any GroupRepository,
-        accounts: any AccountRepository,
-        decisions: DecisionService,
-        limits: UsageLimits = UsageLimits(),
-        clock: @escaping @Sendable () -> Date = { Date() }
-    ) {
-        self.repository = repository
-        self.accounts = accounts
-        self.decisions = decisions
-        self.limits = limits
-        notifier = Notifier(accounts: accounts, clock: clock)
-        self.clock = clock
-    }
 
     // MARK: - Friends
 
@@ -45,10 +30,10 @@ public struct GroupService: Sendable {
                 below: limits.pendingFriendRequestsSent,
                 "pending friend requests"
             )
-            let quiet = try await recentlyDeclined(.friendRequest, subjectID: caller.id, by: other.id)
-            let notifications = try await notifier.notifications(
+            let notifications = try await notificationsOfAsking(
                 .friendRequest,
-                to: quiet ? [] : [other.id],
+                subjectID: caller.id,
+                to: other.id,
                 message: "\(caller.username) wants to be your friend",
                 subject: .init(userId: caller.id)
             )
@@ -96,15 +81,13 @@ public struct GroupService: Sendable {
 
     /// Makes a group; the caller is its first admin.
     public func createGroup(_ caller: User, _ command: NewGroup) async throws -> Group {
-        guard let name = try TextRules.shownName(command.name, field: "name", limit: 80) else {
-            throw PlacesError.invalid("name", "name is required")
-        }
+        let name = try Group.checkedName(command.name, missing: "name is required")
         try await checkRoomForAnotherGroup(caller)
         let now = clock()
         let group = Group(
             id: RandomID.make("g-"),
             name: name,
-            description: try TextRules.text(command.description, field: "description", limit: 500, allowLineBreaks: true),
+            description: try Group.checkedDescription(command.description),
             pictureURL: try TextRules.webURL(command.pictureURL, field: "pictureURL"),
             createdAt: now,
             updatedAt: now,
@@ -129,15 +112,7 @@ public struct GroupService: Sendable {
     /// Changes the group's name, description or picture (admins).
     public func updateGroup(_ caller: User, id: String, _ patch: GroupPatch) async throws -> Group {
         var group = try await adminGroup(caller, id)
-        if patch.name.changes {
-            guard let name = try TextRules.shownName(patch.name.applied(to: nil), field: "name", limit: 80) else {
-                throw PlacesError.invalid("name", "name cannot be empty")
-            }
-            group.name = name
-        }
-        if patch.description.changes {
-            group.description = try TextRules.text(patch.description.applied(to: nil), field: "description", limit: 500, allowLineBreaks: true)
-        }
+        try group.apply(name: patch.name, description: patch.description)
         if patch.pictureURL.changes { group.pictureURL = try TextRules.webURL(patch.pictureURL.applied(to: nil), field: "pictureURL") }
         group.updatedAt = clock()
         try await repository.update(group)
@@ -162,10 +137,10 @@ public struct GroupService: Sendable {
             below: limits.pendingInvitationsSent,
             "pending invitations"
         )
-        let quiet = try await recentlyDeclined(.groupInvitation, subjectID: group.id, by: invitee.id)
-        let notifications = try await notifier.notifications(
+        let notifications = try await notificationsOfAsking(
             .groupInvitation,
-            to: quiet ? [] : [invitee.id],
+            subjectID: group.id,
+            to: invitee.id,
             message: "\(caller.username) invited you to the group \(group.name)",
             subject: .init(userId: caller.id, groupId: group.id)
         )
@@ -243,11 +218,18 @@ public struct GroupService: Sendable {
         try UsageLimits.check(try await repository.groupIDs(memberID: caller.id).count, below: limits.groupsPerPerson, "groups")
     }
 
-    /// True when the person declined this (a friend request from the subject, or an invitation into the group) so
-    /// recently that asking again must not notify them.
-    private func recentlyDeclined(_ kind: DeclinedKind, subjectID: String, by recipientID: String) async throws -> Bool {
-        guard let declined = try await repository.lastDeclined(kind, subjectID: subjectID, recipientID: recipientID) else { return false }
-        return clock().timeIntervalSince(declined) < limits.quietAfterDecline
+    /// The notification of asking someone (a friend request from the subject, or an invitation into the group): none
+    /// when they declined the same ask so recently that asking again must not notify them.
+    private func notificationsOfAsking(
+        _ kind: DeclinedKind,
+        subjectID: String,
+        to recipientID: String,
+        message: String,
+        subject: UserNotification.Subject
+    ) async throws -> [UserNotification] {
+        let declined = try await repository.lastDeclined(kind, subjectID: subjectID, recipientID: recipientID)
+        let quiet = declined.map { clock().timeIntervalSince($0) < limits.quietAfterDecline } ?? false
+        return try await notifier.notifications(kind.notification, to: quiet ? [] : [recipientID], message: message, subject: subject)
     }
 
     // MARK: - Lookups
@@ -285,4 +267,14 @@ public struct FriendshipStatus: Sendable, Hashable, Encodable {
     public var user: PublicUser
     /// Where it stands.
     public var status: Status
+}
+
+extension DeclinedKind {
+    /// The notification this kind of ask sends.
+    var notification: UserNotification.Kind {
+        switch self {
+        case .friendRequest: .friendRequest
+        case .groupInvitation: .groupInvitation
+        }
+    }
 }

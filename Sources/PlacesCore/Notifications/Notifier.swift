@@ -6,12 +6,6 @@ public struct Notifier: Sendable {
     let accounts: any AccountRepository
     let clock: @Sendable () -> Date
 
-    /// Makes a notifier that reads recipients' settings from `accounts`.
-    public init(accounts: any AccountRepository, clock: @escaping @Sendable () -> Date = { Date() }) {
-        self.accounts = accounts
-        self.clock = clock
-    }
-
     /// One notification for each recipient who wants to hear about `kind` (in the order given, once each).
     public func notifications(
         _ kind: UserNotification.Kind,
@@ -69,12 +63,6 @@ public struct Audience: Sendable {
 public struct NotificationService: Sendable {
     let repository: any NotificationRepository
     let clock: @Sendable () -> Date
-
-    /// Makes the service.
-    public init(repository: any NotificationRepository, clock: @escaping @Sendable () -> Date = { Date() }) {
-        self.repository = repository
-        self.clock = clock
-    }
 
     /// One page of the caller's notifications, newest first, and how many are unread in all.
     public func list(recipientID: String, page: PageRequest) async throws -> NotificationPage {

@@ -69,10 +69,4 @@ public struct Caller: Sendable, Hashable {
     public var user: User
     /// The hash of the token the request carried.
     public var tokenHash: String
-
-    /// Makes a caller.
-    public init(user: User, tokenHash: String) {
-        self.user = user
-        self.tokenHash = tokenHash
-    }
 }

@@ -114,18 +114,6 @@ public struct NearbyQuery: Sendable, Hashable {
         return try NearbyQuery(center: center, radiusMiles: radiusMiles, limit: limitValue, filter: filter)
     }
 
-    /// Parses a query whose only filter is a kind (the foundation's form, kept for the CLI and tests).
-    public static func parse(
-        lat: String?,
-        lon: String?,
-        radius: String? = nil,
-        limit: String? = nil,
-        kind: String?
-    ) throws(PlacesError) -> NearbyQuery {
-        let filter = try PlaceFilter.parse(kind: kind, tags: [], cuisine: nil, minPrice: nil, maxPrice: nil, minRating: nil, openAt: nil)
-        return try parse(lat: lat, lon: lon, radius: radius, limit: limit, filter: filter)
-    }
-
     private static func number(_ text: String, field: String) throws(PlacesError) -> Double {
         guard let value = DecimalText.number(text) else {
             throw .invalid(field, "\(field) must be a number, got \(PlacesError.quoted(text))")

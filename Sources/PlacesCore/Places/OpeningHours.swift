@@ -119,23 +119,6 @@ extension OpeningHours {
         public var weekday: Weekday
         /// Minutes since local midnight, 0..<1440.
         public var minute: Int
-
-        /// Makes a local time.
-        public init(weekday: Weekday, minute: Int) {
-            self.weekday = weekday
-            self.minute = minute
-        }
-
-        /// The local time of `instant` in `zone`.
-        public init(_ instant: Date, in zone: TimeZone) {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = zone
-            let parts = calendar.dateComponents([.weekday, .hour, .minute], from: instant)
-            // Calendar counts Sunday as 1.
-            let days: [Weekday] = [.sun, .mon, .tue, .wed, .thu, .fri, .sat]
-            weekday = days[((parts.weekday ?? 1) - 1) % 7]
-            minute = (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
-        }
     }
 
     /// True when some interval holds `time`: one of that day's (opening time included, closing time not), or one of
@@ -153,5 +136,18 @@ extension OpeningHours {
             if time.minute < interval.closes { return true }
         }
         return false
+    }
+}
+
+extension OpeningHours.LocalTime {
+    /// The local time of `instant` in `zone`.
+    public init(_ instant: Date, in zone: TimeZone) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.weekday, .hour, .minute], from: instant)
+        // Calendar counts Sunday as 1.
+        let days: [OpeningHours.Weekday] = [.sun, .mon, .tue, .wed, .thu, .fri, .sat]
+        weekday = days[((parts.weekday ?? 1) - 1) % 7]
+        minute = (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
     }
 }

@@ -44,47 +44,32 @@ public struct Place: Sendable, Hashable, Identifiable {
     /// Its ratings in aggregate.
     public var rating = RatingAggregate()
 
-    /// Makes a place; use `PlaceDraft.validated` to make one from user input.
+    /// Makes a place; use `PlaceDraft.validated` to make one from user input. The address, the restaurant fields, the
+    /// time zone and the deletion are set on the value.
     public init(
         id: String,
         kind: PlaceKind,
         name: String,
         description: String = "",
         coordinate: Coordinate,
-        address: String? = nil,
         city: String? = nil,
         tags: [String] = [],
-        cuisine: String? = nil,
-        priceLevel: Int? = nil,
-        phone: String? = nil,
-        website: String? = nil,
-        openingHours: OpeningHours? = nil,
-        timeZone: String? = nil,
         ownerID: String? = nil,
         seedSource: String? = nil,
         createdAt: Date,
-        updatedAt: Date,
-        deletedAt: Date? = nil
+        updatedAt: Date
     ) {
         self.id = id
         self.kind = kind
         self.name = name
         self.description = description
         self.coordinate = coordinate
-        self.address = address
         self.city = city
         self.tags = tags
-        self.cuisine = cuisine
-        self.priceLevel = priceLevel
-        self.phone = phone
-        self.website = website
-        self.openingHours = openingHours
-        self.timeZone = timeZone
         self.ownerID = ownerID
         self.seedSource = seedSource
         self.createdAt = createdAt
         self.updatedAt = updatedAt
-        self.deletedAt = deletedAt
     }
 
     /// What the in-memory index keeps of this place to answer nearby queries without the database.

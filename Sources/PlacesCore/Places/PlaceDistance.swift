@@ -8,11 +8,6 @@ public struct PlaceDistance: Sendable, Hashable {
     /// Great-circle distance in metres.
     public let meters: Double
 
-    /// Makes a distance from metres.
-    public init(meters: Double) {
-        self.meters = meters
-    }
-
     /// The distance in statute miles.
     public var miles: Double { meters / Geodesy.metersPerMile }
 

@@ -88,17 +88,11 @@ public struct PlaceDraft: Sendable, Hashable {
         place.city = try optionalText("city", limit: PlaceLimits.cityLength)
         place.tags = try tags()
         place.timeZone = try timeZone()
-
-        let cuisine = try optionalText("cuisine", limit: PlaceLimits.cuisineLength)
-        let priceLevel = try priceLevel()
-        let phone = try phone()
-        let website = try website()
-        let openingHours = try openingHours()
-        place.cuisine = cuisine
-        place.priceLevel = priceLevel
-        place.phone = phone
-        place.website = website
-        place.openingHours = openingHours
+        place.cuisine = try optionalText("cuisine", limit: PlaceLimits.cuisineLength)
+        place.priceLevel = try priceLevel()
+        place.phone = try phone()
+        place.website = try website()
+        place.openingHours = try openingHours()
         return place
     }
 

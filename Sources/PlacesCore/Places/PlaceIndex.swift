@@ -37,9 +37,6 @@ public final class PlaceIndex: Sendable {
         return table.places.count > 2 * table.live + 10_000
     }
 
-    /// Bytes the grid uses for positions and keys.
-    public var gridMemoryBytes: Int { table.grid.memoryBytes }
-
     /// Replaces everything with a snapshot (start-up, or after a change set too large to apply one by one).
     public func replaceAll(_ snapshot: PlaceSnapshot) {
         // Built before any lock is taken: queries keep being answered from the old version meanwhile.

@@ -15,12 +15,6 @@ public struct JSONElementStream: Sendable {
         public var value: FieldValue
         /// The 1-based line where the element starts.
         public var line: Int
-
-        /// Makes an element.
-        public init(value: FieldValue, line: Int) {
-            self.value = value
-            self.line = line
-        }
     }
 
     private enum State {

@@ -72,7 +72,4 @@ public struct SeedFileReport: Sendable, Hashable {
     public var loaded = 0
     /// Rows skipped (only with `skipInvalid`), each with its line and reason.
     public var skipped: [SeedRowError] = []
-
-    /// Makes an empty report for a file.
-    public init(file: String) { self.file = file }
 }

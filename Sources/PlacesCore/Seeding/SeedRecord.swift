@@ -4,12 +4,6 @@ public struct SeedRecord: Sendable, Hashable {
     public var line: Int
     /// The record's fields, not yet validated.
     public var draft: PlaceDraft
-
-    /// Makes a record.
-    public init(line: Int, draft: PlaceDraft) {
-        self.line = line
-        self.draft = draft
-    }
 }
 
 /// A record that could not be read or is not a valid place: where, and why.
@@ -22,14 +16,6 @@ public struct SeedRowError: Error, Sendable, Hashable, CustomStringConvertible {
     public var reason: String
     /// The field at fault, when one is.
     public var field: String?
-
-    /// Makes a row error.
-    public init(file: String, line: Int, reason: String, field: String? = nil) {
-        self.file = file
-        self.line = line
-        self.reason = reason
-        self.field = field
-    }
 
     /// `file:line: reason`, the way compilers point at a line.
     public var description: String { "\(file):\(line): \(reason)" }

@@ -32,18 +32,12 @@ public struct SQLiteCollectionRepository: CollectionRepository {
     public func collections(ownerID: String, groupIDs: [String], page: PageRequest) async throws -> Page<PlaceCollection> {
         let after = try Keyset([.init(sql: "name COLLATE NOCASE"), .init(sql: "name"), .init(sql: "id")], page: page)
         return try await database.read { db in
-            page.page(
-                try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT * FROM place_collection
-                        WHERE (owner_id = ? OR group_id IN (SELECT value FROM json_each(?))) AND \(after.sql)
-                        \(after.orderBy)
-                        LIMIT ?
-                        """,
-                    arguments: [ownerID, SQLiteAccountRepository.jsonArray(groupIDs)] + after.arguments + [page.fetchLimit]
-                ).map { row in (try SQLiteCollectionRepository.collection(row), [row["name"], row["name"], row["id"]]) }
-            )
+            try after.page(
+                page,
+                "SELECT * FROM place_collection WHERE (owner_id = ? OR group_id IN (SELECT value FROM json_each(?)))",
+                arguments: [ownerID, SQLiteAccountRepository.jsonArray(groupIDs)],
+                in: db
+            ) { row in (try SQLiteCollectionRepository.collection(row), [row["name"], row["name"], row["id"]]) }
         }
     }
 
@@ -79,16 +73,10 @@ public struct SQLiteCollectionRepository: CollectionRepository {
     public func add(placeID: String, to collectionID: String, at position: Int?, by userID: String, now: Date) async throws {
         try await database.write { db in
             try SQLiteCollectionRepository.requireCollection(collectionID, in: db)
-            let present = try Bool.fetchOne(
-                db,
-                sql: "SELECT EXISTS (SELECT 1 FROM collection_entry WHERE collection_id = ? AND place_id = ?)",
-                arguments: [collectionID, placeID]
-            )
-            if present == true {
+            if try db.exists("SELECT 1 FROM collection_entry WHERE collection_id = ? AND place_id = ?", arguments: [collectionID, placeID]) {
                 throw PlacesError(.conflict, "place \(PlacesError.quoted(placeID)) is already in this collection", field: "placeId")
             }
-            let placeExists = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM place WHERE id = ?)", arguments: [placeID])
-            guard placeExists == true else {
+            guard try db.exists("SELECT 1 FROM place WHERE id = ?", arguments: [placeID]) else {
                 throw PlacesError(.notFound, "no place with id \(PlacesError.quoted(placeID))", field: "placeId")
             }
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM collection_entry WHERE collection_id = ?", arguments: [collectionID]) ?? 0
@@ -149,13 +137,14 @@ public struct SQLiteCollectionRepository: CollectionRepository {
             sql: "SELECT place_id, added_by, added_at FROM collection_entry WHERE collection_id = ? ORDER BY position, place_id",
             arguments: [collectionID]
         ).map { row in
-            CollectionEntry(placeID: row[0], addedBy: row[1], addedAt: Timestamp.date(row[2]) ?? Date(timeIntervalSince1970: 0))
+            CollectionEntry(placeID: row[0], addedBy: row[1], addedAt: row.date(2))
         }
     }
 
     static func requireCollection(_ id: String, in db: Database) throws {
-        let exists = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM place_collection WHERE id = ?)", arguments: [id])
-        guard exists == true else { throw PlacesError.notFound("no collection with id \(PlacesError.quoted(id))") }
+        guard try db.exists("SELECT 1 FROM place_collection WHERE id = ?", arguments: [id]) else {
+            throw PlacesError.notFound("no collection with id \(PlacesError.quoted(id))")
+        }
     }
 
     static func touch(_ id: String, now: Date, in db: Database) throws {
@@ -169,8 +158,8 @@ public struct SQLiteCollectionRepository: CollectionRepository {
             groupId: row["group_id"],
             name: row["name"],
             description: row["description"],
-            createdAt: Timestamp.date(row["created_at"]) ?? Date(timeIntervalSince1970: 0),
-            updatedAt: Timestamp.date(row["updated_at"]) ?? Date(timeIntervalSince1970: 0)
+            createdAt: row.date("created_at"),
+            updatedAt: row.date("updated_at")
         )
     }
 }

@@ -39,18 +39,16 @@ public struct SQLiteDecisionRepository: DecisionRepository {
     public func decisions(visibleTo userID: String, groupIDs: [String], page: PageRequest) async throws -> Page<DecisionState> {
         let after = try Keyset([.init(sql: "d.created_at", descending: true), .init(sql: "d.id", descending: true)], page: page)
         return try await database.readStatement { db in
-            page.page(
-                try Row.fetchAll(
-                    db,
-                    sql: """
-                        \(SQLiteDecisionRepository.stateQuery)
-                        WHERE (d.created_by = ? OR d.id IN (SELECT decision_id FROM decision_participant WHERE user_id = ?)
-                            OR d.group_id IN (SELECT value FROM json_each(?))) AND \(after.sql)
-                        \(after.orderBy) LIMIT ?
-                        """,
-                    arguments: [userID, userID, SQLiteAccountRepository.jsonArray(groupIDs)] + after.arguments + [page.fetchLimit]
-                ).map { row in (try SQLiteDecisionRepository.state(row), [row["created_at"], row["id"]]) }
-            )
+            try after.page(
+                page,
+                """
+                \(SQLiteDecisionRepository.stateQuery)
+                WHERE (d.created_by = ? OR d.id IN (SELECT decision_id FROM decision_participant WHERE user_id = ?)
+                    OR d.group_id IN (SELECT value FROM json_each(?)))
+                """,
+                arguments: [userID, userID, SQLiteAccountRepository.jsonArray(groupIDs)],
+                in: db
+            ) { row in (try SQLiteDecisionRepository.state(row), [row["created_at"], row["id"]]) }
         }
     }
 
@@ -255,7 +253,7 @@ public struct SQLiteDecisionRepository: DecisionRepository {
             seed: seed,
             deadline: (row["deadline"] as String?).flatMap(Timestamp.date),
             visitDate: row["visit_date"],
-            createdAt: Timestamp.date(row["created_at"]) ?? Date(timeIntervalSince1970: 0),
+            createdAt: row.date("created_at"),
             endedAt: (row["ended_at"] as String?).flatMap(Timestamp.date),
             reminderSentAt: (row["reminder_sent_at"] as String?).flatMap(Timestamp.date),
             result: try resultText.map { try StoredJSON.value(DecisionResult.self, from: $0) }

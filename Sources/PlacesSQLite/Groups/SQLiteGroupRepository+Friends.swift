@@ -21,12 +21,7 @@ extension SQLiteGroupRepository {
 
     public func insertFriendRequest(from: String, to: String, now: Date, notifications: [UserNotification]) async throws {
         try await database.write { db in
-            let exists = try Bool.fetchOne(
-                db,
-                sql: "SELECT EXISTS (SELECT 1 FROM friendship WHERE \(SQLiteGroupRepository.pairCondition))",
-                arguments: [from, to, to, from]
-            )
-            if exists == true {
+            if try db.exists("SELECT 1 FROM friendship WHERE \(SQLiteGroupRepository.pairCondition)", arguments: [from, to, to, from]) {
                 throw PlacesError(.conflict, "there is already a request or a friendship between you", field: "username")
             }
             try db.execute(
@@ -99,24 +94,23 @@ extension SQLiteGroupRepository {
     public func friends(of userID: String, page: PageRequest) async throws -> Page<Friend> {
         let after = try Keyset([.init(sql: "u.username_key"), .init(sql: "u.id")], page: page)
         return try await database.read { db in
-            page.page(try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT u.*, f.accepted_at AS friend_since
-                    FROM friendship f
-                    JOIN user_account u ON u.id = CASE WHEN f.requester_id = ? THEN f.addressee_id ELSE f.requester_id END
-                    WHERE (f.requester_id = ? OR f.addressee_id = ?) AND f.status = 'accepted' AND \(after.sql)
-                    \(after.orderBy)
-                    LIMIT ?
-                    """,
-                arguments: [userID, userID, userID] + after.arguments + [page.fetchLimit]
-            ).map { row in
+            try after.page(
+                page,
+                """
+                SELECT u.*, f.accepted_at AS friend_since
+                FROM friendship f
+                JOIN user_account u ON u.id = CASE WHEN f.requester_id = ? THEN f.addressee_id ELSE f.requester_id END
+                WHERE (f.requester_id = ? OR f.addressee_id = ?) AND f.status = 'accepted'
+                """,
+                arguments: [userID, userID, userID],
+                in: db
+            ) { row in
                 let friend = Friend(
                     user: PublicUser(SQLiteAccountRepository.user(row)),
-                    since: Timestamp.date(row["friend_since"]) ?? Date(timeIntervalSince1970: 0)
+                    since: row.date("friend_since")
                 )
                 return (friend, [row["username_key"], row["id"]])
-            })
+            }
         }
     }
 
@@ -129,25 +123,24 @@ extension SQLiteGroupRepository {
         )
         return try await database.read { db in
             guard let own = try SQLiteGroupRepository.publicUser(userID, in: db) else { return Page(items: [], nextCursor: nil) }
-            return page.page(try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT u.*, f.created_at AS requested_at
-                    FROM friendship f JOIN user_account u ON u.id = f.\(otherColumn)
-                    WHERE f.\(ownColumn) = ? AND f.status = 'pending' AND \(after.sql)
-                    \(after.orderBy)
-                    LIMIT ?
-                    """,
-                arguments: [userID] + after.arguments + [page.fetchLimit]
-            ).map { row in
+            return try after.page(
+                page,
+                """
+                SELECT u.*, f.created_at AS requested_at
+                FROM friendship f JOIN user_account u ON u.id = f.\(otherColumn)
+                WHERE f.\(ownColumn) = ? AND f.status = 'pending'
+                """,
+                arguments: [userID],
+                in: db
+            ) { row in
                 let other = PublicUser(SQLiteAccountRepository.user(row))
                 let request = FriendRequest(
                     from: incoming ? other : own,
                     to: incoming ? own : other,
-                    createdAt: Timestamp.date(row["requested_at"]) ?? Date(timeIntervalSince1970: 0)
+                    createdAt: row.date("requested_at")
                 )
                 return (request, [row["requested_at"], row["username_key"], row["id"]])
-            })
+            }
         }
     }
 

@@ -35,18 +35,12 @@ public struct SQLiteGroupRepository: GroupRepository {
     public func groups(memberID: String, page: PageRequest) async throws -> Page<Group> {
         let after = try Keyset([.init(sql: "g.name COLLATE NOCASE"), .init(sql: "g.name"), .init(sql: "g.id")], page: page)
         return try await database.read { db in
-            page.page(
-                try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT g.* FROM place_group g JOIN group_member m ON m.group_id = g.id
-                        WHERE m.user_id = ? AND \(after.sql)
-                        \(after.orderBy)
-                        LIMIT ?
-                        """,
-                    arguments: [memberID] + after.arguments + [page.fetchLimit]
-                ).map { row in (try SQLiteGroupRepository.group(row, in: db), [row["name"], row["name"], row["id"]]) }
-            )
+            try after.page(
+                page,
+                "SELECT g.* FROM place_group g JOIN group_member m ON m.group_id = g.id WHERE m.user_id = ?",
+                arguments: [memberID],
+                in: db
+            ) { row in (try SQLiteGroupRepository.group(row, in: db), [row["name"], row["name"], row["id"]]) }
         }
     }
 
@@ -76,12 +70,7 @@ public struct SQLiteGroupRepository: GroupRepository {
         async throws
     {
         try await database.write { db in
-            let pending = try Bool.fetchOne(
-                db,
-                sql: "SELECT EXISTS (SELECT 1 FROM group_invitation WHERE group_id = ? AND invitee_id = ?)",
-                arguments: [groupID, inviteeID]
-            )
-            if pending == true {
+            if try db.exists("SELECT 1 FROM group_invitation WHERE group_id = ? AND invitee_id = ?", arguments: [groupID, inviteeID]) {
                 throw PlacesError(.conflict, "that person already has an invitation to this group", field: "username")
             }
             try db.execute(
@@ -96,28 +85,27 @@ public struct SQLiteGroupRepository: GroupRepository {
         let after = try Keyset([.init(sql: "i.created_at", descending: true), .init(sql: "i.group_id")], page: page)
         return try await database.read { db in
             guard let invitee = try SQLiteGroupRepository.publicUser(inviteeID, in: db) else { return Page(items: [], nextCursor: nil) }
-            return page.page(try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT u.*, i.group_id AS invitation_group, g.name AS group_name, i.created_at AS invited_at
-                    FROM group_invitation i
-                    JOIN place_group g ON g.id = i.group_id
-                    JOIN user_account u ON u.id = i.inviter_id
-                    WHERE i.invitee_id = ? AND \(after.sql)
-                    \(after.orderBy)
-                    LIMIT ?
-                    """,
-                arguments: [inviteeID] + after.arguments + [page.fetchLimit]
-            ).map { row in
+            return try after.page(
+                page,
+                """
+                SELECT u.*, i.group_id AS invitation_group, g.name AS group_name, i.created_at AS invited_at
+                FROM group_invitation i
+                JOIN place_group g ON g.id = i.group_id
+                JOIN user_account u ON u.id = i.inviter_id
+                WHERE i.invitee_id = ?
+                """,
+                arguments: [inviteeID],
+                in: db
+            ) { row in
                 let invitation = GroupInvitation(
                     groupId: row["invitation_group"],
                     groupName: row["group_name"],
                     invitee: invitee,
                     invitedBy: PublicUser(SQLiteAccountRepository.user(row)),
-                    createdAt: Timestamp.date(row["invited_at"]) ?? Date(timeIntervalSince1970: 0)
+                    createdAt: row.date("invited_at")
                 )
                 return (invitation, [row["invited_at"], row["invitation_group"]])
-            })
+            }
         }
     }
 
@@ -219,7 +207,7 @@ public struct SQLiteGroupRepository: GroupRepository {
             return GroupMember(
                 user: PublicUser(SQLiteAccountRepository.user(member)),
                 role: GroupRole(rawValue: roleText) ?? .member,
-                joinedAt: Timestamp.date(member["member_joined_at"]) ?? Date(timeIntervalSince1970: 0)
+                joinedAt: member.date("member_joined_at")
             )
         }
         return Group(
@@ -227,8 +215,8 @@ public struct SQLiteGroupRepository: GroupRepository {
             name: row["name"],
             description: row["description"],
             pictureURL: row["picture_url"],
-            createdAt: Timestamp.date(row["created_at"]) ?? Date(timeIntervalSince1970: 0),
-            updatedAt: Timestamp.date(row["updated_at"]) ?? Date(timeIntervalSince1970: 0),
+            createdAt: row.date("created_at"),
+            updatedAt: row.date("updated_at"),
             members: members
         )
     }

@@ -9,16 +9,9 @@ public struct SQLiteNotificationRepository: NotificationRepository {
     public func notifications(recipientID: String, page: PageRequest) async throws -> Page<UserNotification> {
         let after = try Keyset([.init(sql: "created_at", descending: true), .init(sql: "id", descending: true)], page: page)
         return try await database.readStatement { db in
-            page.page(
-                try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT * FROM notification WHERE recipient_id = ? AND \(after.sql)
-                        \(after.orderBy) LIMIT ?
-                        """,
-                    arguments: [recipientID] + after.arguments + [page.fetchLimit]
-                ).map { row in (try SQLiteNotificationRepository.notification(row), [row["created_at"], row["id"]]) }
-            )
+            try after.page(page, "SELECT * FROM notification WHERE recipient_id = ?", arguments: [recipientID], in: db) { row in
+                (try SQLiteNotificationRepository.notification(row), [row["created_at"], row["id"]])
+            }
         }
     }
 
@@ -40,11 +33,7 @@ public struct SQLiteNotificationRepository: NotificationRepository {
             )
             if db.changesCount > 0 { return true }
             // Already read counts as done; only someone else's or an unknown id is "none".
-            return try Bool.fetchOne(
-                db,
-                sql: "SELECT EXISTS (SELECT 1 FROM notification WHERE id = ? AND recipient_id = ?)",
-                arguments: [id, recipientID]
-            ) ?? false
+            return try db.exists("SELECT 1 FROM notification WHERE id = ? AND recipient_id = ?", arguments: [id, recipientID])
         }
     }
 
@@ -118,7 +107,7 @@ public struct SQLiteNotificationRepository: NotificationRepository {
             message: row["message"],
             subject: subject,
             channels: channels,
-            createdAt: Timestamp.date(row["created_at"]) ?? Date(timeIntervalSince1970: 0),
+            createdAt: row.date("created_at"),
             readAt: readAt.flatMap(Timestamp.date)
         )
     }

@@ -33,12 +33,7 @@ public struct SQLiteAccountRepository: AccountRepository {
         ]
         for check in checks {
             guard let value = check.value else { continue }
-            let taken = try Bool.fetchOne(
-                db,
-                sql: "SELECT EXISTS (SELECT 1 FROM user_account WHERE \(check.column) = ? AND id <> ?)",
-                arguments: [value, user.id]
-            )
-            if taken == true {
+            if try db.exists("SELECT 1 FROM user_account WHERE \(check.column) = ? AND id <> ?", arguments: [value, user.id]) {
                 throw PlacesError(.conflict, "that \(check.field) is already taken", field: check.field)
             }
         }
@@ -101,7 +96,7 @@ public struct SQLiteAccountRepository: AccountRepository {
     public func delete(userID: String) async throws {
         try await database.write { db in
             let rated = try String.fetchAll(db, sql: "SELECT place_id FROM rating WHERE user_id = ?", arguments: [userID])
-            let owned = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM place WHERE owner_id = ?)", arguments: [userID]) ?? false
+            let owned = try db.exists("SELECT 1 FROM place WHERE owner_id = ?", arguments: [userID])
             let groupIDs = try String.fetchAll(db, sql: "SELECT group_id FROM group_member WHERE user_id = ?", arguments: [userID])
             try db.execute(sql: "DELETE FROM rating WHERE user_id = ?", arguments: [userID])
             // Sessions, settings, favourites, friendships, memberships, invitations, notifications and personal
@@ -124,17 +119,12 @@ public struct SQLiteAccountRepository: AccountRepository {
             .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
         let after = try Keyset([.init(sql: "username_key")], page: page)
         return try await database.readStatement { db in
-            page.page(
-                try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT * FROM user_account
-                        WHERE (username_key LIKE ? ESCAPE '\\' OR places_fold(display_name) LIKE ? ESCAPE '\\') AND \(after.sql)
-                        \(after.orderBy) LIMIT ?
-                        """,
-                    arguments: [pattern, pattern] + after.arguments + [page.fetchLimit]
-                ).map { row in (SQLiteAccountRepository.user(row), [row["username_key"]]) }
-            )
+            try after.page(
+                page,
+                "SELECT * FROM user_account WHERE (username_key LIKE ? ESCAPE '\\' OR places_fold(display_name) LIKE ? ESCAPE '\\')",
+                arguments: [pattern, pattern],
+                in: db
+            ) { row in (SQLiteAccountRepository.user(row), [row["username_key"]]) }
         }
     }
 
@@ -165,8 +155,8 @@ public struct SQLiteAccountRepository: AccountRepository {
                 let session = Session(
                     tokenHash: row["token_hash"],
                     userID: row["id"],
-                    createdAt: Timestamp.date(row["session_created_at"]) ?? Date(timeIntervalSince1970: 0),
-                    expiresAt: Timestamp.date(row["session_expires_at"]) ?? Date(timeIntervalSince1970: 0)
+                    createdAt: row.date("session_created_at"),
+                    expiresAt: row.date("session_expires_at")
                 )
                 return (session, SQLiteAccountRepository.user(row))
             }
@@ -232,8 +222,8 @@ public struct SQLiteAccountRepository: AccountRepository {
                 arguments: [userID]
             ).map { row in
                 AccountExport.SessionInfo(
-                    createdAt: Timestamp.date(row[0]) ?? Date(timeIntervalSince1970: 0),
-                    expiresAt: Timestamp.date(row[1]) ?? Date(timeIntervalSince1970: 0)
+                    createdAt: row.date(0),
+                    expiresAt: row.date(1)
                 )
             }
             let favorites = try Row.fetchAll(
@@ -241,7 +231,7 @@ public struct SQLiteAccountRepository: AccountRepository {
                 sql: "SELECT place_id, created_at FROM favorite WHERE user_id = ? ORDER BY created_at, place_id",
                 arguments: [userID]
             ).map { row in
-                AccountExport.FavoriteInfo(placeId: row[0], createdAt: Timestamp.date(row[1]) ?? Date(timeIntervalSince1970: 0))
+                AccountExport.FavoriteInfo(placeId: row[0], createdAt: row.date(1))
             }
             let ratings = try Row.fetchAll(
                 db,
@@ -253,8 +243,8 @@ public struct SQLiteAccountRepository: AccountRepository {
                     userId: row["user_id"],
                     stars: row["stars"],
                     review: row["review"],
-                    createdAt: Timestamp.date(row["created_at"]) ?? Date(timeIntervalSince1970: 0),
-                    updatedAt: Timestamp.date(row["updated_at"]) ?? Date(timeIntervalSince1970: 0)
+                    createdAt: row.date("created_at"),
+                    updatedAt: row.date("updated_at")
                 )
             }
             let places = try String.fetchAll(db, sql: "SELECT id FROM place WHERE owner_id = ? ORDER BY id", arguments: [userID])
@@ -277,8 +267,8 @@ public struct SQLiteAccountRepository: AccountRepository {
             phone: row["phone"],
             passwordHash: row["password_hash"],
             profile: User.Profile(displayName: row["display_name"], bio: row["bio"], city: row["city"], avatarURL: row["avatar_url"]),
-            createdAt: Timestamp.date(row["created_at"]) ?? Date(timeIntervalSince1970: 0),
-            updatedAt: Timestamp.date(row["updated_at"]) ?? Date(timeIntervalSince1970: 0)
+            createdAt: row.date("created_at"),
+            updatedAt: row.date("updated_at")
         )
     }
 }

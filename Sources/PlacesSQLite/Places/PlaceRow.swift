@@ -38,8 +38,8 @@ enum PlaceRow {
             name: row["name"],
             description: row["description"],
             coordinate: Coordinate(latitude: row["latitude"], longitude: row["longitude"]),
-            createdAt: Timestamp.date(row["created_at"]) ?? Date(timeIntervalSince1970: 0),
-            updatedAt: Timestamp.date(row["updated_at"]) ?? Date(timeIntervalSince1970: 0)
+            createdAt: row.date("created_at"),
+            updatedAt: row.date("updated_at")
         )
         place.address = row["address"]
         place.city = row["city"]
@@ -185,5 +185,17 @@ enum Timestamp {
     static func date(_ text: String) -> Date? {
         if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
         return try? Date.ISO8601FormatStyle().parse(text)
+    }
+}
+
+extension Row {
+    /// The time a NOT NULL column holds as text; the epoch when the text does not parse (this engine writes none such).
+    func date(_ column: String) -> Date {
+        Timestamp.date(self[column]) ?? Date(timeIntervalSince1970: 0)
+    }
+
+    /// The time the column at `index` holds as text, as `date(_:)` by name reads it.
+    func date(_ index: Int) -> Date {
+        Timestamp.date(self[index]) ?? Date(timeIntervalSince1970: 0)
     }
 }

@@ -25,7 +25,7 @@ extension SQLitePlaceRepository {
 
     public func update(_ place: Place) async throws {
         try await database.write { db in
-            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM place WHERE id = ?)", arguments: [place.id]) ?? false else {
+            guard try db.exists("SELECT 1 FROM place WHERE id = ?", arguments: [place.id]) else {
                 throw PlacesError.notFound("no place with id '\(place.id)'")
             }
             let revision = try SQLitePlaceRepository.bumpRevision(db)
@@ -53,7 +53,7 @@ extension SQLitePlaceRepository {
                 db,
                 sql: "SELECT place_id, created_at FROM favorite WHERE user_id = ? ORDER BY created_at DESC, place_id",
                 arguments: [userID]
-            ).map { row in (placeID: row[0], createdAt: Timestamp.date(row[1]) ?? Date(timeIntervalSince1970: 0)) }
+            ).map { row in (placeID: row[0], createdAt: row.date(1)) }
         }
     }
 

@@ -62,7 +62,7 @@ public struct SQLitePlaceRepository: PlaceRepository {
         // keeps them in memory instead of re-reading and re-writing them.
         try db.execute(sql: "PRAGMA cache_size = -262144")
         let revision = try SQLitePlaceRepository.bumpRevision(db)
-        guard try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM place)") ?? false) else { return (revision, nil) }
+        guard try !db.exists("SELECT 1 FROM place") else { return (revision, nil) }
         let triggers: [(name: String, sql: String)] = try Row.fetchAll(
             db,
             sql: "SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'place'"
@@ -87,7 +87,7 @@ public struct SQLitePlaceRepository: PlaceRepository {
 
     public func isEmpty() async throws -> Bool {
         try await database.read { db in
-            try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM place)") ?? false)
+            try !db.exists("SELECT 1 FROM place")
         }
     }
 

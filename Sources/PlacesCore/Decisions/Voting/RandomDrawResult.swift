@@ -10,12 +10,6 @@ public struct RandomDrawResult: Sendable, Hashable, Encodable {
         public var placeId: String
         /// Its weight (1 in a uniform draw).
         public var weight: Double
-
-        /// Makes an entry.
-        public init(placeId: String, weight: Double) {
-            self.placeId = placeId
-            self.weight = weight
-        }
     }
 
     /// The drawn place.
@@ -36,27 +30,6 @@ public struct RandomDrawResult: Sendable, Hashable, Encodable {
     public var roll: Double
     /// One paragraph for people: how the winner was drawn.
     public var reasoning: String
-
-    /// Makes a result; `RandomDraw.draw(seed:)` is the usual way to get one.
-    public init(
-        winner: String,
-        ranking: [String],
-        seed: UInt64,
-        weightedBy: String?,
-        weights: [CandidateWeight],
-        totalWeight: Double,
-        roll: Double,
-        reasoning: String
-    ) {
-        self.winner = winner
-        self.ranking = ranking
-        self.seed = seed
-        self.weightedBy = weightedBy
-        self.weights = weights
-        self.totalWeight = totalWeight
-        self.roll = roll
-        self.reasoning = reasoning
-    }
 
     private enum CodingKeys: String, CodingKey {
         case method, winner, ranking, tieBreak, seed, weightedBy, weights, totalWeight, roll, reasoning

@@ -12,13 +12,6 @@ public struct TallyFile: Sendable, Hashable {
     /// Weights by id for a random draw; nil when the file gives none.
     public var weights: [String: Double]?
 
-    /// Makes a tally file's contents.
-    public init(candidates: [String], ballots: [[String]] = [], weights: [String: Double]? = nil) {
-        self.candidates = candidates
-        self.ballots = ballots
-        self.weights = weights
-    }
-
     /// Parses and checks a tally file's bytes.
     public static func parse(_ bytes: [UInt8]) throws(PlacesError) -> TallyFile {
         guard !bytes.isEmpty else { throw .invalid("file", "the tally file is empty; expected a JSON object") }

@@ -15,13 +15,6 @@ public struct TieredResult: Sendable, Hashable, Encodable {
         /// The number of ballots with that preference.
         public var votes: Int
 
-        /// Makes an entry.
-        public init(forPlace: String, againstPlace: String, votes: Int) {
-            self.forPlace = forPlace
-            self.againstPlace = againstPlace
-            self.votes = votes
-        }
-
         private enum CodingKeys: String, CodingKey {
             case forPlace = "for"
             case againstPlace = "against"
@@ -37,13 +30,6 @@ public struct TieredResult: Sendable, Hashable, Encodable {
         public var to: String
         /// Its weakest link's margin.
         public var strength: Int
-
-        /// Makes an entry.
-        public init(from: String, to: String, strength: Int) {
-            self.from = from
-            self.to = to
-            self.strength = strength
-        }
     }
 
     /// One candidate's scores in the tie-break cascade.
@@ -56,16 +42,10 @@ public struct TieredResult: Sendable, Hashable, Encodable {
         public var borda: Int
         /// How many ballots rank it first.
         public var firstChoices: Int
-
-        /// Makes an entry.
-        public init(placeId: String, marginSum: Int, borda: Int, firstChoices: Int) {
-            self.placeId = placeId
-            self.marginSum = marginSum
-            self.borda = borda
-            self.firstChoices = firstChoices
-        }
     }
 
+    /// Always `tiered`: every result names its method (a draw's says `random`).
+    public let method = Decision.Method.tiered
     /// The winning place: `ranking[0]`.
     public var winner: String
     /// Every candidate, best first.
@@ -113,25 +93,5 @@ public struct TieredResult: Sendable, Hashable, Encodable {
             CandidateScore(placeId: ids[$0], marginSum: count.marginSums[$0], borda: count.borda[$0], firstChoices: count.firstChoices[$0])
         }
         self.reasoning = reasoning
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case method, winner, ranking, schulzeWinners, tieBreak, ballotCount, lotSeed, pairwise, strongestPaths, scores, reasoning
-    }
-
-    /// Encodes the fields above, with `"method": "tiered"` first among equals.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("tiered", forKey: .method)
-        try container.encode(winner, forKey: .winner)
-        try container.encode(ranking, forKey: .ranking)
-        try container.encode(schulzeWinners, forKey: .schulzeWinners)
-        try container.encode(tieBreak, forKey: .tieBreak)
-        try container.encode(ballotCount, forKey: .ballotCount)
-        try container.encode(lotSeed, forKey: .lotSeed)
-        try container.encode(pairwise, forKey: .pairwise)
-        try container.encode(strongestPaths, forKey: .strongestPaths)
-        try container.encode(scores, forKey: .scores)
-        try container.encode(reasoning, forKey: .reasoning)
     }
 }

@@ -29,11 +29,6 @@ public enum JSONText {
         try scanner.expectEnd()
         return value
     }
-
-    /// Parses one JSON document from UTF-8 bytes in memory the caller owns for the duration of the call.
-    public static func parse(bytes: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> FieldValue {
-        try parse(bytes: bytes.assumingMemoryBound(to: UInt8.self))
-    }
 }
 
 /// Why a JSON text does not parse, and where (1-based line and column; columns count Unicode scalars).
@@ -44,13 +39,6 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
     public var column: Int
     /// What is wrong, for people.
     public var message: String
-
-    /// Makes a syntax error.
-    public init(line: Int, column: Int, message: String) {
-        self.line = line
-        self.column = column
-        self.message = message
-    }
 
     /// `line L, column C: message`.
     public var description: String { "line \(line), column \(column): \(message)" }
