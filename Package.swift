@@ -5,6 +5,14 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny")
 ]
 
+// Products that several targets depend on, named once.
+let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
+let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
+let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
+let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+let metrics = Target.Dependency.product(name: "Metrics", package: "swift-metrics")
+let nio: [Target.Dependency] = [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]
+
 let package = Package(
     name: "places",
     platforms: [.macOS(.v15)],
@@ -31,20 +39,12 @@ let package = Package(
         ),
         .target(
             name: "PlacesCore",
-            dependencies: [
-                "GeoIndex",
-                .product(name: "Crypto", package: "swift-crypto"),
-            ],
+            dependencies: ["GeoIndex", crypto],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "PlacesSQLite",
-            dependencies: [
-                "GeoIndex",
-                "PlacesCore",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ],
+            dependencies: ["GeoIndex", "PlacesCore", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -54,40 +54,23 @@ let package = Package(
                 "PlacesCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-            ],
+                logging,
+                metrics,
+            ] + nio,
             resources: [.embedInCode("openapi.yaml")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "PlacesCLI",
-            dependencies: [
-                "GeoIndex",
-                "PlacesCore",
-                "PlacesSQLite",
-                "PlacesHTTP",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-            ],
+            dependencies: ["GeoIndex", "PlacesCore", "PlacesSQLite", "PlacesHTTP", argumentParser, logging, metrics] + nio,
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "PlacesBench",
-            dependencies: [
-                "GeoIndex",
-                "PlacesCore",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
+            dependencies: ["GeoIndex", "PlacesCore", grdb, argumentParser],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -99,14 +82,12 @@ let package = Package(
         .testTarget(name: "GeoIndexTests", dependencies: ["GeoIndex"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PlacesCoreTests",
-            dependencies: ["GeoIndex", "PlacesCore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["GeoIndex", "PlacesCore", crypto],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PlacesSQLiteTests",
-            dependencies: [
-                "GeoIndex", "PlacesCore", "PlacesRepositoryContract", "PlacesSQLite", .product(name: "GRDB", package: "GRDB.swift"),
-            ],
+            dependencies: ["GeoIndex", "PlacesCore", "PlacesRepositoryContract", "PlacesSQLite", grdb],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -117,15 +98,13 @@ let package = Package(
                 "PlacesHTTP",
                 "PlacesSQLite",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-            ],
+                logging,
+            ] + nio,
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PlacesCLITests",
-            dependencies: ["GeoIndex", "PlacesCLI", "PlacesCore", "PlacesSQLite", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["GeoIndex", "PlacesCLI", "PlacesCore", "PlacesSQLite", logging],
             swiftSettings: swiftSettings
         ),
     ],
