@@ -134,7 +134,7 @@ extension PlaceCollection: CommandLineText {
 extension CollectionDetail: CommandLineText {
     /// The collection, then its places in order with their distances when measured.
     var commandLineText: String {
-        let places = self.places.enumerated().map { index, place in
+        let places = self.places.map(\.place).enumerated().map { index, place in
             let distance = place.distanceMiles.map { String(format: "  %.2f mi", $0) } ?? ""
             return "  \(index + 1). \(place.name) (\(place.id))\(distance)"
         }

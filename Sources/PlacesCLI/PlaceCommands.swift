@@ -213,7 +213,7 @@ extension Places {
                     try printJSON(result)
                     return
                 }
-                for hit in result.items {
+                for hit in result.items.map(\.place) {
                     let distance = hit.distanceMiles.map { String(format: "%.2f mi  ", $0) } ?? ""
                     print("\(distance)\(hit.kind.rawValue)  \(hit.name)  \(hit.city ?? "")  \(hit.id)")
                 }

@@ -147,7 +147,7 @@ struct SeedFormatsImportTests {
         let before = try await triggers()
         #expect(before.count == 3)
         let search = { @Sendable (q: String) in
-            try await database.places.search(PlaceSearchQuery.parse(q: q, lat: nil, lon: nil, radius: nil, page: PageRequest())).items.map(\.id)
+            try await database.places.search(PlaceSearchQuery.parse(q: q, lat: nil, lon: nil, radius: nil, page: PageRequest())).items.map(\.place.id)
         }
 
         // A file that fails half way leaves no rows and the triggers as they were.

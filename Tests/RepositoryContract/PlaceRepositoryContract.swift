@@ -73,7 +73,7 @@ enum PlaceRepositoryContract {
                 #expect(try await store.places.liveCount() == 1)
                 #expect(try await !store.places.isEmpty(), "a place was stored once, deleted or not")
                 let search = try PlaceSearchQuery.parse(q: "place", lat: nil, lon: nil, radius: nil, page: PageRequest())
-                #expect(try await store.places.search(search).items.map(\.id) == ["b"])
+                #expect(try await store.places.search(search).items.map(\.place.id) == ["b"])
                 let gone = try #require(try await store.places.changes(since: before, limit: 10))
                 #expect(gone.deleted == ["a"] && gone.upserted.isEmpty)
 
@@ -146,7 +146,7 @@ enum PlaceRepositoryContract {
                 ])
                 func search(_ q: String, circle: Bool = false, _ page: PageRequest = PageRequest(limit: 100)) async throws -> [String] {
                     let query = try PlaceSearchQuery.parse(q: q, lat: circle ? "40" : nil, lon: circle ? "-74" : nil, radius: nil, page: page)
-                    return try await store.places.search(query).items.map(\.id)
+                    return try await store.places.search(query).items.map(\.place.id)
                 }
                 #expect(Set(try await search("lighthouse")) == ["near-1", "near-2", "far-1"])
                 #expect(Set(try await search("ligh")) == ["near-1", "near-2", "near-3", "far-1"], "a word matches as a prefix")
@@ -158,11 +158,11 @@ enum PlaceRepositoryContract {
                 let paged = try await allPages(limit: 1) { page in
                     try await store.places.search(try PlaceSearchQuery.parse(q: "ligh", lat: nil, lon: nil, radius: nil, page: page))
                 }
-                #expect(paged.map(\.id) == whole, "pages of one follow the order of one big page")
+                #expect(paged.map(\.place.id) == whole, "pages of one follow the order of one big page")
                 let pagedInCircle = try await allPages(limit: 2) { page in
                     try await store.places.search(try PlaceSearchQuery.parse(q: "ligh", lat: "40", lon: "-74", radius: nil, page: page))
                 }
-                #expect(pagedInCircle.map(\.id) == (try await search("ligh", circle: true)))
+                #expect(pagedInCircle.map(\.place.id) == (try await search("ligh", circle: true)))
             },
             ContractCase("places", "search hits that match alike come by distance inside a circle, then by id") { store in
                 func twin(_ id: String, lat: Double) -> Place {
@@ -172,15 +172,15 @@ enum PlaceRepositoryContract {
                 }
                 try await store.places.seed([twin("t-c", lat: 40.01), twin("t-b", lat: 40), twin("t-a", lat: 40.01), twin("t-d", lat: 40.02)])
                 let plain = try PlaceSearchQuery.parse(q: "twin", lat: nil, lon: nil, radius: nil, page: PageRequest(limit: 100))
-                #expect(try await store.places.search(plain).items.map(\.id) == ["t-a", "t-b", "t-c", "t-d"])
+                #expect(try await store.places.search(plain).items.map(\.place.id) == ["t-a", "t-b", "t-c", "t-d"])
                 let circle = try PlaceSearchQuery.parse(q: "twin", lat: "40", lon: "-74", radius: "5", page: PageRequest(limit: 100))
                 let hits = try await store.places.search(circle).items
-                #expect(hits.map(\.id) == ["t-b", "t-a", "t-c", "t-d"])
-                #expect(hits.first?.distanceMeters == 0)
+                #expect(hits.map(\.place.id) == ["t-b", "t-a", "t-c", "t-d"])
+                #expect(hits.first?.place.distanceMeters == 0)
                 let paged = try await allPages(limit: 1) { page in
                     try await store.places.search(try PlaceSearchQuery.parse(q: "twin", lat: "40", lon: "-74", radius: "5", page: page))
                 }
-                #expect(paged.map(\.id) == ["t-b", "t-a", "t-c", "t-d"])
+                #expect(paged.map(\.place.id) == ["t-b", "t-a", "t-c", "t-d"])
             },
         ] + PlaceRepositoryContract.seedCases
     }

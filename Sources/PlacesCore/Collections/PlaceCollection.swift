@@ -74,35 +74,21 @@ public struct CollectionDetail: Sendable, Encodable {
     public var places: [CollectionPlace]
 }
 
-/// A place as a collection lists it, with its distance when the request gave a location.
-public struct CollectionPlace: Sendable, Encodable {
-    public var id: String
-    public var name: String
-    public var kind: PlaceKind
-    public var lat: Double
-    public var lon: Double
-    public var city: String?
-    public var score: Double
+/// A place as a collection lists it (its distance when the request gave a location), with who added it and when.
+public typealias CollectionPlace = Listed<AddedToCollection>
+
+/// What a collection says of a place besides the place: who added it and when.
+public struct AddedToCollection: Sendable, Encodable {
     public var addedBy: String?
     public var addedAt: Date
-    public var distanceMeters: Double?
-    public var distanceMiles: Double?
-    public var distanceKm: Double?
+}
 
+extension Listed<AddedToCollection> {
     init(summary: PlaceSummary, entry: CollectionEntry, center: Coordinate?) {
-        id = summary.id
-        name = summary.name
-        kind = summary.kind
-        lat = summary.coordinate.latitude
-        lon = summary.coordinate.longitude
-        city = summary.city
-        score = summary.rating.score
-        addedBy = entry.addedBy
-        addedAt = entry.addedAt
-        let distance = center.map { Geodesy.distanceMeters($0, summary.coordinate) }
-        distanceMeters = distance
-        distanceMiles = distance.map { PlaceDistance(meters: $0).miles }
-        distanceKm = distance.map { PlaceDistance(meters: $0).kilometers }
+        self.init(
+            place: ListedPlace(summary, distanceMeters: center.map { Geodesy.distanceMeters($0, summary.coordinate) }),
+            details: AddedToCollection(addedBy: entry.addedBy, addedAt: entry.addedAt)
+        )
     }
 }
 

@@ -75,78 +75,55 @@ public struct PlaceSearchQuery: Sendable, Hashable {
     }
 }
 
-/// One search hit: the place as a nearby answer shows it, its distance when the search had a circle, and how well
-/// the text matched (lower is better, SQLite's bm25).
-public struct PlaceSearchHit: Sendable, Encodable {
-    public var id: String
-    public var name: String
-    public var kind: PlaceKind
-    public var lat: Double
-    public var lon: Double
-    public var city: String?
+/// One search hit: the place as every list shows it (its distance when the search had a circle), and how well the
+/// text matched.
+public typealias PlaceSearchHit = Listed<SearchMatch>
+
+/// What a search says of a hit besides the place: its tags, cuisine, price and ratings, and how well the text matched.
+public struct SearchMatch: Sendable, Encodable {
     public var tags: [String]
     public var cuisine: String?
     public var priceLevel: Int?
     public var ratingAverage: Double?
     public var ratingCount: Int
-    public var score: Double
     /// bm25 relevance; more negative is a better match.
     public var relevance: Double
-    public var distanceMeters: Double?
-    public var distanceMiles: Double?
-    public var distanceKm: Double?
+}
 
+extension Listed<SearchMatch> {
     /// Makes a hit from a place.
     public init(place: Place, relevance: Double, distanceMeters: Double?) {
-        id = place.id
-        name = place.name
-        kind = place.kind
-        lat = place.coordinate.latitude
-        lon = place.coordinate.longitude
-        city = place.city
-        tags = place.tags
-        cuisine = place.cuisine
-        priceLevel = place.priceLevel
-        ratingAverage = place.rating.average
-        ratingCount = place.rating.count
-        score = place.rating.score
-        self.relevance = relevance
-        self.distanceMeters = distanceMeters
-        distanceMiles = distanceMeters.map { PlaceDistance(meters: $0).miles }
-        distanceKm = distanceMeters.map { PlaceDistance(meters: $0).kilometers }
+        let summary = place.summary
+        self.init(
+            place: ListedPlace(summary, distanceMeters: distanceMeters),
+            details: SearchMatch(
+                tags: summary.tags,
+                cuisine: summary.cuisine,
+                priceLevel: summary.priceLevel,
+                ratingAverage: summary.rating.average,
+                ratingCount: summary.rating.count,
+                relevance: relevance
+            )
+        )
     }
 }
 
-/// A favourite as `GET /v1/me/favorites` lists it: the place, when it was favourited, and its distance when the
-/// request gave a location.
-public struct FavoritePlace: Sendable, Encodable {
-    public var id: String
-    public var name: String
-    public var kind: PlaceKind
-    public var lat: Double
-    public var lon: Double
-    public var city: String?
+/// A favourite as `GET /v1/me/favorites` lists it: the place (its distance when the request gave a location), its
+/// ratings and when it was favourited.
+public typealias FavoritePlace = Listed<Favorite>
+
+/// What the favourites list says of a place besides the place: its ratings and when it was favourited.
+public struct Favorite: Sendable, Encodable {
     public var ratingAverage: Double?
     public var ratingCount: Int
-    public var score: Double
     public var favoritedAt: Date
-    public var distanceMeters: Double?
-    public var distanceMiles: Double?
-    public var distanceKm: Double?
+}
 
+extension Listed<Favorite> {
     init(summary: PlaceSummary, favoritedAt: Date, distanceMeters: Double?) {
-        id = summary.id
-        name = summary.name
-        kind = summary.kind
-        lat = summary.coordinate.latitude
-        lon = summary.coordinate.longitude
-        city = summary.city
-        ratingAverage = summary.rating.average
-        ratingCount = summary.rating.count
-        score = summary.rating.score
-        self.favoritedAt = favoritedAt
-        self.distanceMeters = distanceMeters
-        distanceMiles = distanceMeters.map { PlaceDistance(meters: $0).miles }
-        distanceKm = distanceMeters.map { PlaceDistance(meters: $0).kilometers }
+        self.init(
+            place: ListedPlace(summary, distanceMeters: distanceMeters),
+            details: Favorite(ratingAverage: summary.rating.average, ratingCount: summary.rating.count, favoritedAt: favoritedAt)
+        )
     }
 }

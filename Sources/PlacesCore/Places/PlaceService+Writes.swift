@@ -208,12 +208,12 @@ extension PlaceService {
             return FavoritePlace(summary: summary, favoritedAt: entry.createdAt, distanceMeters: distance)
         }
         if center != nil {
-            entries.sort { a, b in (a.distanceMeters ?? 0, a.id) < (b.distanceMeters ?? 0, b.id) }
+            entries.sort { a, b in (a.place.distanceMeters ?? 0, a.place.id) < (b.place.distanceMeters ?? 0, b.place.id) }
         }
         // Paged by key, as the lists of the repositories are: distance (or, without a centre, the time it was marked, newest
         // first) and id.
         let position: (FavoritePlace) -> (Double, String) = { entry in
-            (center == nil ? -entry.favoritedAt.timeIntervalSinceReferenceDate : entry.distanceMeters ?? 0, entry.id)
+            (center == nil ? -entry.details.favoritedAt.timeIntervalSinceReferenceDate : entry.place.distanceMeters ?? 0, entry.place.id)
         }
         if let after = try page.after(parts: 2) {
             let last = (try PageRequest.double(after[0]), after[1])

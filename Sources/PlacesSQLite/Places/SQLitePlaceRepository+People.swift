@@ -145,7 +145,7 @@ extension SQLitePlaceRepository {
                     let distance: Double? = row["distance"]
                     let hit = PlaceSearchHit(place: try PlaceRow.place(row), relevance: relevance, distanceMeters: distance)
                     let numbers = [relevance] + (circle ? [distance ?? 0] : [])
-                    return (hit, numbers.map(PageRequest.keyPart) + [hit.id])
+                    return (hit, numbers.map(PageRequest.keyPart) + [hit.place.id])
                 }
             )
         }
