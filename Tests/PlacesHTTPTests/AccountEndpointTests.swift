@@ -237,6 +237,8 @@ struct AccountEndpointTests {
             let items = try #require(try TestApp.object(found.body)["items"] as? [[String: Any]])
             #expect(items.map { $0["username"] as? String } == ["hopper"])
             #expect(items[0]["email"] == nil && items[0]["phone"] == nil)
+            #expect(Set(items[0].keys) == ["id", "username", "displayName", "bio", "city", "avatarURL"], "the profile beside the id")
+            #expect(items[0]["displayName"] as? String == "Grace Hopper" && items[0]["city"] as? String == "Arlington")
             #expect(try await client.json(.get, "/v1/users/search?q=grace").status == .unauthorized)
             // Accents and case do not matter, either way round.
             _ = try await client.json(.patch, "/v1/me", token: viewer, body: ["displayName": "Zoë Ångström"])

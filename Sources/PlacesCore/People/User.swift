@@ -61,35 +61,40 @@ public struct User: Sendable, Hashable, Identifiable {
     }
 }
 
-/// What anyone may see of a person: no e-mail, no phone, no hash.
+/// What anyone may see of a person: no e-mail, no phone, no hash. In JSON the profile's members stand beside the id
+/// and username.
 public struct PublicUser: Sendable, Hashable, Codable {
     public var id: String
     public var username: String
-    public var displayName: String?
-    public var bio: String?
-    public var city: String?
-    public var avatarURL: String?
+    public var profile: User.Profile
+
+    /// The public view of a person (a repository may read just these columns).
+    public init(id: String, username: String, profile: User.Profile) {
+        self.id = id
+        self.username = username
+        self.profile = profile
+    }
 
     /// The public view of `user`.
     public init(_ user: User) {
-        self.init(
-            id: user.id,
-            username: user.username,
-            displayName: user.profile.displayName,
-            bio: user.profile.bio,
-            city: user.profile.city,
-            avatarURL: user.profile.avatarURL
-        )
+        self.init(id: user.id, username: user.username, profile: user.profile)
     }
 
-    /// The public view of a user read in part (a repository reading only these columns).
-    public init(id: String, username: String, displayName: String?, bio: String?, city: String?, avatarURL: String?) {
-        self.id = id
-        self.username = username
-        self.displayName = displayName
-        self.bio = bio
-        self.city = city
-        self.avatarURL = avatarURL
+    private enum CodingKeys: String, CodingKey {
+        case id, username
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let id = try container.decode(String.self, forKey: .id)
+        self.init(id: id, username: try container.decode(String.self, forKey: .username), profile: try User.Profile(from: decoder))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(username, forKey: .username)
+        try profile.encode(to: encoder)
     }
 }
 

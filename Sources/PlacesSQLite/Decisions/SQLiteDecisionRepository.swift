@@ -273,7 +273,8 @@ public struct SQLiteDecisionRepository: DecisionRepository {
             guard fields.count == 6, let userID = fields[0], let username = fields[1] else {
                 throw PlacesError(.internalError, "a person named by decision '\(id)' is unreadable")
             }
-            return PublicUser(id: userID, username: username, displayName: fields[2], bio: fields[3], city: fields[4], avatarURL: fields[5])
+            let profile = User.Profile(displayName: fields[2], bio: fields[3], city: fields[4], avatarURL: fields[5])
+            return PublicUser(id: userID, username: username, profile: profile)
         }
         return DecisionState(
             decision: decision,
