@@ -6,6 +6,15 @@ import PlacesCore
 struct GroupController: Sendable {
     let groups: GroupService
 
+    /// The `{username}` body of a friend request or an invitation: required, at most 40 characters.
+    static func username(_ request: Request, context: PlacesRequestContext) async throws -> String {
+        let body = try await RequestBody.object(request, context: context, allowed: ["username"])
+        guard let username = try TextRules.text(try body.rawText("username"), field: "username", limit: 40) else {
+            throw PlacesError.invalid("username", "username is required")
+        }
+        return username
+    }
+
     // MARK: Friends
 
     /// `GET /v1/friends/requests?direction=incoming|sent`
@@ -22,9 +31,7 @@ struct GroupController: Sendable {
 
     /// `POST /v1/friends/requests {username}` → 201 pending, or 200 friends when they had asked first.
     @Sendable func requestFriend(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
-        let body = try await RequestBody.object(request, context: context, allowed: ["username"])
-        guard let username = try TextRules.text(try body.rawText("username"), field: "username", limit: 40) else { throw PlacesError.invalid("username", "username is required") }
-        let status = try await groups.requestFriend(caller.user, username: username)
+        let status = try await groups.requestFriend(caller.user, username: try await Self.username(request, context: context))
         return try JSONResponse.make(status, status: status.status == .pending ? .created : .ok)
     }
 
@@ -32,8 +39,7 @@ struct GroupController: Sendable {
 
     /// `POST /v1/groups/{id}/invitations {username}` (admins) → 201.
     @Sendable func invite(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
-        let body = try await RequestBody.object(request, context: context, allowed: ["username"])
-        guard let username = try TextRules.text(try body.rawText("username"), field: "username", limit: 40) else { throw PlacesError.invalid("username", "username is required") }
+        let username = try await Self.username(request, context: context)
         let invitation = try await groups.invite(caller.user, groupID: try context.pathText("id"), username: username)
         return try JSONResponse.make(invitation, status: .created)
     }
@@ -41,7 +47,8 @@ struct GroupController: Sendable {
     /// `POST /v1/groups/{id}/leave {successor?}` → 204.
     @Sendable func leave(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
         let body = try await RequestBody.optionalObject(request, context: context, allowed: ["successor"])
-        try await groups.leave(caller.user, groupID: try context.pathText("id"), successor: try TextRules.text(try body?.rawText("successor"), field: "successor", limit: 40))
+        let successor = try TextRules.text(try body?.rawText("successor"), field: "successor", limit: 40)
+        try await groups.leave(caller.user, groupID: try context.pathText("id"), successor: successor)
         return Response(status: .noContent)
     }
 
