@@ -11,8 +11,7 @@ import Testing
 @Suite("Accounts, sessions and settings over HTTP")
 struct AccountEndpointTests {
     @Test func signUpLogInSeeYourselfLogOut() async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             let own = try await client.register([
                 "username": "Ada.L", "email": " Ada@Example.COM ", "password": "analytical engine", "displayName": "Ada",
             ])
@@ -66,8 +65,7 @@ struct AccountEndpointTests {
         (["username": "abc", "email": "a@b.co", "password": "long enough pw", "displayName": "Ada\t"], "displayName"),
     ] as [([String: any Sendable], String)])
     func registrationRefusesBadFieldsByName(body: [String: any Sendable], field: String) async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             let response = try await client.json(.post, "/v1/auth/register", body: body)
             #expect(response.status == .badRequest)
             let error = try TestApp.error(response.body)
@@ -77,8 +75,7 @@ struct AccountEndpointTests {
     }
 
     @Test func loginRefusesANullNameRatherThanLookingPastIt() async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             _ = try await client.signUp("ada")
             let body: [String: Any] = ["username": NSNull(), "email": "ada@example.com", "password": "correct horse battery"]
             let response = try await client.json(.post, "/v1/auth/login", body: body)
@@ -88,8 +85,7 @@ struct AccountEndpointTests {
     }
 
     @Test func malformedBodiesAreClearErrors() async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             for body in ["", "{", "[1]", "{\"username\": 5}"] {
                 let response = try await client.execute(
                     uri: "/v1/auth/register",
@@ -103,8 +99,7 @@ struct AccountEndpointTests {
     }
 
     @Test func unknownUserAndWrongPasswordAnswerAlike() async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             _ = try await client.signUp("grace")
             let wrong = try await client.json(.post, "/v1/auth/login", body: ["username": "grace", "password": "not the password"])
             let unknown = try await client.json(.post, "/v1/auth/login", body: ["username": "nobody", "password": "not the password"])
@@ -138,8 +133,7 @@ struct AccountEndpointTests {
     }
 
     @Test func loginTakesTheUsernameOrTheEmailOrThePhoneButOnlyOne() async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             try await client.register([
                 "username": "grace", "email": " Grace@Example.com", "phone": "+1 (415) 555-0100", "password": "correct horse battery",
             ])
@@ -199,8 +193,7 @@ struct AccountEndpointTests {
     }
 
     @Test func changingThePasswordEndsTheOtherSessions() async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             let first = try await client.signUp("turing")
             let second = try #require(
                 try TestApp.object(
@@ -223,8 +216,7 @@ struct AccountEndpointTests {
     }
 
     @Test func profilesArePublicButContactDetailsAreNot() async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             let token = try await client.signUp("hopper")
             let patched = try await client.json(.patch, "/v1/me", token: token, body: [
                 "displayName": "Grace Hopper", "bio": "COBOL", "city": "Arlington", "avatarURL": "https://example.com/g.png",
@@ -248,8 +240,7 @@ struct AccountEndpointTests {
     }
 
     @Test func settingsHaveDefaultsAndNameTheBadField() async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             let token = try await client.signUp("settler")
             let defaults = try TestApp.object(try await client.json(.get, "/v1/me/settings", token: token).body)
             #expect(defaults["units"] as? String == "mi")
@@ -288,8 +279,7 @@ struct AccountEndpointTests {
         (.delete, "/v1/places/a/favorite"), (.put, "/v1/places/a/rating"), (.delete, "/v1/places/a/rating"),
     ])
     func everyPersonalRouteNeedsAValidToken(method: HTTPRequest.Method, uri: String) async throws {
-        let app = try await TestApp.make([TestApp.place("a", 1, 1)])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([TestApp.place("a", 1, 1)]) { client in
             for token in [nil, "not-a-real-token"] as [String?] {
                 let response = try await client.json(method, uri, token: token, body: [:])
                 #expect(response.status == .unauthorized, "\(method) \(uri) token \(token ?? "none")")

@@ -26,8 +26,7 @@ struct BoundedListsTests {
     }
 
     @Test func collectionsGroupsInvitationsDecisionsAndFriendsArePaged() async throws {
-        let app = try await TestApp.make(Lisbon.places)
-        try await app.test(.router) { client in
+        try await TestApp.withClient(Lisbon.places) { client in
             let ana = try await client.signUp("ana")
             let ben = try await client.signUp("ben")
             for index in 0..<5 {
@@ -71,8 +70,7 @@ struct BoundedListsTests {
     }
 
     @Test func aCursorKeepsItsPlaceWhenItemsComeAndGoBetweenPages() async throws {
-        let app = try await TestApp.make(Lisbon.places)
-        try await app.test(.router) { client in
+        try await TestApp.withClient(Lisbon.places) { client in
             let ana = try await client.signUp("ana")
             var ids: [String: String] = [:]
             for name in ["B", "C", "D", "E", "F"] {

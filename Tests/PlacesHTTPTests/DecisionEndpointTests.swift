@@ -13,8 +13,7 @@ struct DecisionEndpointTests {
     }
 
     @Test func aThreePersonGroupSettlesATieredDecision() async throws {
-        let app = try await TestApp.make(Lisbon.places)
-        try await app.test(.router) { client in
+        try await TestApp.withClient(Lisbon.places) { client in
             let ana = try await client.signUp("ana")
             let ben = try await client.signUp("ben")
             let cy = try await client.signUp("cyd")
@@ -86,8 +85,7 @@ struct DecisionEndpointTests {
     }
 
     @Test func aRandomDrawCanBeRerunByHandFromItsSeed() async throws {
-        let app = try await TestApp.make(Lisbon.places)
-        try await app.test(.router) { client in
+        try await TestApp.withClient(Lisbon.places) { client in
             let solo = try await client.signUp("solo")
             let ids = Lisbon.places.map(\.id)
             for seed: UInt64 in [0, 1, 42, 18_446_744_073_709_551_615] {
@@ -164,8 +162,7 @@ struct DecisionEndpointTests {
     }
 
     @Test func fiftyParticipantsVotingAtOnceLoseNoBallotAndMakeOneResult() async throws {
-        let app = try await TestApp.make(Lisbon.places)
-        try await app.test(.router) { client in
+        try await TestApp.withClient(Lisbon.places) { client in
             let admin = try await client.signUp("admin")
             var voters: [(username: String, token: String)] = []
             for index in 0..<49 { voters.append(("voter\(index)", try await client.signUp("voter\(index)"))) }
@@ -203,8 +200,7 @@ struct DecisionEndpointTests {
     }
 
     @Test func adminsCloseCancelAndPick() async throws {
-        let app = try await TestApp.make(Lisbon.places)
-        try await app.test(.router) { client in
+        try await TestApp.withClient(Lisbon.places) { client in
             let ana = try await client.signUp("ana")
             let ben = try await client.signUp("ben")
             let group = try await client.group("Crew", admin: ana, members: [("ben", ben)])

@@ -7,8 +7,7 @@ import Testing
 @Suite("Members who leave a group leave its open decisions")
 struct DepartureEndpointTests {
     @Test func aRemovedMemberNoLongerVotesReadsOrCountsAndTheRestFinishTheDecision() async throws {
-        let app = try await TestApp.make(Lisbon.places)
-        try await app.test(.router) { client in
+        try await TestApp.withClient(Lisbon.places) { client in
             let ana = try await client.signUp("ana")
             let ben = try await client.signUp("ben")
             let cyd = try await client.signUp("cyd")

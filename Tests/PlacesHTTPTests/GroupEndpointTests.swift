@@ -7,8 +7,7 @@ import Testing
 @Suite("Friends, groups, collections and notifications over HTTP")
 struct GroupEndpointTests {
     @Test func friendRequestsAreSentAcceptedDeclinedAndEnded() async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             let ana = try await client.signUp("ana")
             let ben = try await client.signUp("ben")
             let cy = try await client.signUp("cyd")
@@ -41,8 +40,7 @@ struct GroupEndpointTests {
     }
 
     @Test func groupsKeepAnAdminAndOnlyAdminsManage() async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             let ana = try await client.signUp("ana")
             let ben = try await client.signUp("ben")
             let cy = try await client.signUp("cyd")
@@ -114,8 +112,7 @@ struct GroupEndpointTests {
     }
 
     @Test func notificationsArePagedAndMarkedRead() async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             let ana = try await client.signUp("ana")
             var askers: [String] = []
             for index in 0..<3 {
@@ -147,8 +144,7 @@ struct GroupEndpointTests {
         (.get, "/v1/decisions/d-1/recount"), (.get, "/v1/notifications"), (.post, "/v1/notifications/read-all"),
     ])
     func everyRouteNeedsAToken(method: HTTPRequest.Method, uri: String) async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             let response = try await client.json(method, uri, body: method == .get ? nil : [:])
             #expect(response.status == .unauthorized)
             #expect(try TestApp.error(response.body).code == "unauthorized")
@@ -156,8 +152,7 @@ struct GroupEndpointTests {
     }
 
     @Test func strangersAreForbiddenFromAGroupsDecision() async throws {
-        let app = try await TestApp.make(Lisbon.places)
-        try await app.test(.router) { client in
+        try await TestApp.withClient(Lisbon.places) { client in
             let ana = try await client.signUp("ana")
             let ben = try await client.signUp("ben")
             let eve = try await client.signUp("eve")

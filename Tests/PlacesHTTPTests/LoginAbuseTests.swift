@@ -89,8 +89,7 @@ struct LoginAbuseTests {
     }
 
     @Test func theUsernameTheEmailAndThePhoneShareOneCount() async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             try await client.register([
                 "username": "many.names", "email": "many@example.com", "phone": "+44 20 7946 0958", "password": "correct horse battery",
             ])
@@ -173,8 +172,7 @@ struct LoginAbuseTests {
 
     @Test(arguments: ["\u{202E}", "\u{2066}", "\u{200B}", "\u{FEFF}", "\u{200F}"])
     func namesShownToOthersRefuseInvisibleAndDirectionCharacters(character: String) async throws {
-        let app = try await TestApp.make([TestApp.place("p1", 10, 10)])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([TestApp.place("p1", 10, 10)]) { client in
             let name = "Evil\(character)gnp.exe"
             let registered = try await client.json(.post, "/v1/auth/register", body: [
                 "username": "mallory", "email": "m@example.com", "password": "correct horse battery", "displayName": name,

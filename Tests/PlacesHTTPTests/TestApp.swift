@@ -46,6 +46,14 @@ enum TestApp {
         try await togetherServices(places).app
     }
 
+    /// Runs `test` with a client of a fresh application over `places` (the test defaults), through its router.
+    static func withClient<Value>(
+        _ places: [Place],
+        _ test: @Sendable (any TestClientProtocol) async throws -> Value
+    ) async throws -> Value {
+        try await make(places).test(.router, test)
+    }
+
     /// The application, the database, and the place and decision services behind it (a test runs deadlines itself).
     static func togetherServices(
         _ places: [Place],
