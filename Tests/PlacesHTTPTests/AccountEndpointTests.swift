@@ -78,9 +78,8 @@ struct AccountEndpointTests {
         try await TestApp.withClient([]) { client in
             _ = try await client.signUp("ada")
             let body: [String: Any] = ["username": NSNull(), "email": "ada@example.com", "password": "correct horse battery"]
-            let response = try await client.json(.post, "/v1/auth/login", body: body)
-            #expect(response.status == .badRequest)
-            #expect(try TestApp.error(response.body).field == "username")
+            let error = try await client.error(.post, "/v1/auth/login", body: body, expect: .badRequest)
+            #expect(error.field == "username")
         }
     }
 
@@ -259,9 +258,8 @@ struct AccountEndpointTests {
                 (["defaultLocation": ["lat": 91, "lon": 0]], "defaultLocation.lat"), (["notifications": ["sms": "yes"]], "notifications.sms"),
                 (["theme": "dark"], "theme"), (["units": ""], "units"), (["language": " "], "language"),
             ] as [([String: Any], String)] {
-                let response = try await client.json(.patch, "/v1/me/settings", token: token, body: body)
-                #expect(response.status == .badRequest)
-                #expect(try TestApp.error(response.body).field == field)
+                let error = try await client.error(.patch, "/v1/me/settings", token: token, body: body, expect: .badRequest)
+                #expect(error.field == field)
             }
             // PUT replaces: what it leaves out goes back to the default.
             let replaced = try TestApp.object(try await client.json(.put, "/v1/me/settings", token: token, body: ["language": "pt-BR"]).body)
@@ -281,9 +279,8 @@ struct AccountEndpointTests {
     func everyPersonalRouteNeedsAValidToken(method: HTTPRequest.Method, uri: String) async throws {
         try await TestApp.withClient([TestApp.place("a", 1, 1)]) { client in
             for token in [nil, "not-a-real-token"] as [String?] {
-                let response = try await client.json(method, uri, token: token, body: [:])
-                #expect(response.status == .unauthorized, "\(method) \(uri) token \(token ?? "none")")
-                #expect(try TestApp.error(response.body).code == "unauthorized")
+                let error = try await client.error(method, uri, token: token, body: [:], expect: .unauthorized)
+                #expect(error.code == "unauthorized", "\(method) \(uri) token \(token ?? "none")")
             }
             let malformed = try await client.json(method, uri, body: [:], headers: [.authorization: "Basic abc"])
             #expect(malformed.status == .unauthorized)
@@ -311,12 +308,10 @@ struct AccountEndpointTests {
             #expect(!String(decoding: try JSONSerialization.data(withJSONObject: export), as: UTF8.self).contains("$2b$"))
 
             // Deleting the account asks for the password again.
-            let bare = try await client.json(.delete, "/v1/me", token: token, body: [:])
-            #expect(bare.status == .badRequest)
-            #expect(try TestApp.error(bare.body).field == "password")
-            let wrong = try await client.json(.delete, "/v1/me", token: token, body: ["password": "not my password"])
-            #expect(wrong.status == .forbidden)
-            #expect(try TestApp.error(wrong.body).field == "password")
+            let bare = try await client.error(.delete, "/v1/me", token: token, body: [:], expect: .badRequest)
+            #expect(bare.field == "password")
+            let wrong = try await client.error(.delete, "/v1/me", token: token, body: ["password": "not my password"], expect: .forbidden)
+            #expect(wrong.field == "password")
             #expect(try await client.json(.get, "/v1/me", token: token).status == .ok)
             #expect(try await client.json(.delete, "/v1/me", token: token, body: ["password": "correct horse battery"]).status == .noContent)
             #expect(try await client.json(.get, "/v1/me", token: token).status == .unauthorized)

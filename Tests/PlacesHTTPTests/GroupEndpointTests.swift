@@ -55,9 +55,8 @@ struct GroupEndpointTests {
             #expect(try await client.json(.post, "/v1/me/invitations/\(crew.id)/accept", token: crew.cyd).status == .notFound)
 
             // The last admin names a successor to leave.
-            let stuck = try await client.json(.post, "/v1/groups/\(crew.id)/leave", token: crew.ana)
-            #expect(stuck.status == .conflict)
-            #expect(try TestApp.error(stuck.body).field == "successor")
+            let stuck = try await client.error(.post, "/v1/groups/\(crew.id)/leave", token: crew.ana, expect: .conflict)
+            #expect(stuck.field == "successor")
             #expect(
                 try await client.json(.put, "/v1/groups/\(crew.id)/members/ana/role", token: crew.ana, body: ["role": "member"]).status
                     == .conflict
@@ -154,9 +153,8 @@ struct GroupEndpointTests {
     ])
     func everyRouteNeedsAToken(method: HTTPRequest.Method, uri: String) async throws {
         try await TestApp.withClient([]) { client in
-            let response = try await client.json(method, uri, body: method == .get ? nil : [:])
-            #expect(response.status == .unauthorized)
-            #expect(try TestApp.error(response.body).code == "unauthorized")
+            let error = try await client.error(method, uri, body: method == .get ? nil : [:], expect: .unauthorized)
+            #expect(error.code == "unauthorized")
         }
     }
 

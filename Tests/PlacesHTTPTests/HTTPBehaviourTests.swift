@@ -77,9 +77,8 @@ struct HTTPBehaviourTests {
     @Test func overlongTargetsAre414() async throws {
         try await TestApp.withClient(Self.places) { client in
             let long = "/v1/places/nearby?lat=10&lon=10&q=" + String(repeating: "a", count: 8_200)
-            let response = try await client.json(.get, long)
-            #expect(response.status == .uriTooLong)
-            #expect(try TestApp.error(response.body).code == "uri_too_long")
+            let error = try await client.error(.get, long, expect: .uriTooLong)
+            #expect(error.code == "uri_too_long")
         }
     }
 
@@ -127,11 +126,8 @@ struct HTTPBehaviourTests {
 
     @Test func aParameterGivenTwiceIsRefused() async throws {
         try await TestApp.withClient([]) { client in
-            try await client.execute(uri: "/v1/places/nearby?lat=1&lat=2&lon=1", method: .get) { response in
-                #expect(response.status == .badRequest)
-                let error = try TestApp.error(response.body)
-                #expect(error.field == "lat")
-            }
+            let error = try await client.error(.get, "/v1/places/nearby?lat=1&lat=2&lon=1", expect: .badRequest)
+            #expect(error.field == "lat")
         }
     }
 

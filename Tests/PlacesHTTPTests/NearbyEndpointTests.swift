@@ -108,12 +108,9 @@ struct NearbyEndpointTests {
     ])
     func badInputIs400WithTheFieldNamed(query: String, field: String) async throws {
         try await TestApp.withClient([]) { client in
-            try await client.execute(uri: "/v1/places/nearby?" + query, method: .get) { response in
-                #expect(response.status == .badRequest)
-                let error = try TestApp.error(response.body)
-                #expect(error.code == "invalid_input")
-                #expect(error.field == field)
-            }
+            let error = try await client.error(.get, "/v1/places/nearby?" + query, expect: .badRequest)
+            #expect(error.code == "invalid_input")
+            #expect(error.field == field)
         }
     }
 }

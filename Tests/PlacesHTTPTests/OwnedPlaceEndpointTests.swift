@@ -37,9 +37,8 @@ struct OwnedPlaceEndpointTests {
 
             // Nobody, a stranger, and the owner.
             #expect(try await client.json(.patch, "/v1/places/\(id)", body: ["name": "X"]).status == .unauthorized)
-            let forbidden = try await client.json(.patch, "/v1/places/\(id)", token: stranger, body: ["name": "Mine now"])
-            #expect(forbidden.status == .forbidden)
-            #expect(try TestApp.error(forbidden.body).code == "forbidden")
+            let forbidden = try await client.error(.patch, "/v1/places/\(id)", token: stranger, body: ["name": "Mine now"], expect: .forbidden)
+            #expect(forbidden.code == "forbidden")
             #expect(try await client.json(.delete, "/v1/places/\(id)", token: stranger).status == .forbidden)
             let renamed = try await client.json(.patch, "/v1/places/\(id)", token: owner, body: ["name": "Secret Steps", "lat": 37.78])
             #expect(renamed.status == .ok)
@@ -83,9 +82,8 @@ struct OwnedPlaceEndpointTests {
                 // A control character is refused even where a trim would have taken it away.
                 (["name": "A\n", "lat": 0, "lon": 0], "name"), (["name": "A", "lat": 0, "lon": 0, "description": "\u{0B}x"], "description"),
             ] as [([String: Any], String)] {
-                let response = try await client.json(.post, "/v1/places", token: token, body: body)
-                #expect(response.status == .badRequest, "\(body)")
-                #expect(try TestApp.error(response.body).field == field, "\(body)")
+                let error = try await client.error(.post, "/v1/places", token: token, body: body, expect: .badRequest)
+                #expect(error.field == field, "\(body)")
             }
         }
     }

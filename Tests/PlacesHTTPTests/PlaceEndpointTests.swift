@@ -21,11 +21,8 @@ struct PlaceEndpointTests {
     @Test(arguments: ["/v1/places/nope", "/no/such/route"])
     func unknownThingsAre404WithTheErrorBody(uri: String) async throws {
         try await TestApp.withClient([]) { client in
-            try await client.execute(uri: uri, method: .get) { response in
-                #expect(response.status == .notFound)
-                let error = try TestApp.error(response.body)
-                #expect(error.code == "not_found")
-            }
+            let error = try await client.error(.get, uri, expect: .notFound)
+            #expect(error.code == "not_found")
         }
     }
 

@@ -144,6 +144,20 @@ extension TestClientProtocol {
         return try await execute(uri: uri, method: method, headers: headers, body: buffer) { $0 }
     }
 
+    /// Sends a request that must be refused with `status`, and hands back the code and field of its error.
+    func error(
+        _ method: HTTPRequest.Method,
+        _ uri: String,
+        token: String? = nil,
+        body: [String: Any]? = nil,
+        expect status: HTTPResponse.Status,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> (code: String?, field: String?) {
+        let response = try await json(method, uri, token: token, body: body)
+        #expect(response.status == status, "\(method) \(uri): \(String(buffer: response.body))", sourceLocation: sourceLocation)
+        return try TestApp.error(response.body)
+    }
+
     /// Registers an account with `fields`, expecting 201, and returns it as the API shows it.
     @discardableResult
     func register(_ fields: [String: Any], sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String: Any] {
