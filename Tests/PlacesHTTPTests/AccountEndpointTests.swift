@@ -29,8 +29,7 @@ struct AccountEndpointTests {
             ])
             #expect(try TestApp.error(emailTaken.body).field == "email")
 
-            let login = try await client.json(.post, "/v1/auth/login", body: ["email": "ada@EXAMPLE.com", "password": "analytical engine"])
-            #expect(login.status == .ok)
+            let login = try await client.logIn(["email": "ada@EXAMPLE.com"], password: "analytical engine", expect: .ok)
             let issued = try TestApp.object(login.body)
             let token = try #require(issued["token"] as? String)
             #expect(token.count == 43)
@@ -113,11 +112,9 @@ struct AccountEndpointTests {
         try await app.test(.router) { client in
             let token = try await client.signUp("linus")
             for _ in 0..<10 {
-                let failed = try await client.json(.post, "/v1/auth/login", body: ["username": "linus", "password": "wrong wrong"])
-                #expect(failed.status == .unauthorized)
+                try await client.logIn(["username": "linus"], password: "wrong wrong", expect: .unauthorized)
             }
-            let blocked = try await client.json(.post, "/v1/auth/login", body: ["username": "linus", "password": "correct horse battery"])
-            #expect(blocked.status == .tooManyRequests)
+            let blocked = try await client.logIn(["username": "linus"], expect: .tooManyRequests)
             #expect(try TestApp.error(blocked.body).code == "too_many_attempts")
             let retry = try #require(blocked.headers[.retryAfter].flatMap { Int($0) })
             #expect(retry > 0 && retry <= 15 * 60)
@@ -126,8 +123,7 @@ struct AccountEndpointTests {
             _ = try await client.signUp("other")
             // Once the window has passed, the owner gets in again.
             now.withLock { $0 = $0.addingTimeInterval(15 * 60 + 1) }
-            let later = try await client.json(.post, "/v1/auth/login", body: ["username": "linus", "password": "correct horse battery"])
-            #expect(later.status == .ok)
+            try await client.logIn(["username": "linus"], expect: .ok)
         }
     }
 
@@ -137,9 +133,8 @@ struct AccountEndpointTests {
                 "username": "grace", "email": " Grace@Example.com", "phone": "+1 (415) 555-0100", "password": "correct horse battery",
             ])
             for who in [["username": "GRACE"], ["email": "grace@EXAMPLE.com"], ["phone": "+1 415 555 0100"]] {
-                let login = try await client.json(.post, "/v1/auth/login", body: who.merging(["password": "correct horse battery"]) { a, _ in a })
-                #expect(login.status == .ok, "\(who)")
-                #expect(try TestApp.object(login.body)["token"] is String)
+                let login = try await client.logIn(who, expect: .ok)
+                #expect(try TestApp.object(login.body)["token"] is String, "\(who)")
             }
             let both = try await client.json(.post, "/v1/auth/login", body: [
                 "username": "grace", "email": "grace@example.com", "password": "correct horse battery",
@@ -194,11 +189,7 @@ struct AccountEndpointTests {
     @Test func changingThePasswordEndsTheOtherSessions() async throws {
         try await TestApp.withClient([]) { client in
             let first = try await client.signUp("turing")
-            let second = try #require(
-                try TestApp.object(
-                    try await client.json(.post, "/v1/auth/login", body: ["username": "turing", "password": "correct horse battery"]).body
-                )["token"] as? String
-            )
+            let second = try #require(try TestApp.object(try await client.logIn(["username": "turing"], expect: .ok).body)["token"] as? String)
             let wrong = try await client.json(.post, "/v1/me/password", token: first, body: [
                 "currentPassword": "nope nope nope", "newPassword": "enigma machine 42",
             ])
@@ -209,8 +200,7 @@ struct AccountEndpointTests {
             #expect(changed.status == .noContent)
             #expect(try await client.json(.get, "/v1/me", token: first).status == .ok)
             #expect(try await client.json(.get, "/v1/me", token: second).status == .unauthorized)
-            let login = try await client.json(.post, "/v1/auth/login", body: ["username": "turing", "password": "enigma machine 42"])
-            #expect(login.status == .ok)
+            try await client.logIn(["username": "turing"], password: "enigma machine 42", expect: .ok)
         }
     }
 
@@ -315,8 +305,7 @@ struct AccountEndpointTests {
             #expect(try await client.json(.get, "/v1/me", token: token).status == .ok)
             #expect(try await client.json(.delete, "/v1/me", token: token, body: ["password": "correct horse battery"]).status == .noContent)
             #expect(try await client.json(.get, "/v1/me", token: token).status == .unauthorized)
-            let relogin = try await client.json(.post, "/v1/auth/login", body: ["username": "leaving", "password": "correct horse battery"])
-            #expect(relogin.status == .unauthorized)
+            try await client.logIn(["username": "leaving"], expect: .unauthorized)
             // The rating left the aggregate; the place they added stays, without an owner.
             let seeded = try TestApp.object(try await client.json(.get, "/v1/places/seeded").body)
             #expect(seeded["ratingCount"] as? Int == 1)

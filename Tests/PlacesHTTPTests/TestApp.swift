@@ -164,11 +164,23 @@ extension TestClientProtocol {
         try await object(.post, "/v1/auth/register", token: nil, body: fields, expect: .created, sourceLocation: sourceLocation)
     }
 
+    /// Logs in as `who` (a username, e-mail or phone) with `password`, expecting `status`, and hands back the answer.
+    @discardableResult
+    func logIn(
+        _ who: [String: String],
+        password: String = "correct horse battery",
+        expect status: HTTPResponse.Status,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> TestResponse {
+        let response = try await json(.post, "/v1/auth/login", body: who.merging(["password": password]) { name, _ in name })
+        #expect(response.status == status, "log in as \(who): \(String(buffer: response.body))", sourceLocation: sourceLocation)
+        return response
+    }
+
     /// Registers `username` with a password and an e-mail, logs in and returns the token.
     func signUp(_ username: String, password: String = "correct horse battery") async throws -> String {
         try await register(["username": username, "email": "\(username)@example.com", "password": password])
-        let login = try await json(.post, "/v1/auth/login", body: ["username": username, "password": password])
-        #expect(login.status == .ok)
+        let login = try await logIn(["username": username], password: password, expect: .ok)
         return try #require(try TestApp.object(login.body)["token"] as? String)
     }
 }
