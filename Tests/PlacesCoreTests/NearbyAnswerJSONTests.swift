@@ -64,7 +64,7 @@ import Testing
         func written(_ answer: NearbyAnswer) -> [UInt8] { self == .json ? answer.json() : answer.geoJSON() }
 
         func reference(_ answer: NearbyAnswer, _ encoder: JSONEncoder) throws -> Data {
-            self == .json ? try encoder.encode(ReferenceAnswer(answer)) : try encoder.encode(ReferenceFeatureCollection(answer))
+            try encoder.encode(ReferenceAnswer(answer, as: self))
         }
     }
 
@@ -84,7 +84,7 @@ import Testing
         var random = SplitMix64(seed: 7)
         for _ in 0..<50 {
             let answer = try Self.answer(&random)
-            #expect(try JSONDecoder().decode(ReferenceAnswer.self, from: Data(answer.json())) == ReferenceAnswer(answer))
+            #expect(try JSONDecoder().decode(ReferenceAnswer.self, from: Data(answer.json())) == ReferenceAnswer(answer, as: .json))
         }
     }
 
@@ -114,24 +114,51 @@ import Testing
     }
 }
 
-/// What a nearby answer looked like when `JSONEncoder` wrote it from stored fields: the reference its bytes keep to.
+/// What a nearby answer looked like when `JSONEncoder` wrote it from stored fields, in either format: the reference its
+/// bytes keep to. Both carry the answer's own fields at the top; JSON lists the places beside them, GeoJSON makes them
+/// a FeatureCollection (the fields its foreign members) of one Point feature a place.
 struct ReferenceAnswer: Codable, Equatable {
+    struct Geometry: Codable, Equatable {
+        var coordinates: [Double]
+        var type = "Point"
+    }
+
+    struct Feature: Codable, Equatable {
+        var geometry: Geometry
+        var id: String
+        var properties: ReferencePlace
+        var type = "Feature"
+    }
+
     var center: NearbyAnswer.Center
     var radiusMiles: Double
     var radiusMeters: Double
     var radiusKm: Double
     var capped: Bool
     var count: Int
-    var places: [ReferencePlace]
+    /// JSON's places; nil (left out) in GeoJSON.
+    var places: [ReferencePlace]?
+    /// GeoJSON's features; nil (left out) in JSON.
+    var features: [Feature]?
+    /// GeoJSON's `FeatureCollection`; nil (left out) in JSON.
+    var type: String?
 
-    init(_ answer: NearbyAnswer) {
+    init(_ answer: NearbyAnswer, as format: NearbyAnswerJSONTests.Format) {
         center = answer.center
         radiusMiles = answer.radiusMiles
         radiusMeters = answer.radiusMeters
         radiusKm = answer.radiusKm
         capped = answer.capped
         count = answer.count
-        places = answer.places.map(ReferencePlace.init)
+        switch format {
+        case .json:
+            places = answer.places.map(ReferencePlace.init)
+        case .geoJSON:
+            features = answer.places.map { place in
+                Feature(geometry: Geometry(coordinates: [place.lon, place.lat]), id: place.id, properties: ReferencePlace(place))
+            }
+            type = "FeatureCollection"
+        }
     }
 }
 
@@ -172,41 +199,5 @@ struct ReferencePlace: Codable, Equatable {
         ratingCount = summary.rating.count
         score = summary.rating.score
         openStatus = place.openStatus
-    }
-}
-
-/// The GeoJSON answer as the encoder writes it: the answer's fields as foreign members, one Point feature a place.
-struct ReferenceFeatureCollection: Encodable {
-    struct Geometry: Encodable {
-        var coordinates: [Double]
-        var type = "Point"
-    }
-
-    struct Feature: Encodable {
-        var geometry: Geometry
-        var id: String
-        var properties: ReferencePlace
-        var type = "Feature"
-    }
-
-    var center: NearbyAnswer.Center
-    var radiusMiles: Double
-    var radiusMeters: Double
-    var radiusKm: Double
-    var capped: Bool
-    var count: Int
-    var features: [Feature]
-    var type = "FeatureCollection"
-
-    init(_ answer: NearbyAnswer) {
-        center = answer.center
-        radiusMiles = answer.radiusMiles
-        radiusMeters = answer.radiusMeters
-        radiusKm = answer.radiusKm
-        capped = answer.capped
-        count = answer.count
-        features = answer.places.map { place in
-            Feature(geometry: Geometry(coordinates: [place.lon, place.lat]), id: place.id, properties: ReferencePlace(place))
-        }
     }
 }

@@ -11,8 +11,7 @@ import Testing
 @Suite("Accounts, sessions and settings over HTTP")
 struct AccountEndpointTests {
     @Test func signUpLogInSeeYourselfLogOut() async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             let own = try await client.register([
                 "username": "Ada.L", "email": " Ada@Example.COM ", "password": "analytical engine", "displayName": "Ada",
             ])
@@ -30,8 +29,7 @@ struct AccountEndpointTests {
             ])
             #expect(try TestApp.error(emailTaken.body).field == "email")
 
-            let login = try await client.json(.post, "/v1/auth/login", body: ["email": "ada@EXAMPLE.com", "password": "analytical engine"])
-            #expect(login.status == .ok)
+            let login = try await client.logIn(["email": "ada@EXAMPLE.com"], password: "analytical engine", expect: .ok)
             let issued = try TestApp.object(login.body)
             let token = try #require(issued["token"] as? String)
             #expect(token.count == 43)
@@ -66,8 +64,7 @@ struct AccountEndpointTests {
         (["username": "abc", "email": "a@b.co", "password": "long enough pw", "displayName": "Ada\t"], "displayName"),
     ] as [([String: any Sendable], String)])
     func registrationRefusesBadFieldsByName(body: [String: any Sendable], field: String) async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             let response = try await client.json(.post, "/v1/auth/register", body: body)
             #expect(response.status == .badRequest)
             let error = try TestApp.error(response.body)
@@ -77,19 +74,16 @@ struct AccountEndpointTests {
     }
 
     @Test func loginRefusesANullNameRatherThanLookingPastIt() async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             _ = try await client.signUp("ada")
             let body: [String: Any] = ["username": NSNull(), "email": "ada@example.com", "password": "correct horse battery"]
-            let response = try await client.json(.post, "/v1/auth/login", body: body)
-            #expect(response.status == .badRequest)
-            #expect(try TestApp.error(response.body).field == "username")
+            let error = try await client.error(.post, "/v1/auth/login", body: body, expect: .badRequest)
+            #expect(error.field == "username")
         }
     }
 
     @Test func malformedBodiesAreClearErrors() async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             for body in ["", "{", "[1]", "{\"username\": 5}"] {
                 let response = try await client.execute(
                     uri: "/v1/auth/register",
@@ -103,8 +97,7 @@ struct AccountEndpointTests {
     }
 
     @Test func unknownUserAndWrongPasswordAnswerAlike() async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             _ = try await client.signUp("grace")
             let wrong = try await client.json(.post, "/v1/auth/login", body: ["username": "grace", "password": "not the password"])
             let unknown = try await client.json(.post, "/v1/auth/login", body: ["username": "nobody", "password": "not the password"])
@@ -119,11 +112,9 @@ struct AccountEndpointTests {
         try await app.test(.router) { client in
             let token = try await client.signUp("linus")
             for _ in 0..<10 {
-                let failed = try await client.json(.post, "/v1/auth/login", body: ["username": "linus", "password": "wrong wrong"])
-                #expect(failed.status == .unauthorized)
+                try await client.logIn(["username": "linus"], password: "wrong wrong", expect: .unauthorized)
             }
-            let blocked = try await client.json(.post, "/v1/auth/login", body: ["username": "linus", "password": "correct horse battery"])
-            #expect(blocked.status == .tooManyRequests)
+            let blocked = try await client.logIn(["username": "linus"], expect: .tooManyRequests)
             #expect(try TestApp.error(blocked.body).code == "too_many_attempts")
             let retry = try #require(blocked.headers[.retryAfter].flatMap { Int($0) })
             #expect(retry > 0 && retry <= 15 * 60)
@@ -132,21 +123,18 @@ struct AccountEndpointTests {
             _ = try await client.signUp("other")
             // Once the window has passed, the owner gets in again.
             now.withLock { $0 = $0.addingTimeInterval(15 * 60 + 1) }
-            let later = try await client.json(.post, "/v1/auth/login", body: ["username": "linus", "password": "correct horse battery"])
-            #expect(later.status == .ok)
+            try await client.logIn(["username": "linus"], expect: .ok)
         }
     }
 
     @Test func loginTakesTheUsernameOrTheEmailOrThePhoneButOnlyOne() async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             try await client.register([
                 "username": "grace", "email": " Grace@Example.com", "phone": "+1 (415) 555-0100", "password": "correct horse battery",
             ])
             for who in [["username": "GRACE"], ["email": "grace@EXAMPLE.com"], ["phone": "+1 415 555 0100"]] {
-                let login = try await client.json(.post, "/v1/auth/login", body: who.merging(["password": "correct horse battery"]) { a, _ in a })
-                #expect(login.status == .ok, "\(who)")
-                #expect(try TestApp.object(login.body)["token"] is String)
+                let login = try await client.logIn(who, expect: .ok)
+                #expect(try TestApp.object(login.body)["token"] is String, "\(who)")
             }
             let both = try await client.json(.post, "/v1/auth/login", body: [
                 "username": "grace", "email": "grace@example.com", "password": "correct horse battery",
@@ -199,14 +187,9 @@ struct AccountEndpointTests {
     }
 
     @Test func changingThePasswordEndsTheOtherSessions() async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             let first = try await client.signUp("turing")
-            let second = try #require(
-                try TestApp.object(
-                    try await client.json(.post, "/v1/auth/login", body: ["username": "turing", "password": "correct horse battery"]).body
-                )["token"] as? String
-            )
+            let second = try #require(try TestApp.object(try await client.logIn(["username": "turing"], expect: .ok).body)["token"] as? String)
             let wrong = try await client.json(.post, "/v1/me/password", token: first, body: [
                 "currentPassword": "nope nope nope", "newPassword": "enigma machine 42",
             ])
@@ -217,14 +200,12 @@ struct AccountEndpointTests {
             #expect(changed.status == .noContent)
             #expect(try await client.json(.get, "/v1/me", token: first).status == .ok)
             #expect(try await client.json(.get, "/v1/me", token: second).status == .unauthorized)
-            let login = try await client.json(.post, "/v1/auth/login", body: ["username": "turing", "password": "enigma machine 42"])
-            #expect(login.status == .ok)
+            try await client.logIn(["username": "turing"], password: "enigma machine 42", expect: .ok)
         }
     }
 
     @Test func profilesArePublicButContactDetailsAreNot() async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             let token = try await client.signUp("hopper")
             let patched = try await client.json(.patch, "/v1/me", token: token, body: [
                 "displayName": "Grace Hopper", "bio": "COBOL", "city": "Arlington", "avatarURL": "https://example.com/g.png",
@@ -248,8 +229,7 @@ struct AccountEndpointTests {
     }
 
     @Test func settingsHaveDefaultsAndNameTheBadField() async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             let token = try await client.signUp("settler")
             let defaults = try TestApp.object(try await client.json(.get, "/v1/me/settings", token: token).body)
             #expect(defaults["units"] as? String == "mi")
@@ -268,9 +248,8 @@ struct AccountEndpointTests {
                 (["defaultLocation": ["lat": 91, "lon": 0]], "defaultLocation.lat"), (["notifications": ["sms": "yes"]], "notifications.sms"),
                 (["theme": "dark"], "theme"), (["units": ""], "units"), (["language": " "], "language"),
             ] as [([String: Any], String)] {
-                let response = try await client.json(.patch, "/v1/me/settings", token: token, body: body)
-                #expect(response.status == .badRequest)
-                #expect(try TestApp.error(response.body).field == field)
+                let error = try await client.error(.patch, "/v1/me/settings", token: token, body: body, expect: .badRequest)
+                #expect(error.field == field)
             }
             // PUT replaces: what it leaves out goes back to the default.
             let replaced = try TestApp.object(try await client.json(.put, "/v1/me/settings", token: token, body: ["language": "pt-BR"]).body)
@@ -288,12 +267,10 @@ struct AccountEndpointTests {
         (.delete, "/v1/places/a/favorite"), (.put, "/v1/places/a/rating"), (.delete, "/v1/places/a/rating"),
     ])
     func everyPersonalRouteNeedsAValidToken(method: HTTPRequest.Method, uri: String) async throws {
-        let app = try await TestApp.make([TestApp.place("a", 1, 1)])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([TestApp.place("a", 1, 1)]) { client in
             for token in [nil, "not-a-real-token"] as [String?] {
-                let response = try await client.json(method, uri, token: token, body: [:])
-                #expect(response.status == .unauthorized, "\(method) \(uri) token \(token ?? "none")")
-                #expect(try TestApp.error(response.body).code == "unauthorized")
+                let error = try await client.error(method, uri, token: token, body: [:], expect: .unauthorized)
+                #expect(error.code == "unauthorized", "\(method) \(uri) token \(token ?? "none")")
             }
             let malformed = try await client.json(method, uri, body: [:], headers: [.authorization: "Basic abc"])
             #expect(malformed.status == .unauthorized)
@@ -321,17 +298,14 @@ struct AccountEndpointTests {
             #expect(!String(decoding: try JSONSerialization.data(withJSONObject: export), as: UTF8.self).contains("$2b$"))
 
             // Deleting the account asks for the password again.
-            let bare = try await client.json(.delete, "/v1/me", token: token, body: [:])
-            #expect(bare.status == .badRequest)
-            #expect(try TestApp.error(bare.body).field == "password")
-            let wrong = try await client.json(.delete, "/v1/me", token: token, body: ["password": "not my password"])
-            #expect(wrong.status == .forbidden)
-            #expect(try TestApp.error(wrong.body).field == "password")
+            let bare = try await client.error(.delete, "/v1/me", token: token, body: [:], expect: .badRequest)
+            #expect(bare.field == "password")
+            let wrong = try await client.error(.delete, "/v1/me", token: token, body: ["password": "not my password"], expect: .forbidden)
+            #expect(wrong.field == "password")
             #expect(try await client.json(.get, "/v1/me", token: token).status == .ok)
             #expect(try await client.json(.delete, "/v1/me", token: token, body: ["password": "correct horse battery"]).status == .noContent)
             #expect(try await client.json(.get, "/v1/me", token: token).status == .unauthorized)
-            let relogin = try await client.json(.post, "/v1/auth/login", body: ["username": "leaving", "password": "correct horse battery"])
-            #expect(relogin.status == .unauthorized)
+            try await client.logIn(["username": "leaving"], expect: .unauthorized)
             // The rating left the aggregate; the place they added stays, without an owner.
             let seeded = try TestApp.object(try await client.json(.get, "/v1/places/seeded").body)
             #expect(seeded["ratingCount"] as? Int == 1)

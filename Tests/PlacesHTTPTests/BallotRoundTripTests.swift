@@ -42,14 +42,11 @@ struct BallotRoundTripTests {
         let database = try PlacesDatabase.inMemory(statements: { log.record($0) }, accesses: { log.access() })
         let (app, _, _, decisions) = try await TestApp.togetherServices(Lisbon.places, database: database)
         return try await app.test(.router) { client in
-            let admin = try await client.signUp("admin")
-            var voters: [(username: String, token: String)] = []
-            for index in 1..<members { voters.append(("voter\(index)", try await client.signUp("voter\(index)"))) }
-            let group = try await client.group("Table", admin: admin, members: voters)
-            let body: [String: Any] = ["groupId": group, "method": "tiered", "candidates": ["placeIds": Lisbon.places.map(\.id)]]
-            let id = try #require(try await client.object(.post, "/v1/decisions", token: admin, body: body, expect: .created)["id"] as? String)
-            for voter in voters {
-                _ = try await client.object(.put, "/v1/decisions/\(id)/ballot", token: voter.token, body: ["ranking": ["lx-a-tasca"]])
+            let crew = try await client.crew("Table", admin: "admin", members: (1..<members).map { "voter\($0)" })
+            let body: [String: Any] = ["groupId": crew.id, "method": "tiered", "candidates": ["placeIds": Lisbon.places.map(\.id)]]
+            let id = try #require(try await client.object(.post, "/v1/decisions", token: crew.admin, body: body, expect: .created)["id"] as? String)
+            for voter in crew.members {
+                _ = try await client.object(.put, "/v1/decisions/\(id)/ballot", token: crew.token(voter), body: ["ranking": ["lx-a-tasca"]])
             }
             let caller = try #require(try await database.accounts.user(login: .username("admin")))
             let ballot = CastBallot(ranking: ["lx-b-miradouro"])
@@ -80,14 +77,11 @@ struct BallotRoundTripTests {
         let database = try PlacesDatabase.inMemory(statements: { log.record($0) }, accesses: { log.access() })
         let (app, _, _, _) = try await TestApp.togetherServices(Lisbon.places, database: database)
         try await app.test(.router) { client in
-            let admin = try await client.signUp("admin")
-            var voters: [(username: String, token: String)] = []
-            for index in 1..<20 { voters.append(("voter\(index)", try await client.signUp("voter\(index)"))) }
-            let group = try await client.group("Table", admin: admin, members: voters)
-            let body: [String: Any] = ["groupId": group, "method": "tiered", "candidates": ["placeIds": Lisbon.places.map(\.id)]]
-            let id = try #require(try await client.object(.post, "/v1/decisions", token: admin, body: body, expect: .created)["id"] as? String)
+            let crew = try await client.crew("Table", admin: "admin", members: (1..<20).map { "voter\($0)" })
+            let body: [String: Any] = ["groupId": crew.id, "method": "tiered", "candidates": ["placeIds": Lisbon.places.map(\.id)]]
+            let id = try #require(try await client.object(.post, "/v1/decisions", token: crew.admin, body: body, expect: .created)["id"] as? String)
             let ballot = try await log.during {
-                let view = try await client.object(.put, "/v1/decisions/\(id)/ballot", token: voters[0].token, body: ["ranking": ["lx-a-tasca"]])
+                let view = try await client.object(.put, "/v1/decisions/\(id)/ballot", token: crew.voter1, body: ["ranking": ["lx-a-tasca"]])
                 #expect((view["participants"] as? [Any])?.count == 20)
             }
             #expect(ballot.accesses == 3, "\(ballot.accesses) accesses:\n\(ballot.statements.joined(separator: "\n"))")
@@ -100,11 +94,9 @@ struct BallotRoundTripTests {
         let database = try PlacesDatabase.inMemory()
         let (app, _, _, _) = try await TestApp.togetherServices(Lisbon.places, database: database)
         try await app.test(.router) { client in
-            let admin = try await client.signUp("admin")
-            let voter = try await client.signUp("voter")
-            let group = try await client.group("Table", admin: admin, members: [("voter", voter)])
-            let body: [String: Any] = ["groupId": group, "method": "tiered", "candidates": ["placeIds": Lisbon.places.map(\.id)]]
-            let id = try #require(try await client.object(.post, "/v1/decisions", token: admin, body: body, expect: .created)["id"] as? String)
+            let crew = try await client.crew("Table", admin: "admin", members: ["voter"])
+            let body: [String: Any] = ["groupId": crew.id, "method": "tiered", "candidates": ["placeIds": Lisbon.places.map(\.id)]]
+            let id = try #require(try await client.object(.post, "/v1/decisions", token: crew.admin, body: body, expect: .created)["id"] as? String)
             // Both ballots stored as two saves of ballots alone would leave them, without the completion that follows.
             let read = try #require(try await database.decisions.state(decisionID: id))
             var voted = read
@@ -112,10 +104,10 @@ struct BallotRoundTripTests {
             let saved = try #require(try await database.decisions.save(voted, replacing: read))
             #expect(saved.notYetVoted.isEmpty)
             #expect(try await database.decisions.state(decisionID: id)?.decision.status == .active)
-            let view = try await client.object(.get, "/v1/decisions/\(id)", token: voter)
+            let view = try await client.object(.get, "/v1/decisions/\(id)", token: crew.voter)
             #expect(view["status"] as? String == "completed")
             #expect((view["result"] as? [String: Any])?["winner"] as? String == "lx-a-tasca")
-            let listed = try await client.object(.get, "/v1/decisions", token: admin)
+            let listed = try await client.object(.get, "/v1/decisions", token: crew.admin)
             #expect((listed["items"] as? [[String: Any]])?.first?["status"] as? String == "completed")
         }
     }

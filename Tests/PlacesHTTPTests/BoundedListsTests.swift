@@ -26,8 +26,7 @@ struct BoundedListsTests {
     }
 
     @Test func collectionsGroupsInvitationsDecisionsAndFriendsArePaged() async throws {
-        let app = try await TestApp.make(Lisbon.places)
-        try await app.test(.router) { client in
+        try await TestApp.withClient(Lisbon.places) { client in
             let ana = try await client.signUp("ana")
             let ben = try await client.signUp("ben")
             for index in 0..<5 {
@@ -71,8 +70,7 @@ struct BoundedListsTests {
     }
 
     @Test func aCursorKeepsItsPlaceWhenItemsComeAndGoBetweenPages() async throws {
-        let app = try await TestApp.make(Lisbon.places)
-        try await app.test(.router) { client in
+        try await TestApp.withClient(Lisbon.places) { client in
             let ana = try await client.signUp("ana")
             var ids: [String: String] = [:]
             for name in ["B", "C", "D", "E", "F"] {
@@ -108,9 +106,14 @@ struct BoundedListsTests {
             let ana = try await client.signUp("ana")
             for name in ["ben", "cyd", "dee"] { _ = try await client.signUp(name) }
             func refused(_ method: HTTPRequest.Method, _ path: String, _ body: [String: Any], _ code: String) async throws {
-                let response = try await client.json(method, path, token: ana, body: body)
-                #expect(response.status == (code == "limit_reached" ? .conflict : .tooManyRequests), "\(path)")
-                #expect(try TestApp.error(response.body).code == code, "\(path)")
+                let error = try await client.error(
+                    method,
+                    path,
+                    token: ana,
+                    body: body,
+                    expect: code == "limit_reached" ? .conflict : .tooManyRequests
+                )
+                #expect(error.code == code, "\(path)")
             }
             // Groups (made or joined).
             var groupIDs: [String] = []

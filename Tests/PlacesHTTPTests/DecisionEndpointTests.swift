@@ -13,57 +13,74 @@ struct DecisionEndpointTests {
     }
 
     @Test func aThreePersonGroupSettlesATieredDecision() async throws {
-        let app = try await TestApp.make(Lisbon.places)
-        try await app.test(.router) { client in
-            let ana = try await client.signUp("ana")
-            let ben = try await client.signUp("ben")
-            let cy = try await client.signUp("cyd")
-            let group = try await client.group("Friday crew", admin: ana, members: [("ben", ben), ("cyd", cy)])
-            #expect(try await client.notifications(ben, kind: "groupInvitation").count == 1)
+        try await TestApp.withClient(Lisbon.places) { client in
+            let crew = try await client.crew("Friday crew", admin: "ana", members: ["ben", "cyd"])
+            #expect(try await client.notifications(crew.ben, kind: "groupInvitation").count == 1)
 
             // A group collection: the admin and a member both add places; the order is theirs.
-            let collection = try await client.object(.post, "/v1/collections", token: ana, body: ["name": "Dinner", "groupId": group], expect: .created)
+            let collection = try await client.object(
+                .post,
+                "/v1/collections",
+                token: crew.ana,
+                body: ["name": "Dinner", "groupId": crew.id],
+                expect: .created
+            )
             let collectionID = try #require(collection["id"] as? String)
             for place in ["lx-c-cantina", "lx-a-tasca"] {
-                _ = try await client.object(.post, "/v1/collections/\(collectionID)/places", token: ana, body: ["placeId": place])
+                _ = try await client.object(.post, "/v1/collections/\(collectionID)/places", token: crew.ana, body: ["placeId": place])
             }
-            let added = try await client.object(.post, "/v1/collections/\(collectionID)/places", token: ben, body: ["placeId": "lx-b-miradouro", "position": 0])
+            let added = try await client.object(
+                .post,
+                "/v1/collections/\(collectionID)/places",
+                token: crew.ben,
+                body: ["placeId": "lx-b-miradouro", "position": 0]
+            )
             let order = (added["places"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
             #expect(order == ["lx-b-miradouro", "lx-c-cantina", "lx-a-tasca"])
 
             let started = try await client.object(
                 .post,
                 "/v1/decisions",
-                token: ana,
-                body: ["groupId": group, "method": "tiered", "title": "Friday dinner", "candidates": ["collectionId": collectionID]],
+                token: crew.ana,
+                body: ["groupId": crew.id, "method": "tiered", "title": "Friday dinner", "candidates": ["collectionId": collectionID]],
                 expect: .created
             )
             let id = try #require(started["id"] as? String)
             #expect(started["status"] as? String == "active")
             #expect(started["seed"] == nil, "the seed stays hidden until the end")
             #expect(Set(started["waitingFor"] as? [String] ?? []) == ["ana", "ben", "cyd"])
-            #expect(try await client.notifications(cy, kind: "decisionStarted").count == 1)
-            #expect(try await client.notifications(ana, kind: "decisionStarted").isEmpty, "the starter is not told")
+            #expect(try await client.notifications(crew.cyd, kind: "decisionStarted").count == 1)
+            #expect(try await client.notifications(crew.ana, kind: "decisionStarted").isEmpty, "the starter is not told")
 
             // Ana votes and sees the count so far; Ben, who has not voted, sees none.
-            let afterAna = try await client.object(.put, "/v1/decisions/\(id)/ballot", token: ana, body: ["ranking": ["lx-a-tasca", "lx-c-cantina"]])
+            let afterAna = try await client.object(
+                .put,
+                "/v1/decisions/\(id)/ballot",
+                token: crew.ana,
+                body: ["ranking": ["lx-a-tasca", "lx-c-cantina"]]
+            )
             #expect(afterAna["tallyVisible"] as? Bool == true)
             #expect((afterAna["provisional"] as? [String: Any])?["winner"] as? String == "lx-a-tasca")
-            let benSees = try await client.object(.get, "/v1/decisions/\(id)", token: ben)
+            let benSees = try await client.object(.get, "/v1/decisions/\(id)", token: crew.ben)
             #expect(benSees["tallyVisible"] as? Bool == false)
             #expect(benSees["provisional"] == nil && benSees["result"] == nil)
             #expect(Set(benSees["waitingFor"] as? [String] ?? []) == ["ben", "cyd"])
 
             // A ballot naming a place that is not a candidate, or a place twice, is refused.
-            let unknown = try await client.json(.put, "/v1/decisions/\(id)/ballot", token: ben, body: ["ranking": ["lx-d-jardim"]])
+            let unknown = try await client.json(.put, "/v1/decisions/\(id)/ballot", token: crew.ben, body: ["ranking": ["lx-d-jardim"]])
             #expect(unknown.status == .badRequest)
-            let twice = try await client.json(.put, "/v1/decisions/\(id)/ballot", token: ben, body: ["ranking": ["lx-a-tasca", "lx-a-tasca"]])
+            let twice = try await client.json(.put, "/v1/decisions/\(id)/ballot", token: crew.ben, body: ["ranking": ["lx-a-tasca", "lx-a-tasca"]])
             #expect(twice.status == .badRequest)
 
             // Ben changes his mind once; Cy's ballot is the last and completes the decision.
-            _ = try await client.object(.put, "/v1/decisions/\(id)/ballot", token: ben, body: ["ranking": ["lx-b-miradouro"]])
-            _ = try await client.object(.put, "/v1/decisions/\(id)/ballot", token: ben, body: ["ranking": ["lx-c-cantina", "lx-a-tasca"]])
-            let done = try await client.object(.put, "/v1/decisions/\(id)/ballot", token: cy, body: ["ranking": ["lx-a-tasca", "lx-b-miradouro"]])
+            _ = try await client.object(.put, "/v1/decisions/\(id)/ballot", token: crew.ben, body: ["ranking": ["lx-b-miradouro"]])
+            _ = try await client.object(.put, "/v1/decisions/\(id)/ballot", token: crew.ben, body: ["ranking": ["lx-c-cantina", "lx-a-tasca"]])
+            let done = try await client.object(
+                .put,
+                "/v1/decisions/\(id)/ballot",
+                token: crew.cyd,
+                body: ["ranking": ["lx-a-tasca", "lx-b-miradouro"]]
+            )
             #expect(done["status"] as? String == "completed")
             let result = try #require(done["result"] as? [String: Any])
             // Tasca beats Cantina 2–1 and Miradouro 3–0: it beats every other head-to-head.
@@ -75,19 +92,18 @@ struct DecisionEndpointTests {
             #expect((result["reasoning"] as? String)?.isEmpty == false)
             #expect(done["seed"] as? String == result["seed"] as? String)
 
-            let recount = try await client.object(.get, "/v1/decisions/\(id)/recount", token: ben)
+            let recount = try await client.object(.get, "/v1/decisions/\(id)/recount", token: crew.ben)
             #expect(recount["agrees"] as? Bool == true)
-            let late = try await client.json(.put, "/v1/decisions/\(id)/ballot", token: ana, body: ["ranking": ["lx-b-miradouro"]])
+            let late = try await client.json(.put, "/v1/decisions/\(id)/ballot", token: crew.ana, body: ["ranking": ["lx-b-miradouro"]])
             #expect(late.status == .conflict)
-            for token in [ana, ben, cy] {
+            for token in [crew.ana, crew.ben, crew.cyd] {
                 #expect(try await client.notifications(token, kind: "decisionCompleted").count == 1)
             }
         }
     }
 
     @Test func aRandomDrawCanBeRerunByHandFromItsSeed() async throws {
-        let app = try await TestApp.make(Lisbon.places)
-        try await app.test(.router) { client in
+        try await TestApp.withClient(Lisbon.places) { client in
             let solo = try await client.signUp("solo")
             let ids = Lisbon.places.map(\.id)
             for seed: UInt64 in [0, 1, 42, 18_446_744_073_709_551_615] {
@@ -133,62 +149,59 @@ struct DecisionEndpointTests {
         let now = Mutex(TestApp.now)
         let (app, _, _, decisions) = try await TestApp.togetherServices(Lisbon.places, clock: { now.withLock { $0 } })
         try await app.test(.router) { client in
-            let ana = try await client.signUp("ana")
-            let ben = try await client.signUp("ben")
-            let group = try await client.group("Crew", admin: ana, members: [("ben", ben)])
+            let crew = try await client.crew("Crew", admin: "ana", members: ["ben"])
             let deadline = ISO8601DateFormatter().string(from: TestApp.now.addingTimeInterval(3 * 3600))
             let body: [String: Any] = [
-                "groupId": group, "method": "tiered", "deadline": deadline, "candidates": ["placeIds": ["lx-a-tasca", "lx-c-cantina"]],
+                "groupId": crew.id, "method": "tiered", "deadline": deadline, "candidates": ["placeIds": ["lx-a-tasca", "lx-c-cantina"]]
             ]
-            let voted = try #require(try await client.object(.post, "/v1/decisions", token: ana, body: body, expect: .created)["id"] as? String)
-            let silent = try #require(try await client.object(.post, "/v1/decisions", token: ana, body: body, expect: .created)["id"] as? String)
-            _ = try await client.object(.put, "/v1/decisions/\(voted)/ballot", token: ana, body: ["ranking": ["lx-c-cantina"]])
+            let voted = try #require(try await client.object(.post, "/v1/decisions", token: crew.ana, body: body, expect: .created)["id"] as? String)
+            let silent = try #require(try await client.object(.post, "/v1/decisions", token: crew.ana, body: body, expect: .created)["id"] as? String)
+            _ = try await client.object(.put, "/v1/decisions/\(voted)/ballot", token: crew.ana, body: ["ranking": ["lx-c-cantina"]])
 
             // Forty minutes before the deadline the background task reminds those who have not voted, once.
             now.withLock { $0 = TestApp.now.addingTimeInterval(3 * 3600 - 40 * 60) }
             try await decisions.enforceDeadlines()
             try await decisions.enforceDeadlines()
-            #expect(try await client.notifications(ben, kind: "decisionReminder").count == 2)
-            #expect(try await client.notifications(ana, kind: "decisionReminder").count == 1, "ana voted in one of them")
+            #expect(try await client.notifications(crew.ben, kind: "decisionReminder").count == 2)
+            #expect(try await client.notifications(crew.ana, kind: "decisionReminder").count == 1, "ana voted in one of them")
 
             // Past the deadline: the one with a ballot completes, the other expires; ballots are refused after.
             now.withLock { $0 = TestApp.now.addingTimeInterval(3 * 3600 + 1) }
             #expect(try await decisions.enforceDeadlines() == 2)
-            let counted = try await client.object(.get, "/v1/decisions/\(voted)", token: ben)
+            let counted = try await client.object(.get, "/v1/decisions/\(voted)", token: crew.ben)
             #expect(counted["status"] as? String == "completed")
             #expect((counted["result"] as? [String: Any])?["endedBy"] as? String == "deadline")
             #expect((counted["result"] as? [String: Any])?["winner"] as? String == "lx-c-cantina")
-            #expect(try await client.object(.get, "/v1/decisions/\(silent)", token: ben)["status"] as? String == "expired")
-            #expect(try await client.json(.put, "/v1/decisions/\(silent)/ballot", token: ben, body: ["ranking": ["lx-a-tasca"]]).status == .conflict)
+            #expect(try await client.object(.get, "/v1/decisions/\(silent)", token: crew.ben)["status"] as? String == "expired")
+            #expect(
+                try await client.json(.put, "/v1/decisions/\(silent)/ballot", token: crew.ben, body: ["ranking": ["lx-a-tasca"]]).status == .conflict
+            )
         }
     }
 
     @Test func fiftyParticipantsVotingAtOnceLoseNoBallotAndMakeOneResult() async throws {
-        let app = try await TestApp.make(Lisbon.places)
-        try await app.test(.router) { client in
-            let admin = try await client.signUp("admin")
-            var voters: [(username: String, token: String)] = []
-            for index in 0..<49 { voters.append(("voter\(index)", try await client.signUp("voter\(index)"))) }
-            let group = try await client.group("Big table", admin: admin, members: voters)
-            let everyone = [("admin", admin)] + voters
+        try await TestApp.withClient(Lisbon.places) { client in
+            let crew = try await client.crew("Big table", admin: "admin", members: (0..<49).map { "voter\($0)" })
+            let everyone = ["admin"] + crew.members
             let id = try #require(
                 try await client.object(
                     .post,
                     "/v1/decisions",
-                    token: admin,
-                    body: ["groupId": group, "method": "tiered", "candidates": ["placeIds": Lisbon.places.map(\.id)]],
+                    token: crew.admin,
+                    body: ["groupId": crew.id, "method": "tiered", "candidates": ["placeIds": Lisbon.places.map(\.id)]],
                     expect: .created
                 )["id"] as? String
             )
             let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { tasks in
                 for (index, voter) in everyone.enumerated() {
                     let ranking = index % 3 == 0 ? ["lx-b-miradouro", "lx-a-tasca"] : ["lx-a-tasca", "lx-b-miradouro"]
-                    tasks.addTask { try await client.json(.put, "/v1/decisions/\(id)/ballot", token: voter.1, body: ["ranking": ranking]).status }
+                    let token = crew.token(voter)
+                    tasks.addTask { try await client.json(.put, "/v1/decisions/\(id)/ballot", token: token, body: ["ranking": ranking]).status }
                 }
                 return try await tasks.reduce(into: []) { $0.append($1) }
             }
             #expect(statuses.count == 50 && statuses.allSatisfy { $0 == .ok })
-            let decision = try await client.object(.get, "/v1/decisions/\(id)", token: admin)
+            let decision = try await client.object(.get, "/v1/decisions/\(id)", token: crew.admin)
             #expect(decision["status"] as? String == "completed")
             #expect(decision["ballotCount"] as? Int == 50)
             let result = try #require(decision["result"] as? [String: Any])
@@ -197,41 +210,40 @@ struct DecisionEndpointTests {
             #expect(Self.votes(result, for: "lx-a-tasca", against: "lx-b-miradouro") == 33)
             // Exactly one result: one completion notice each.
             for voter in everyone.prefix(5) {
-                #expect(try await client.notifications(voter.1, kind: "decisionCompleted").count == 1)
+                #expect(try await client.notifications(crew.token(voter), kind: "decisionCompleted").count == 1)
             }
         }
     }
 
     @Test func adminsCloseCancelAndPick() async throws {
-        let app = try await TestApp.make(Lisbon.places)
-        try await app.test(.router) { client in
-            let ana = try await client.signUp("ana")
-            let ben = try await client.signUp("ben")
-            let group = try await client.group("Crew", admin: ana, members: [("ben", ben)])
+        try await TestApp.withClient(Lisbon.places) { client in
+            let crew = try await client.crew("Crew", admin: "ana", members: ["ben"])
             func start(_ method: String, _ extra: [String: Any] = [:]) async throws -> String {
-                var body: [String: Any] = ["groupId": group, "method": method, "candidates": ["placeIds": ["lx-a-tasca", "lx-c-cantina"]]]
+                var body: [String: Any] = ["groupId": crew.id, "method": method, "candidates": ["placeIds": ["lx-a-tasca", "lx-c-cantina"]]]
                 body.merge(extra) { $1 }
-                return try #require(try await client.object(.post, "/v1/decisions", token: ana, body: body, expect: .created)["id"] as? String)
+                return try #require(try await client.object(.post, "/v1/decisions", token: crew.ana, body: body, expect: .created)["id"] as? String)
             }
             let tiered = try await start("tiered")
-            #expect(try await client.json(.post, "/v1/decisions/\(tiered)/close", token: ana).status == .conflict, "nothing to count yet")
-            _ = try await client.object(.put, "/v1/decisions/\(tiered)/ballot", token: ben, body: ["ranking": ["lx-c-cantina"]])
-            #expect(try await client.json(.post, "/v1/decisions/\(tiered)/close", token: ben).status == .forbidden)
-            let closed = try await client.object(.post, "/v1/decisions/\(tiered)/close", token: ana)
+            #expect(try await client.json(.post, "/v1/decisions/\(tiered)/close", token: crew.ana).status == .conflict, "nothing to count yet")
+            _ = try await client.object(.put, "/v1/decisions/\(tiered)/ballot", token: crew.ben, body: ["ranking": ["lx-c-cantina"]])
+            #expect(try await client.json(.post, "/v1/decisions/\(tiered)/close", token: crew.ben).status == .forbidden)
+            let closed = try await client.object(.post, "/v1/decisions/\(tiered)/close", token: crew.ana)
             #expect((closed["result"] as? [String: Any])?["endedBy"] as? String == "adminClosed")
 
             let scheduled = try await start("random", ["scheduled": true, "seed": 7])
-            #expect(try await client.object(.get, "/v1/decisions/\(scheduled)", token: ben)["status"] as? String == "active")
-            let drawn = try await client.object(.post, "/v1/decisions/\(scheduled)/close", token: ana)
+            #expect(try await client.object(.get, "/v1/decisions/\(scheduled)", token: crew.ben)["status"] as? String == "active")
+            let drawn = try await client.object(.post, "/v1/decisions/\(scheduled)/close", token: crew.ana)
             #expect((drawn["result"] as? [String: Any])?["winner"] as? String
                 == HandDraw.winner(seed: 7, weights: [("lx-a-tasca", 1), ("lx-c-cantina", 1)]))
 
             let manual = try await start("manual")
-            #expect(try await client.json(.post, "/v1/decisions/\(manual)/pick", token: ana, body: ["placeId": "lx-d-jardim"]).status == .badRequest)
-            let picked = try await client.object(.post, "/v1/decisions/\(manual)/pick", token: ana, body: ["placeId": "lx-c-cantina"])
+            #expect(
+                try await client.json(.post, "/v1/decisions/\(manual)/pick", token: crew.ana, body: ["placeId": "lx-d-jardim"]).status == .badRequest
+            )
+            let picked = try await client.object(.post, "/v1/decisions/\(manual)/pick", token: crew.ana, body: ["placeId": "lx-c-cantina"])
             #expect((picked["result"] as? [String: Any])?["winner"] as? String == "lx-c-cantina")
 
-            let cancelled = try await client.object(.post, "/v1/decisions/\(try await start("tiered"))/cancel", token: ana)
+            let cancelled = try await client.object(.post, "/v1/decisions/\(try await start("tiered"))/cancel", token: crew.ana)
             #expect(cancelled["status"] as? String == "closed")
             #expect(cancelled["result"] == nil)
         }

@@ -30,8 +30,7 @@ struct EdgeProtectionTests {
         "application/jsonp", "text/json", "application/json-seq", "application/merge-patch+json",
     ])
     func aBodyNotSentAsJSONIs415EvenWhenItIsJSON(contentType: String?) async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             let token = try await client.signUp("mallory")
             let requests: [(uri: String, body: String, token: String?)] = [
                 ("/v1/auth/login", #"{"username":"mallory","password":"correct horse battery"}"#, nil),
@@ -54,8 +53,7 @@ struct EdgeProtectionTests {
 
     @Test(arguments: ["application/json", "application/json; charset=utf-8", "Application/JSON", " application/json ;charset=UTF-8"])
     func jsonIsAcceptedInAnyCaseAndWithParameters(contentType: String) async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             let body = #"{"username":"eve","email":"eve@example.com","password":"a long password"}"#
             let registered = try await Self.send(client, .post, "/v1/auth/register", body: body, contentType: contentType)
             #expect(registered.status == .created)
@@ -65,8 +63,7 @@ struct EdgeProtectionTests {
     }
 
     @Test func aRequestWithoutABodyNeedsNoContentType() async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             let ana = try await client.signUp("ana")
             let created = try await client.json(.post, "/v1/groups", token: ana, body: ["name": "Lunch"])
             let group = try #require(try TestApp.object(created.body)["id"] as? String)
@@ -82,8 +79,7 @@ struct EdgeProtectionTests {
     }
 
     @Test func everyAnswerSaysNosniffAndPrivateAnswersSayNoStore() async throws {
-        let app = try await TestApp.make(Self.places)
-        try await app.test(.router) { client in
+        try await TestApp.withClient(Self.places) { client in
             let registered = try await client.json(
                 .post,
                 "/v1/auth/register",
@@ -125,8 +121,7 @@ struct EdgeProtectionTests {
     }
 
     @Test func loginAndRegistrationIgnoreAStaleOrBrokenToken() async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             let stale = try await client.signUp("ada", password: "a long password")
             #expect(try await client.json(.post, "/v1/auth/logout", token: stale).status == .noContent)
             #expect(try await client.json(.get, "/v1/me", token: stale).status == .unauthorized)

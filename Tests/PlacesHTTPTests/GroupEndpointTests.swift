@@ -7,8 +7,7 @@ import Testing
 @Suite("Friends, groups, collections and notifications over HTTP")
 struct GroupEndpointTests {
     @Test func friendRequestsAreSentAcceptedDeclinedAndEnded() async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             let ana = try await client.signUp("ana")
             let ben = try await client.signUp("ben")
             let cy = try await client.signUp("cyd")
@@ -41,37 +40,44 @@ struct GroupEndpointTests {
     }
 
     @Test func groupsKeepAnAdminAndOnlyAdminsManage() async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
-            let ana = try await client.signUp("ana")
-            let ben = try await client.signUp("ben")
-            let cy = try await client.signUp("cyd")
-            let group = try await client.group("Crew", admin: ana, members: [("ben", ben)])
+        try await TestApp.withClient([]) { client in
+            let crew = try await client.crew("Crew", admin: "ana", members: ["ben"], outsiders: ["cyd"])
 
-            #expect(try await client.json(.post, "/v1/groups/\(group)/invitations", token: ben, body: ["username": "cyd"]).status == .forbidden)
-            #expect(try await client.json(.get, "/v1/groups/\(group)", token: cy).status == .forbidden)
-            _ = try await client.object(.post, "/v1/groups/\(group)/invitations", token: ana, body: ["username": "cyd"], expect: .created)
-            #expect(try await client.json(.post, "/v1/groups/\(group)/invitations", token: ana, body: ["username": "cyd"]).status == .conflict)
-            #expect(try await client.json(.post, "/v1/me/invitations/\(group)/decline", token: cy).status == .noContent)
-            #expect(try await client.json(.post, "/v1/me/invitations/\(group)/accept", token: cy).status == .notFound)
+            #expect(
+                try await client.json(.post, "/v1/groups/\(crew.id)/invitations", token: crew.ben, body: ["username": "cyd"]).status == .forbidden
+            )
+            #expect(try await client.json(.get, "/v1/groups/\(crew.id)", token: crew.cyd).status == .forbidden)
+            _ = try await client.object(.post, "/v1/groups/\(crew.id)/invitations", token: crew.ana, body: ["username": "cyd"], expect: .created)
+            #expect(
+                try await client.json(.post, "/v1/groups/\(crew.id)/invitations", token: crew.ana, body: ["username": "cyd"]).status == .conflict
+            )
+            #expect(try await client.json(.post, "/v1/me/invitations/\(crew.id)/decline", token: crew.cyd).status == .noContent)
+            #expect(try await client.json(.post, "/v1/me/invitations/\(crew.id)/accept", token: crew.cyd).status == .notFound)
 
             // The last admin names a successor to leave.
-            let stuck = try await client.json(.post, "/v1/groups/\(group)/leave", token: ana)
-            #expect(stuck.status == .conflict)
-            #expect(try TestApp.error(stuck.body).field == "successor")
-            #expect(try await client.json(.put, "/v1/groups/\(group)/members/ana/role", token: ana, body: ["role": "member"]).status == .conflict)
-            #expect(try await client.json(.patch, "/v1/groups/\(group)", token: ben, body: ["name": "Mine"]).status == .forbidden)
-            let renamed = try await client.object(.patch, "/v1/groups/\(group)", token: ana, body: ["name": "Crew 2", "pictureURL": "https://example.com/p.png"])
+            let stuck = try await client.error(.post, "/v1/groups/\(crew.id)/leave", token: crew.ana, expect: .conflict)
+            #expect(stuck.field == "successor")
+            #expect(
+                try await client.json(.put, "/v1/groups/\(crew.id)/members/ana/role", token: crew.ana, body: ["role": "member"]).status
+                    == .conflict
+            )
+            #expect(try await client.json(.patch, "/v1/groups/\(crew.id)", token: crew.ben, body: ["name": "Mine"]).status == .forbidden)
+            let renamed = try await client.object(
+                .patch,
+                "/v1/groups/\(crew.id)",
+                token: crew.ana,
+                body: ["name": "Crew 2", "pictureURL": "https://example.com/p.png"]
+            )
             #expect(renamed["name"] as? String == "Crew 2")
-            #expect(try await client.json(.patch, "/v1/groups/\(group)", token: ana, body: ["pictureURL": "ftp://x"]).status == .badRequest)
-            #expect(try await client.json(.post, "/v1/groups/\(group)/leave", token: ana, body: ["successor": "ben"]).status == .noContent)
-            let after = try await client.object(.get, "/v1/groups/\(group)", token: ben)
+            #expect(try await client.json(.patch, "/v1/groups/\(crew.id)", token: crew.ana, body: ["pictureURL": "ftp://x"]).status == .badRequest)
+            #expect(try await client.json(.post, "/v1/groups/\(crew.id)/leave", token: crew.ana, body: ["successor": "ben"]).status == .noContent)
+            let after = try await client.object(.get, "/v1/groups/\(crew.id)", token: crew.ben)
             let members = after["members"] as? [[String: Any]] ?? []
             #expect(members.count == 1 && members.first?["role"] as? String == "admin")
-            #expect(try await client.json(.get, "/v1/groups/\(group)", token: ana).status == .forbidden)
+            #expect(try await client.json(.get, "/v1/groups/\(crew.id)", token: crew.ana).status == .forbidden)
             // The last member leaving ends the group.
-            #expect(try await client.json(.post, "/v1/groups/\(group)/leave", token: ben).status == .noContent)
-            #expect(try await client.json(.get, "/v1/groups/\(group)", token: ben).status == .notFound)
+            #expect(try await client.json(.post, "/v1/groups/\(crew.id)/leave", token: crew.ben).status == .noContent)
+            #expect(try await client.json(.get, "/v1/groups/\(crew.id)", token: crew.ben).status == .notFound)
         }
     }
 
@@ -114,8 +120,7 @@ struct GroupEndpointTests {
     }
 
     @Test func notificationsArePagedAndMarkedRead() async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             let ana = try await client.signUp("ana")
             var askers: [String] = []
             for index in 0..<3 {
@@ -147,38 +152,34 @@ struct GroupEndpointTests {
         (.get, "/v1/decisions/d-1/recount"), (.get, "/v1/notifications"), (.post, "/v1/notifications/read-all"),
     ])
     func everyRouteNeedsAToken(method: HTTPRequest.Method, uri: String) async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
-            let response = try await client.json(method, uri, body: method == .get ? nil : [:])
-            #expect(response.status == .unauthorized)
-            #expect(try TestApp.error(response.body).code == "unauthorized")
+        try await TestApp.withClient([]) { client in
+            let error = try await client.error(method, uri, body: method == .get ? nil : [:], expect: .unauthorized)
+            #expect(error.code == "unauthorized")
         }
     }
 
     @Test func strangersAreForbiddenFromAGroupsDecision() async throws {
-        let app = try await TestApp.make(Lisbon.places)
-        try await app.test(.router) { client in
-            let ana = try await client.signUp("ana")
-            let ben = try await client.signUp("ben")
-            let eve = try await client.signUp("eve")
-            let group = try await client.group("Crew", admin: ana, members: [("ben", ben)])
-            let body: [String: Any] = ["groupId": group, "method": "tiered", "candidates": ["placeIds": ["lx-a-tasca", "lx-c-cantina"]]]
-            #expect(try await client.json(.post, "/v1/decisions", token: eve, body: body).status == .forbidden)
-            let id = try #require(try await client.object(.post, "/v1/decisions", token: ana, body: body, expect: .created)["id"] as? String)
-            #expect(try await client.json(.get, "/v1/decisions/\(id)", token: eve).status == .forbidden)
-            #expect(try await client.json(.put, "/v1/decisions/\(id)/ballot", token: eve, body: ["ranking": ["lx-a-tasca"]]).status == .forbidden)
-            #expect(try await client.json(.post, "/v1/decisions/\(id)/close", token: ben).status == .forbidden)
-            #expect(try await client.json(.post, "/v1/decisions/\(id)/cancel", token: eve).status == .forbidden)
-            #expect(try await client.json(.get, "/v1/decisions/\(id)/recount", token: eve).status == .forbidden)
+        try await TestApp.withClient(Lisbon.places) { client in
+            let crew = try await client.crew("Crew", admin: "ana", members: ["ben"], outsiders: ["eve"])
+            let body: [String: Any] = ["groupId": crew.id, "method": "tiered", "candidates": ["placeIds": ["lx-a-tasca", "lx-c-cantina"]]]
+            #expect(try await client.json(.post, "/v1/decisions", token: crew.eve, body: body).status == .forbidden)
+            let id = try #require(try await client.object(.post, "/v1/decisions", token: crew.ana, body: body, expect: .created)["id"] as? String)
+            #expect(try await client.json(.get, "/v1/decisions/\(id)", token: crew.eve).status == .forbidden)
+            #expect(
+                try await client.json(.put, "/v1/decisions/\(id)/ballot", token: crew.eve, body: ["ranking": ["lx-a-tasca"]]).status == .forbidden
+            )
+            #expect(try await client.json(.post, "/v1/decisions/\(id)/close", token: crew.ben).status == .forbidden)
+            #expect(try await client.json(.post, "/v1/decisions/\(id)/cancel", token: crew.eve).status == .forbidden)
+            #expect(try await client.json(.get, "/v1/decisions/\(id)/recount", token: crew.eve).status == .forbidden)
             // A decision without a group takes friends only.
             let alone: [String: Any] = ["method": "tiered", "participants": ["ana", "eve"], "candidates": ["placeIds": ["lx-a-tasca"]]]
-            #expect(try await client.json(.post, "/v1/decisions", token: ana, body: alone).status == .badRequest)
+            #expect(try await client.json(.post, "/v1/decisions", token: crew.ana, body: alone).status == .badRequest)
             // Bad candidates are clear errors.
             let far: [String: Any] = ["method": "tiered", "candidates": ["nearby": ["lat": 38.71, "lon": -9.14, "radius": 25]]]
-            let refused = try await client.json(.post, "/v1/decisions", token: ana, body: far)
+            let refused = try await client.json(.post, "/v1/decisions", token: crew.ana, body: far)
             #expect(try TestApp.error(refused.body).field == "candidates.nearby.radius")
             let near: [String: Any] = ["method": "tiered", "candidates": ["nearby": ["lat": 38.7130, "lon": -9.1450, "radius": 1, "limit": 2, "kind": "restaurant"]]]
-            let fromNearby = try await client.object(.post, "/v1/decisions", token: ana, body: near, expect: .created)
+            let fromNearby = try await client.object(.post, "/v1/decisions", token: crew.ana, body: near, expect: .created)
             #expect((fromNearby["candidates"] as? [[String: Any]])?.compactMap { $0["placeId"] as? String } == ["lx-a-tasca", "lx-c-cantina"])
         }
     }

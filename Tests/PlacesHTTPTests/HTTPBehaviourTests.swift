@@ -75,18 +75,15 @@ struct HTTPBehaviourTests {
     }
 
     @Test func overlongTargetsAre414() async throws {
-        let app = try await TestApp.make(Self.places)
-        try await app.test(.router) { client in
+        try await TestApp.withClient(Self.places) { client in
             let long = "/v1/places/nearby?lat=10&lon=10&q=" + String(repeating: "a", count: 8_200)
-            let response = try await client.json(.get, long)
-            #expect(response.status == .uriTooLong)
-            #expect(try TestApp.error(response.body).code == "uri_too_long")
+            let error = try await client.error(.get, long, expect: .uriTooLong)
+            #expect(error.code == "uri_too_long")
         }
     }
 
     @Test func headAnswersLikeGetWithoutABody() async throws {
-        let app = try await TestApp.make(Self.places)
-        try await app.test(.router) { client in
+        try await TestApp.withClient(Self.places) { client in
             try await client.execute(uri: "/v1/places/gem-1", method: .head) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "application/json")
@@ -97,8 +94,7 @@ struct HTTPBehaviourTests {
 
     @Test(arguments: [HTTPRequest.Method.post, .put, .patch, .delete, .options, .trace, HTTPRequest.Method("QUERY")].compactMap { $0 })
     func otherMethodsAre405WithAllow(method: HTTPRequest.Method) async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             let routes = [
                 ("/health", "GET, HEAD"), ("/openapi.yaml", "GET, HEAD"), ("/v1/places/nearby", "GET, HEAD"),
                 ("/v1/places/search", "GET, HEAD"), ("/v1/places/x", "GET, HEAD, PATCH, DELETE"), ("/v1/places", "POST"),
@@ -120,8 +116,7 @@ struct HTTPBehaviourTests {
     }
 
     @Test func percentEncodedIDsAndParameterNamesAreDecoded() async throws {
-        let app = try await TestApp.make(Self.places)
-        try await app.test(.router) { client in
+        try await TestApp.withClient(Self.places) { client in
             let place = try await client.object(.get, "/v1/places/a%3Ab", token: nil)
             #expect(place["id"] as? String == "a:b")
             let nearby = try await client.object(.get, "/v1/places/nearby?l%61t=10&lon=10&radius=1", token: nil)
@@ -130,13 +125,9 @@ struct HTTPBehaviourTests {
     }
 
     @Test func aParameterGivenTwiceIsRefused() async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
-            try await client.execute(uri: "/v1/places/nearby?lat=1&lat=2&lon=1", method: .get) { response in
-                #expect(response.status == .badRequest)
-                let error = try TestApp.error(response.body)
-                #expect(error.field == "lat")
-            }
+        try await TestApp.withClient([]) { client in
+            let error = try await client.error(.get, "/v1/places/nearby?lat=1&lat=2&lon=1", expect: .badRequest)
+            #expect(error.field == "lat")
         }
     }
 
@@ -148,8 +139,7 @@ struct HTTPBehaviourTests {
         ("text/html", "application/json"),
     ])
     func acceptIsNegotiatedByQuality(accept: String, contentType: String) async throws {
-        let app = try await TestApp.make(Self.places)
-        try await app.test(.router) { client in
+        try await TestApp.withClient(Self.places) { client in
             try await client.execute(uri: "/v1/places/nearby?lat=10&lon=10", method: .get, headers: [.accept: accept]) { response in
                 #expect(response.headers[.contentType] == contentType)
             }

@@ -83,25 +83,21 @@ struct LoginAbuseTests {
             #expect(statuses.filter { $0 == .unauthorized }.count == 10)
             #expect(statuses.filter { $0 == .tooManyRequests }.count == 290)
             // The right password is throttled too until the window passes: the burst used the account's guesses.
-            let right = try await client.json(.post, "/v1/auth/login", body: ["username": "target", "password": "correct horse battery"])
-            #expect(right.status == .tooManyRequests)
+            try await client.logIn(["username": "target"], expect: .tooManyRequests)
         }
     }
 
     @Test func theUsernameTheEmailAndThePhoneShareOneCount() async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             try await client.register([
                 "username": "many.names", "email": "many@example.com", "phone": "+44 20 7946 0958", "password": "correct horse battery",
             ])
             let names: [[String: String]] = [["username": "many.names"], ["email": "many@example.com"], ["phone": "+442079460958"]]
             for attempt in 0..<10 {
-                let body = names[attempt % 3].merging(["password": "wrong password \(attempt)"]) { a, _ in a }
-                #expect(try await client.json(.post, "/v1/auth/login", body: body).status == .unauthorized)
+                try await client.logIn(names[attempt % 3], password: "wrong password \(attempt)", expect: .unauthorized)
             }
             for name in names {
-                let body = name.merging(["password": "wrong again"]) { a, _ in a }
-                #expect(try await client.json(.post, "/v1/auth/login", body: body).status == .tooManyRequests, "\(name)")
+                try await client.logIn(name, password: "wrong again", expect: .tooManyRequests)
             }
         }
     }
@@ -144,10 +140,9 @@ struct LoginAbuseTests {
             #expect(hashing.load == (0, 0))
             // The refused attempts were not counted as guesses: seven remain of the ten.
             for index in 0..<7 {
-                let body = ["username": "victim", "password": "later \(index)"]
-                #expect(try await client.json(.post, "/v1/auth/login", body: body).status == .unauthorized)
+                try await client.logIn(["username": "victim"], password: "later \(index)", expect: .unauthorized)
             }
-            #expect(try await client.json(.post, "/v1/auth/login", body: ["username": "victim", "password": "x y z w"]).status == .tooManyRequests)
+            try await client.logIn(["username": "victim"], password: "x y z w", expect: .tooManyRequests)
         }
     }
 
@@ -173,8 +168,7 @@ struct LoginAbuseTests {
 
     @Test(arguments: ["\u{202E}", "\u{2066}", "\u{200B}", "\u{FEFF}", "\u{200F}"])
     func namesShownToOthersRefuseInvisibleAndDirectionCharacters(character: String) async throws {
-        let app = try await TestApp.make([TestApp.place("p1", 10, 10)])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([TestApp.place("p1", 10, 10)]) { client in
             let name = "Evil\(character)gnp.exe"
             let registered = try await client.json(.post, "/v1/auth/register", body: [
                 "username": "mallory", "email": "m@example.com", "password": "correct horse battery", "displayName": name,
@@ -189,9 +183,8 @@ struct LoginAbuseTests {
                 ("/v1/decisions", "title", ["method": "random", "title": name, "candidates": ["placeIds": ["p1"]]], "decision"),
             ]
             for (path, field, body, what) in checks {
-                let response = try await client.json(.post, path, token: token, body: body)
-                #expect(response.status == .badRequest, "\(what)")
-                #expect(try TestApp.error(response.body).field == field, "\(what)")
+                let error = try await client.error(.post, path, token: token, body: body, expect: .badRequest)
+                #expect(error.field == field, "\(what)")
             }
             let patched = try await client.json(.patch, "/v1/me", token: token, body: ["displayName": name])
             #expect(patched.status == .badRequest)

@@ -17,8 +17,7 @@ struct NearbyEndpointTests {
     ]
 
     @Test func answersNearestFirstWithAllDistanceUnits() async throws {
-        let app = try await TestApp.make(Self.places)
-        try await app.test(.router) { client in
+        try await TestApp.withClient(Self.places) { client in
             try await client.execute(uri: "/v1/places/nearby?lat=37.7749&lon=-122.4194&radius=1", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "application/json")
@@ -43,8 +42,7 @@ struct NearbyEndpointTests {
     }
 
     @Test func aRadiusAboveTwentyMilesIsCappedAndSaysSo() async throws {
-        let app = try await TestApp.make(Self.places)
-        try await app.test(.router) { client in
+        try await TestApp.withClient(Self.places) { client in
             try await client.execute(uri: "/v1/places/nearby?lat=37.7749&lon=-122.4194&radius=100", method: .get) { response in
                 let body = try TestApp.object(response.body)
                 #expect(body["radiusMiles"] as? Double == 20)
@@ -55,8 +53,7 @@ struct NearbyEndpointTests {
     }
 
     @Test func circlesAcrossTheAntimeridianFindBothSides() async throws {
-        let app = try await TestApp.make(Self.places)
-        try await app.test(.router) { client in
+        try await TestApp.withClient(Self.places) { client in
             try await client.execute(uri: "/v1/places/nearby?lat=-16.8&lon=180&radius=1", method: .get) { response in
                 let places = try #require(try TestApp.object(response.body)["places"] as? [[String: Any]])
                 #expect(Set(places.compactMap { $0["id"] as? String }) == ["fiji-east", "fiji-west"])
@@ -65,8 +62,7 @@ struct NearbyEndpointTests {
     }
 
     @Test func kindAndLimitFilter() async throws {
-        let app = try await TestApp.make(Self.places)
-        try await app.test(.router) { client in
+        try await TestApp.withClient(Self.places) { client in
             try await client.execute(uri: "/v1/places/nearby?lat=37.7749&lon=-122.4194&kind=restaurant", method: .get) { response in
                 let places = try #require(try TestApp.object(response.body)["places"] as? [[String: Any]])
                 #expect(places.map { $0["id"] as? String } == ["rest-b"])
@@ -79,8 +75,7 @@ struct NearbyEndpointTests {
     }
 
     @Test func geoJSONByAcceptHeaderOrFormat() async throws {
-        let app = try await TestApp.make(Self.places)
-        try await app.test(.router) { client in
+        try await TestApp.withClient(Self.places) { client in
             for (uri, headers) in [
                 ("/v1/places/nearby?lat=37.7749&lon=-122.4194&radius=1", [.accept: "application/geo+json"]),
                 ("/v1/places/nearby?lat=37.7749&lon=-122.4194&radius=1&format=geojson", [:]),
@@ -112,14 +107,10 @@ struct NearbyEndpointTests {
         ("lat=1&lon=1&format=xml", "format"),
     ])
     func badInputIs400WithTheFieldNamed(query: String, field: String) async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
-            try await client.execute(uri: "/v1/places/nearby?" + query, method: .get) { response in
-                #expect(response.status == .badRequest)
-                let error = try TestApp.error(response.body)
-                #expect(error.code == "invalid_input")
-                #expect(error.field == field)
-            }
+        try await TestApp.withClient([]) { client in
+            let error = try await client.error(.get, "/v1/places/nearby?" + query, expect: .badRequest)
+            #expect(error.code == "invalid_input")
+            #expect(error.field == field)
         }
     }
 }

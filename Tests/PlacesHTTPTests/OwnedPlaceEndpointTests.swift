@@ -20,8 +20,7 @@ struct OwnedPlaceEndpointTests {
     }
 
     @Test func ownersAddChangeDeleteAndRestoreAndTheIndexFollowsAtOnce() async throws {
-        let app = try await TestApp.make(Self.seeded)
-        try await app.test(.router) { client in
+        try await TestApp.withClient(Self.seeded) { client in
             let owner = try await client.signUp("owner")
             let stranger = try await client.signUp("stranger")
             let nearby = "/v1/places/nearby?lat=37.775&lon=-122.419&radius=1"
@@ -38,9 +37,8 @@ struct OwnedPlaceEndpointTests {
 
             // Nobody, a stranger, and the owner.
             #expect(try await client.json(.patch, "/v1/places/\(id)", body: ["name": "X"]).status == .unauthorized)
-            let forbidden = try await client.json(.patch, "/v1/places/\(id)", token: stranger, body: ["name": "Mine now"])
-            #expect(forbidden.status == .forbidden)
-            #expect(try TestApp.error(forbidden.body).code == "forbidden")
+            let forbidden = try await client.error(.patch, "/v1/places/\(id)", token: stranger, body: ["name": "Mine now"], expect: .forbidden)
+            #expect(forbidden.code == "forbidden")
             #expect(try await client.json(.delete, "/v1/places/\(id)", token: stranger).status == .forbidden)
             let renamed = try await client.json(.patch, "/v1/places/\(id)", token: owner, body: ["name": "Secret Steps", "lat": 37.78])
             #expect(renamed.status == .ok)
@@ -67,8 +65,7 @@ struct OwnedPlaceEndpointTests {
     }
 
     @Test func badPlaceBodiesAreNamedAndIdsAreTheServers() async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             let token = try await client.signUp("maker")
             for (body, field) in [
                 (["name": "A", "lat": 91, "lon": 0], "lat"), (["name": "A", "lat": 0], "lon"), (["lat": 0, "lon": 0], "name"),
@@ -85,16 +82,14 @@ struct OwnedPlaceEndpointTests {
                 // A control character is refused even where a trim would have taken it away.
                 (["name": "A\n", "lat": 0, "lon": 0], "name"), (["name": "A", "lat": 0, "lon": 0, "description": "\u{0B}x"], "description"),
             ] as [([String: Any], String)] {
-                let response = try await client.json(.post, "/v1/places", token: token, body: body)
-                #expect(response.status == .badRequest, "\(body)")
-                #expect(try TestApp.error(response.body).field == field, "\(body)")
+                let error = try await client.error(.post, "/v1/places", token: token, body: body, expect: .badRequest)
+                #expect(error.field == field, "\(body)")
             }
         }
     }
 
     @Test func sameNameWithin50MetresIsADuplicateUnlessAllowed() async throws {
-        let app = try await TestApp.make(Self.seeded)
-        try await app.test(.router) { client in
+        try await TestApp.withClient(Self.seeded) { client in
             let token = try await client.signUp("dupe")
             // 0.0003° of latitude is about 33 m; the name differs only in case and accents.
             let duplicate = try await client.json(.post, "/v1/places", token: token, body: ["name": "cafe lumiere", "lat": 37.7753, "lon": -122.4190])
@@ -113,8 +108,7 @@ struct OwnedPlaceEndpointTests {
 
     @Test func favouritesListNearestFirstAndFollowDeletion() async throws {
         let places = [TestApp.place("near", 10, 10), TestApp.place("mid", 10, 10.01), TestApp.place("far", 10, 10.02)]
-        let app = try await TestApp.make(places)
-        try await app.test(.router) { client in
+        try await TestApp.withClient(places) { client in
             let token = try await client.signUp("fan")
             for id in ["far", "near", "mid", "near"] {
                 #expect(try await client.json(.put, "/v1/places/\(id)/favorite", token: token).status == .noContent)
@@ -136,8 +130,7 @@ struct OwnedPlaceEndpointTests {
     }
 
     @Test func ratingsReplaceAndScoreIsBayesian() async throws {
-        let app = try await TestApp.make([TestApp.place("rated", 1, 1)])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([TestApp.place("rated", 1, 1)]) { client in
             let a = try await client.signUp("rater_a")
             let b = try await client.signUp("rater_b")
             _ = try await client.json(.put, "/v1/places/rated/rating", token: a, body: ["stars": 2])
@@ -177,8 +170,7 @@ struct OwnedPlaceEndpointTests {
         taqueria.cuisine = "Mexican"
         taqueria.tags = ["late-night"]
         let far = TestApp.place("far-cafe", 40.0, -74.0, name: "Café Far Away")
-        let app = try await TestApp.make([TestApp.place("cafe", 48.861, 2.341, name: "Café de Flore"), gem, taqueria, far])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([TestApp.place("cafe", 48.861, 2.341, name: "Café de Flore"), gem, taqueria, far]) { client in
             func found(_ query: String) async throws -> [String] {
                 let response = try await client.json(.get, "/v1/places/search?\(query)")
                 #expect(response.status == .ok, "\(query): \(String(buffer: response.body))")
@@ -209,8 +201,7 @@ struct OwnedPlaceEndpointTests {
 
     @Test func searchPagesFollowTheCursorWithoutGapsOrRepeats() async throws {
         let piers = (0..<7).map { TestApp.place("pier-\($0)", 37.80 + Double($0) * 0.001, -122.40, name: "Pier \($0)") }
-        let app = try await TestApp.make(piers + [TestApp.place("other", 37.8, -122.4, name: "Ferry Building")])
-        try await app.test(.router) { client in
+        try await TestApp.withClient(piers + [TestApp.place("other", 37.8, -122.4, name: "Ferry Building")]) { client in
             let query = "/v1/places/search?q=pier&lat=37.8&lon=-122.4&radius=5"
             let all = try TestApp.object(try await client.json(.get, query + "&limit=100").body)
             let everything = (all["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
@@ -228,8 +219,7 @@ struct OwnedPlaceEndpointTests {
     }
 
     @Test func signedInNearbyUsesTheDefaultLocationAndRadius() async throws {
-        let app = try await TestApp.make([TestApp.place("home", 51.5, -0.12), TestApp.place("edge", 51.5, -0.08)])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([TestApp.place("home", 51.5, -0.12), TestApp.place("edge", 51.5, -0.08)]) { client in
             let token = try await client.signUp("londoner")
             #expect(try await client.json(.get, "/v1/places/nearby", token: token).status == .badRequest)
             _ = try await client.json(.patch, "/v1/me/settings", token: token, body: [

@@ -10,8 +10,7 @@ import Testing
 @Suite("Places, health and the OpenAPI document")
 struct PlaceEndpointTests {
     @Test func aPlaceByID() async throws {
-        let app = try await TestApp.make([TestApp.place("gem-a", 37.775, -122.419, name: "Café Lumière")])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([TestApp.place("gem-a", 37.775, -122.419, name: "Café Lumière")]) { client in
             let body = try await client.object(.get, "/v1/places/gem-a", token: nil)
             #expect(body["id"] as? String == "gem-a")
             #expect(body["name"] as? String == "Café Lumière")
@@ -21,27 +20,21 @@ struct PlaceEndpointTests {
 
     @Test(arguments: ["/v1/places/nope", "/no/such/route"])
     func unknownThingsAre404WithTheErrorBody(uri: String) async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
-            try await client.execute(uri: uri, method: .get) { response in
-                #expect(response.status == .notFound)
-                let error = try TestApp.error(response.body)
-                #expect(error.code == "not_found")
-            }
+        try await TestApp.withClient([]) { client in
+            let error = try await client.error(.get, uri, expect: .notFound)
+            #expect(error.code == "not_found")
         }
     }
 
     @Test func healthCountsTheIndexedPlaces() async throws {
-        let app = try await TestApp.make([TestApp.place("a", 1, 1), TestApp.place("b", 2, 2)])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([TestApp.place("a", 1, 1), TestApp.place("b", 2, 2)]) { client in
             let body = try await client.object(.get, "/health", token: nil)
             #expect(body["places"] as? Int == 2)
         }
     }
 
     @Test func theOpenAPIDocumentIsServedFromTheBinary() async throws {
-        let app = try await TestApp.make([])
-        try await app.test(.router) { client in
+        try await TestApp.withClient([]) { client in
             try await client.execute(uri: "/openapi.yaml", method: .get) { response in
                 #expect(response.status == .ok)
                 let text = String(buffer: response.body)

@@ -46,6 +46,14 @@ enum TestApp {
         try await togetherServices(places).app
     }
 
+    /// Runs `test` with a client of a fresh application over `places` (the test defaults), through its router.
+    static func withClient<Value>(
+        _ places: [Place],
+        _ test: @Sendable (any TestClientProtocol) async throws -> Value
+    ) async throws -> Value {
+        try await make(places).test(.router, test)
+    }
+
     /// The application, the database, and the place and decision services behind it (a test runs deadlines itself).
     static func togetherServices(
         _ places: [Place],
@@ -136,17 +144,43 @@ extension TestClientProtocol {
         return try await execute(uri: uri, method: method, headers: headers, body: buffer) { $0 }
     }
 
+    /// Sends a request that must be refused with `status`, and hands back the code and field of its error.
+    func error(
+        _ method: HTTPRequest.Method,
+        _ uri: String,
+        token: String? = nil,
+        body: [String: Any]? = nil,
+        expect status: HTTPResponse.Status,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> (code: String?, field: String?) {
+        let response = try await json(method, uri, token: token, body: body)
+        #expect(response.status == status, "\(method) \(uri): \(String(buffer: response.body))", sourceLocation: sourceLocation)
+        return try TestApp.error(response.body)
+    }
+
     /// Registers an account with `fields`, expecting 201, and returns it as the API shows it.
     @discardableResult
     func register(_ fields: [String: Any], sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String: Any] {
         try await object(.post, "/v1/auth/register", token: nil, body: fields, expect: .created, sourceLocation: sourceLocation)
     }
 
+    /// Logs in as `who` (a username, e-mail or phone) with `password`, expecting `status`, and hands back the answer.
+    @discardableResult
+    func logIn(
+        _ who: [String: String],
+        password: String = "correct horse battery",
+        expect status: HTTPResponse.Status,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> TestResponse {
+        let response = try await json(.post, "/v1/auth/login", body: who.merging(["password": password]) { name, _ in name })
+        #expect(response.status == status, "log in as \(who): \(String(buffer: response.body))", sourceLocation: sourceLocation)
+        return response
+    }
+
     /// Registers `username` with a password and an e-mail, logs in and returns the token.
     func signUp(_ username: String, password: String = "correct horse battery") async throws -> String {
         try await register(["username": username, "email": "\(username)@example.com", "password": password])
-        let login = try await json(.post, "/v1/auth/login", body: ["username": username, "password": password])
-        #expect(login.status == .ok)
+        let login = try await logIn(["username": username], password: password, expect: .ok)
         return try #require(try TestApp.object(login.body)["token"] as? String)
     }
 }

@@ -30,15 +30,20 @@ extension TestClientProtocol {
         return try TestApp.object(response.body)
     }
 
-    /// Makes a group of `admin` with `members` invited and accepted; returns its id.
-    func group(_ name: String, admin: String, members: [(username: String, token: String)]) async throws -> String {
-        let group = try await object(.post, "/v1/groups", token: admin, body: ["name": name], expect: .created)
+    /// Signs `admin`, `members` and `outsiders` up, and makes the group `name` of `admin` with each member invited and
+    /// accepted (the outsiders stay out of it).
+    func crew(_ name: String, admin: String, members: [String], outsiders: [String] = []) async throws -> Crew {
+        var tokens: [String: String] = [:]
+        for username in [admin] + members + outsiders {
+            tokens[username] = try await signUp(username)
+        }
+        let group = try await object(.post, "/v1/groups", token: tokens[admin], body: ["name": name], expect: .created)
         let id = try #require(group["id"] as? String)
         for member in members {
-            _ = try await object(.post, "/v1/groups/\(id)/invitations", token: admin, body: ["username": member.username], expect: .created)
-            _ = try await object(.post, "/v1/me/invitations/\(id)/accept", token: member.token)
+            _ = try await object(.post, "/v1/groups/\(id)/invitations", token: tokens[admin], body: ["username": member], expect: .created)
+            _ = try await object(.post, "/v1/me/invitations/\(id)/accept", token: tokens[member])
         }
-        return id
+        return Crew(id: id, members: members, tokens: tokens)
     }
 
     /// The caller's notifications of `kind`.
@@ -46,6 +51,30 @@ extension TestClientProtocol {
         let page = try await object(.get, "/v1/notifications?limit=100", token: token)
         return (page["items"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == kind }
     }
+}
+
+/// A group a test made and the people it signed up for it: the group's id, and each person's bearer token as
+/// `crew.ana` for "ana".
+@dynamicMemberLookup
+struct Crew: Sendable {
+    /// The group's id.
+    let id: String
+    /// The usernames invited into the group and in it (the admin aside), in the order given.
+    let members: [String]
+    /// Each person's bearer token, by username.
+    let tokens: [String: String]
+
+    /// The bearer token of `username`; a name no one signed up with is an issue of the test.
+    func token(_ username: String, sourceLocation: SourceLocation = #_sourceLocation) -> String {
+        guard let token = tokens[username] else {
+            Issue.record("no one signed up as \(username)", sourceLocation: sourceLocation)
+            return ""
+        }
+        return token
+    }
+
+    /// The bearer token of `username`, as `crew.ana`.
+    subscript(dynamicMember username: String) -> String { token(username) }
 }
 
 /// The README's random draw, written again here so a test can re-run a draw by hand (the generator is Core's
