@@ -8,49 +8,27 @@ extension Places {
         static let configuration = CommandConfiguration(
             commandName: "friend",
             abstract: "Friend requests and friends, acting as a user on the database file.",
-            subcommands: [Request.self, Accept.self, Decline.self, Remove.self, List.self]
+            subcommands: [OneCall<Request>.self, OneCall<Accept>.self, OneCall<Decline>.self, OneCall<Remove>.self, List.self]
         )
 
-        struct Request: ActingCommand {
-            static let configuration = CommandConfiguration(abstract: "Ask someone to be friends (POST /v1/friends/requests).")
-            @Argument(help: "Their username.") var username: String
-            @OptionGroup var acting: ActingOptions
-
-            func answer(_ together: Together) async throws -> FriendshipStatus {
-                try await together.services.groups.requestFriend(together.caller, username: username)
-            }
+        enum Request: FriendCall {
+            static let configuration = CommandConfiguration(commandName: "request", abstract: "Ask someone to be friends (POST /v1/friends/requests).")
+            static let call: UserCall = GroupService.requestFriend(_:username:)
         }
 
-        struct Accept: ActingCommand {
-            static let configuration = CommandConfiguration(abstract: "Accept someone's request.")
-            @Argument(help: "Their username.") var username: String
-            @OptionGroup var acting: ActingOptions
-
-            func answer(_ together: Together) async throws -> FriendshipStatus {
-                try await together.services.groups.acceptFriend(together.caller, username: username)
-            }
+        enum Accept: FriendCall {
+            static let configuration = CommandConfiguration(commandName: "accept", abstract: "Accept someone's request.")
+            static let call: UserCall = GroupService.acceptFriend(_:username:)
         }
 
-        struct Decline: ActingCommand {
-            static let configuration = CommandConfiguration(abstract: "Decline someone's request.")
-            @Argument(help: "Their username.") var username: String
-            @OptionGroup var acting: ActingOptions
-
-            func answer(_ together: Together) async throws -> Done {
-                try await together.services.groups.declineFriend(together.caller, username: username)
-                return Done("declined")
-            }
+        enum Decline: FriendCall {
+            static let configuration = CommandConfiguration(commandName: "decline", abstract: "Decline someone's request.")
+            static let call = Done.after("declined", GroupService.declineFriend(_:username:))
         }
 
-        struct Remove: ActingCommand {
-            static let configuration = CommandConfiguration(abstract: "Unfriend someone, or withdraw a request.")
-            @Argument(help: "Their username.") var username: String
-            @OptionGroup var acting: ActingOptions
-
-            func answer(_ together: Together) async throws -> Done {
-                try await together.services.groups.unfriend(together.caller, username: username)
-                return Done("removed")
-            }
+        enum Remove: FriendCall {
+            static let configuration = CommandConfiguration(commandName: "remove", abstract: "Unfriend someone, or withdraw a request.")
+            static let call = Done.after("removed", GroupService.unfriend(_:username:))
         }
 
         struct List: AsyncParsableCommand {
@@ -281,4 +259,13 @@ extension FriendRequest: CommandLineText {
 extension GroupInvitation: CommandLineText {
     /// Whom it invited, and into which group.
     var commandLineText: String { "invited \(invitee.username) to \(groupName)" }
+}
+
+/// A `places friend` subcommand that is one call of the group service about the person it names.
+protocol FriendCall: ServiceCall where Service == GroupService {}
+
+extension FriendCall {
+    static var argument: ArgumentHelp { ArgumentHelp("Their username.", valueName: "username") }
+
+    static func service(_ services: PlacesServices) -> GroupService { services.groups }
 }
