@@ -12,7 +12,10 @@ extension Places {
         )
 
         enum Request: FriendCall {
-            static let configuration = CommandConfiguration(commandName: "request", abstract: "Ask someone to be friends (POST /v1/friends/requests).")
+            static let configuration = CommandConfiguration(
+                commandName: "request",
+                abstract: "Ask someone to be friends (POST /v1/friends/requests)."
+            )
             static let call: UserCall = GroupService.requestFriend(_:username:)
         }
 
@@ -58,7 +61,10 @@ extension Places {
         static let configuration = CommandConfiguration(
             commandName: "group",
             abstract: "Groups, invitations and members, acting as a user on the database file.",
-            subcommands: [Create.self, List.self, Show.self, Update.self, Delete.self, Invite.self, Answer.self, Leave.self, Remove.self, Role.self]
+            subcommands: [
+                Create.self, List.self, OneCall<Show>.self, Update.self, OneCall<Delete>.self, Invite.self, Answer.self, Leave.self, Remove.self,
+                Role.self,
+            ]
         )
 
         struct Create: ActingCommand {
@@ -87,14 +93,9 @@ extension Places {
             }
         }
 
-        struct Show: ActingCommand {
-            static let configuration = CommandConfiguration(abstract: "One group and its members.")
-            @Argument(help: "The group's id.") var id: String
-            @OptionGroup var acting: ActingOptions
-
-            func answer(_ together: Together) async throws -> Group {
-                try await together.services.groups.group(together.caller, id: id)
-            }
+        enum Show: GroupCall {
+            static let configuration = CommandConfiguration(commandName: "show", abstract: "One group and its members.")
+            static let call: UserCall = GroupService.group(_:id:)
         }
 
         struct Update: ActingCommand {
@@ -125,15 +126,9 @@ extension Places {
             }
         }
 
-        struct Delete: ActingCommand {
-            static let configuration = CommandConfiguration(abstract: "Delete a group and its collections (admins).")
-            @Argument(help: "The group's id.") var id: String
-            @OptionGroup var acting: ActingOptions
-
-            func answer(_ together: Together) async throws -> Done {
-                try await together.services.groups.deleteGroup(together.caller, id: id)
-                return Done("deleted")
-            }
+        enum Delete: GroupCall {
+            static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a group and its collections (admins).")
+            static let call = Done.after("deleted", GroupService.deleteGroup(_:id:))
         }
 
         struct Invite: ActingCommand {
@@ -266,6 +261,15 @@ protocol FriendCall: ServiceCall where Service == GroupService {}
 
 extension FriendCall {
     static var argument: ArgumentHelp { ArgumentHelp("Their username.", valueName: "username") }
+
+    static func service(_ services: PlacesServices) -> GroupService { services.groups }
+}
+
+/// A `places group` subcommand that is one call of the group service about the group it names.
+protocol GroupCall: ServiceCall where Service == GroupService {}
+
+extension GroupCall {
+    static var argument: ArgumentHelp { ArgumentHelp("The group's id.", valueName: "id") }
 
     static func service(_ services: PlacesServices) -> GroupService { services.groups }
 }
