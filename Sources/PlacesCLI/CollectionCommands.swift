@@ -9,7 +9,7 @@ extension Places {
         static let configuration = CommandConfiguration(
             commandName: "collection",
             abstract: "Collections of places, acting as a user on the database file.",
-            subcommands: [Create.self, List.self, Show.self, Update.self, OneCall<Delete>.self, Add.self, Remove.self, Order.self]
+            subcommands: [Create.self, EveryPage<List>.self, Show.self, Update.self, OneCall<Delete>.self, Add.self, Remove.self, Order.self]
         )
 
         /// The flag that replaces each deprecated field.
@@ -34,13 +34,9 @@ extension Places {
             }
         }
 
-        struct List: ActingCommand {
-            static let configuration = CommandConfiguration(abstract: "The user's collections and their groups'.")
-            @OptionGroup var acting: ActingOptions
-
-            func answer(_ together: Together) async throws -> [PlaceCollection] {
-                try await everyPage { try await together.services.collections.list(together.caller, page: $0) }
-            }
+        enum List: ServiceList {
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "The user's collections and their groups'.")
+            static let pages: UserPages = CollectionService.list(_:page:)
         }
 
         struct Show: ActingCommand {
@@ -123,8 +119,6 @@ protocol CollectionCall: ServiceCall where Service == CollectionService {}
 
 extension CollectionCall {
     static var argument: ArgumentHelp { ArgumentHelp("The collection's id.", valueName: "id") }
-
-    static func service(_ services: PlacesServices) -> CollectionService { services.collections }
 }
 
 extension PlaceCollection: CommandLineText {

@@ -10,7 +10,8 @@ extension Places {
             commandName: "decision",
             abstract: "Group decisions and ballots, acting as a user on the database file.",
             subcommands: [
-                Start.self, List.self, OneCall<Show>.self, Vote.self, OneCall<Close>.self, OneCall<Cancel>.self, Pick.self, OneCall<Recount>.self,
+                Start.self, EveryPage<List>.self, OneCall<Show>.self, Vote.self, OneCall<Close>.self, OneCall<Cancel>.self, Pick.self,
+                OneCall<Recount>.self,
             ]
         )
 
@@ -94,13 +95,9 @@ extension Places {
             }
         }
 
-        struct List: ActingCommand {
-            static let configuration = CommandConfiguration(abstract: "The decisions the user can see, newest first.")
-            @OptionGroup var acting: ActingOptions
-
-            func answer(_ together: Together) async throws -> [DecisionView] {
-                try await everyPage { try await together.services.decisions.list(together.caller, page: $0) }
-            }
+        enum List: ServiceList {
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "The decisions the user can see, newest first.")
+            static let pages: UserPages = DecisionService.list(_:page:)
         }
 
         enum Show: DecisionCall {
@@ -201,8 +198,6 @@ protocol DecisionCall: ServiceCall where Service == DecisionService {}
 
 extension DecisionCall {
     static var argument: ArgumentHelp { ArgumentHelp("The decision's id.", valueName: "id") }
-
-    static func service(_ services: PlacesServices) -> DecisionService { services.decisions }
 }
 
 /// How many notifications were marked read.

@@ -62,8 +62,8 @@ extension Places {
             commandName: "group",
             abstract: "Groups, invitations and members, acting as a user on the database file.",
             subcommands: [
-                Create.self, List.self, OneCall<Show>.self, Update.self, OneCall<Delete>.self, Invite.self, Answer.self, Leave.self, Remove.self,
-                Role.self,
+                Create.self, EveryPage<List>.self, OneCall<Show>.self, Update.self, OneCall<Delete>.self, Invite.self, Answer.self, Leave.self,
+                Remove.self, Role.self,
             ]
         )
 
@@ -84,13 +84,9 @@ extension Places {
             }
         }
 
-        struct List: ActingCommand {
-            static let configuration = CommandConfiguration(abstract: "The user's groups.")
-            @OptionGroup var acting: ActingOptions
-
-            func answer(_ together: Together) async throws -> [Group] {
-                try await everyPage { try await together.services.groups.groups(together.caller, page: $0) }
-            }
+        enum List: ServiceList {
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "The user's groups.")
+            static let pages: UserPages = GroupService.groups(_:page:)
         }
 
         enum Show: GroupCall {
@@ -261,8 +257,6 @@ protocol FriendCall: ServiceCall where Service == GroupService {}
 
 extension FriendCall {
     static var argument: ArgumentHelp { ArgumentHelp("Their username.", valueName: "username") }
-
-    static func service(_ services: PlacesServices) -> GroupService { services.groups }
 }
 
 /// A `places group` subcommand that is one call of the group service about the group it names.
@@ -270,6 +264,4 @@ protocol GroupCall: ServiceCall where Service == GroupService {}
 
 extension GroupCall {
     static var argument: ArgumentHelp { ArgumentHelp("The group's id.", valueName: "id") }
-
-    static func service(_ services: PlacesServices) -> GroupService { services.groups }
 }
