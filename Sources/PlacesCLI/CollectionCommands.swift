@@ -9,7 +9,7 @@ extension Places {
         static let configuration = CommandConfiguration(
             commandName: "collection",
             abstract: "Collections of places, acting as a user on the database file.",
-            subcommands: [Create.self, List.self, Show.self, Update.self, Delete.self, Add.self, Remove.self, Order.self]
+            subcommands: [Create.self, EveryPage<List>.self, Show.self, Update.self, OneCall<Delete>.self, Add.self, Remove.self, Order.self]
         )
 
         /// The flag that replaces each deprecated field.
@@ -34,13 +34,9 @@ extension Places {
             }
         }
 
-        struct List: ActingCommand {
-            static let configuration = CommandConfiguration(abstract: "The user's collections and their groups'.")
-            @OptionGroup var acting: ActingOptions
-
-            func answer(_ together: Together) async throws -> [PlaceCollection] {
-                try await everyPage { try await together.services.collections.list(together.caller, page: $0) }
-            }
+        enum List: ServiceList {
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "The user's collections and their groups'.")
+            static let pages: UserPages = CollectionService.list(_:page:)
         }
 
         struct Show: ActingCommand {
@@ -76,15 +72,9 @@ extension Places {
             }
         }
 
-        struct Delete: ActingCommand {
-            static let configuration = CommandConfiguration(abstract: "Delete a collection.")
-            @Argument(help: "The collection's id.") var id: String
-            @OptionGroup var acting: ActingOptions
-
-            func answer(_ together: Together) async throws -> Done {
-                try await together.services.collections.delete(together.caller, id: id)
-                return Done("deleted")
-            }
+        enum Delete: CollectionCall {
+            static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a collection.")
+            static let call = Done.after("deleted", CollectionService.delete(_:id:))
         }
 
         struct Add: ActingCommand {
@@ -122,6 +112,13 @@ extension Places {
             }
         }
     }
+}
+
+/// A `places collection` subcommand that is one call of the collection service about the collection it names.
+protocol CollectionCall: ServiceCall where Service == CollectionService {}
+
+extension CollectionCall {
+    static var argument: ArgumentHelp { ArgumentHelp("The collection's id.", valueName: "id") }
 }
 
 extension PlaceCollection: CommandLineText {

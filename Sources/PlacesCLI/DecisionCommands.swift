@@ -9,7 +9,10 @@ extension Places {
         static let configuration = CommandConfiguration(
             commandName: "decision",
             abstract: "Group decisions and ballots, acting as a user on the database file.",
-            subcommands: [Start.self, List.self, Show.self, Vote.self, Close.self, Cancel.self, Pick.self, Recount.self]
+            subcommands: [
+                Start.self, EveryPage<List>.self, OneCall<Show>.self, Vote.self, OneCall<Close>.self, OneCall<Cancel>.self, Pick.self,
+                OneCall<Recount>.self,
+            ]
         )
 
         struct Start: ActingCommand {
@@ -92,23 +95,14 @@ extension Places {
             }
         }
 
-        struct List: ActingCommand {
-            static let configuration = CommandConfiguration(abstract: "The decisions the user can see, newest first.")
-            @OptionGroup var acting: ActingOptions
-
-            func answer(_ together: Together) async throws -> [DecisionView] {
-                try await everyPage { try await together.services.decisions.list(together.caller, page: $0) }
-            }
+        enum List: ServiceList {
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "The decisions the user can see, newest first.")
+            static let pages: UserPages = DecisionService.list(_:page:)
         }
 
-        struct Show: ActingCommand {
-            static let configuration = CommandConfiguration(abstract: "One decision as the user may see it.")
-            @Argument(help: "The decision's id.") var id: String
-            @OptionGroup var acting: ActingOptions
-
-            func answer(_ together: Together) async throws -> DecisionView {
-                try await together.services.decisions.view(together.caller, id: id)
-            }
+        enum Show: DecisionCall {
+            static let configuration = CommandConfiguration(commandName: "show", abstract: "One decision as the user may see it.")
+            static let call: UserCall = DecisionService.view(_:id:)
         }
 
         struct Vote: ActingCommand {
@@ -122,24 +116,14 @@ extension Places {
             }
         }
 
-        struct Close: ActingCommand {
-            static let configuration = CommandConfiguration(abstract: "End a decision now: count it, or draw a scheduled one.")
-            @Argument(help: "The decision's id.") var id: String
-            @OptionGroup var acting: ActingOptions
-
-            func answer(_ together: Together) async throws -> DecisionView {
-                try await together.services.decisions.close(together.caller, id: id)
-            }
+        enum Close: DecisionCall {
+            static let configuration = CommandConfiguration(commandName: "close", abstract: "End a decision now: count it, or draw a scheduled one.")
+            static let call: UserCall = DecisionService.close(_:id:)
         }
 
-        struct Cancel: ActingCommand {
-            static let configuration = CommandConfiguration(abstract: "Cancel a decision without a result.")
-            @Argument(help: "The decision's id.") var id: String
-            @OptionGroup var acting: ActingOptions
-
-            func answer(_ together: Together) async throws -> DecisionView {
-                try await together.services.decisions.cancel(together.caller, id: id)
-            }
+        enum Cancel: DecisionCall {
+            static let configuration = CommandConfiguration(commandName: "cancel", abstract: "Cancel a decision without a result.")
+            static let call: UserCall = DecisionService.cancel(_:id:)
         }
 
         struct Pick: ActingCommand {
@@ -153,14 +137,12 @@ extension Places {
             }
         }
 
-        struct Recount: ActingCommand {
-            static let configuration = CommandConfiguration(abstract: "Recompute the result from the stored ballots and seed.")
-            @Argument(help: "The decision's id.") var id: String
-            @OptionGroup var acting: ActingOptions
-
-            func answer(_ together: Together) async throws -> PlacesCore.Recount {
-                try await together.services.decisions.recount(together.caller, id: id)
-            }
+        enum Recount: DecisionCall {
+            static let configuration = CommandConfiguration(
+                commandName: "recount",
+                abstract: "Recompute the result from the stored ballots and seed."
+            )
+            static let call: UserCall = DecisionService.recount(_:id:)
         }
     }
 
@@ -209,6 +191,13 @@ extension Places {
             }
         }
     }
+}
+
+/// A `places decision` subcommand that is one call of the decision service about the decision it names.
+protocol DecisionCall: ServiceCall where Service == DecisionService {}
+
+extension DecisionCall {
+    static var argument: ArgumentHelp { ArgumentHelp("The decision's id.", valueName: "id") }
 }
 
 /// How many notifications were marked read.

@@ -8,49 +8,30 @@ extension Places {
         static let configuration = CommandConfiguration(
             commandName: "friend",
             abstract: "Friend requests and friends, acting as a user on the database file.",
-            subcommands: [Request.self, Accept.self, Decline.self, Remove.self, List.self]
+            subcommands: [OneCall<Request>.self, OneCall<Accept>.self, OneCall<Decline>.self, OneCall<Remove>.self, List.self]
         )
 
-        struct Request: ActingCommand {
-            static let configuration = CommandConfiguration(abstract: "Ask someone to be friends (POST /v1/friends/requests).")
-            @Argument(help: "Their username.") var username: String
-            @OptionGroup var acting: ActingOptions
-
-            func answer(_ together: Together) async throws -> FriendshipStatus {
-                try await together.services.groups.requestFriend(together.caller, username: username)
-            }
+        enum Request: FriendCall {
+            static let configuration = CommandConfiguration(
+                commandName: "request",
+                abstract: "Ask someone to be friends (POST /v1/friends/requests)."
+            )
+            static let call: UserCall = GroupService.requestFriend(_:username:)
         }
 
-        struct Accept: ActingCommand {
-            static let configuration = CommandConfiguration(abstract: "Accept someone's request.")
-            @Argument(help: "Their username.") var username: String
-            @OptionGroup var acting: ActingOptions
-
-            func answer(_ together: Together) async throws -> FriendshipStatus {
-                try await together.services.groups.acceptFriend(together.caller, username: username)
-            }
+        enum Accept: FriendCall {
+            static let configuration = CommandConfiguration(commandName: "accept", abstract: "Accept someone's request.")
+            static let call: UserCall = GroupService.acceptFriend(_:username:)
         }
 
-        struct Decline: ActingCommand {
-            static let configuration = CommandConfiguration(abstract: "Decline someone's request.")
-            @Argument(help: "Their username.") var username: String
-            @OptionGroup var acting: ActingOptions
-
-            func answer(_ together: Together) async throws -> Done {
-                try await together.services.groups.declineFriend(together.caller, username: username)
-                return Done("declined")
-            }
+        enum Decline: FriendCall {
+            static let configuration = CommandConfiguration(commandName: "decline", abstract: "Decline someone's request.")
+            static let call = Done.after("declined", GroupService.declineFriend(_:username:))
         }
 
-        struct Remove: ActingCommand {
-            static let configuration = CommandConfiguration(abstract: "Unfriend someone, or withdraw a request.")
-            @Argument(help: "Their username.") var username: String
-            @OptionGroup var acting: ActingOptions
-
-            func answer(_ together: Together) async throws -> Done {
-                try await together.services.groups.unfriend(together.caller, username: username)
-                return Done("removed")
-            }
+        enum Remove: FriendCall {
+            static let configuration = CommandConfiguration(commandName: "remove", abstract: "Unfriend someone, or withdraw a request.")
+            static let call = Done.after("removed", GroupService.unfriend(_:username:))
         }
 
         struct List: AsyncParsableCommand {
@@ -80,7 +61,10 @@ extension Places {
         static let configuration = CommandConfiguration(
             commandName: "group",
             abstract: "Groups, invitations and members, acting as a user on the database file.",
-            subcommands: [Create.self, List.self, Show.self, Update.self, Delete.self, Invite.self, Answer.self, Leave.self, Remove.self, Role.self]
+            subcommands: [
+                Create.self, EveryPage<List>.self, OneCall<Show>.self, Update.self, OneCall<Delete>.self, Invite.self, Answer.self, Leave.self,
+                Remove.self, Role.self,
+            ]
         )
 
         struct Create: ActingCommand {
@@ -100,23 +84,14 @@ extension Places {
             }
         }
 
-        struct List: ActingCommand {
-            static let configuration = CommandConfiguration(abstract: "The user's groups.")
-            @OptionGroup var acting: ActingOptions
-
-            func answer(_ together: Together) async throws -> [Group] {
-                try await everyPage { try await together.services.groups.groups(together.caller, page: $0) }
-            }
+        enum List: ServiceList {
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "The user's groups.")
+            static let pages: UserPages = GroupService.groups(_:page:)
         }
 
-        struct Show: ActingCommand {
-            static let configuration = CommandConfiguration(abstract: "One group and its members.")
-            @Argument(help: "The group's id.") var id: String
-            @OptionGroup var acting: ActingOptions
-
-            func answer(_ together: Together) async throws -> Group {
-                try await together.services.groups.group(together.caller, id: id)
-            }
+        enum Show: GroupCall {
+            static let configuration = CommandConfiguration(commandName: "show", abstract: "One group and its members.")
+            static let call: UserCall = GroupService.group(_:id:)
         }
 
         struct Update: ActingCommand {
@@ -147,15 +122,9 @@ extension Places {
             }
         }
 
-        struct Delete: ActingCommand {
-            static let configuration = CommandConfiguration(abstract: "Delete a group and its collections (admins).")
-            @Argument(help: "The group's id.") var id: String
-            @OptionGroup var acting: ActingOptions
-
-            func answer(_ together: Together) async throws -> Done {
-                try await together.services.groups.deleteGroup(together.caller, id: id)
-                return Done("deleted")
-            }
+        enum Delete: GroupCall {
+            static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a group and its collections (admins).")
+            static let call = Done.after("deleted", GroupService.deleteGroup(_:id:))
         }
 
         struct Invite: ActingCommand {
@@ -281,4 +250,18 @@ extension FriendRequest: CommandLineText {
 extension GroupInvitation: CommandLineText {
     /// Whom it invited, and into which group.
     var commandLineText: String { "invited \(invitee.username) to \(groupName)" }
+}
+
+/// A `places friend` subcommand that is one call of the group service about the person it names.
+protocol FriendCall: ServiceCall where Service == GroupService {}
+
+extension FriendCall {
+    static var argument: ArgumentHelp { ArgumentHelp("Their username.", valueName: "username") }
+}
+
+/// A `places group` subcommand that is one call of the group service about the group it names.
+protocol GroupCall: ServiceCall where Service == GroupService {}
+
+extension GroupCall {
+    static var argument: ArgumentHelp { ArgumentHelp("The group's id.", valueName: "id") }
 }

@@ -39,50 +39,43 @@ struct PlaceFieldOptions: ParsableArguments {
             }
             return .set(value)
         }
-        var patch = PlacePatch(
-            name: .given(name),
-            kind: .given(kind),
-            lat: try number(lat, "lat"),
-            lon: try number(lon, "lon"),
-            description: .given(description),
-            address: .given(address),
-            city: .given(city),
-            tags: tag.isEmpty ? .keep : .set(tag),
-            cuisine: .given(cuisine),
-            phone: .given(phone),
-            website: .given(website),
-            timeZone: .given(timeZone)
-        )
-        if let priceLevel {
+
+        func priceLevelPatch() throws(PlacesError) -> Patch<Int> {
+            guard let priceLevel else { return .keep }
             guard let level = Int(priceLevel.trimmingCharacters(in: .whitespaces)) else {
                 throw .invalid("priceLevel", "priceLevel must be a whole number from 1 to 4")
             }
-            patch.priceLevel = .set(level)
+            return .set(level)
         }
-        if let openingHours {
+
+        func openingHoursPatch() throws(PlacesError) -> Patch<[String: [String]]> {
+            guard let openingHours else { return .keep }
             let value = try FieldReader.parse(Array(openingHours.utf8))
             let body = try FieldReader(.object(["openingHours": value]), allowed: ["openingHours"])
-            patch.openingHours = try PlacePatch.openingHours(body).map(Patch.set) ?? .clear
+            return try PlacePatch.openingHours(body).map(Patch.set) ?? .clear
         }
-        for field in clear {
-            switch field {
-            case .kind: patch.kind = .clear
-            case .name: patch.name = .clear
-            case .description: patch.description = .clear
-            case .lat: patch.lat = .clear
-            case .lon: patch.lon = .clear
-            case .address: patch.address = .clear
-            case .city: patch.city = .clear
-            case .tags: patch.tags = .clear
-            case .cuisine: patch.cuisine = .clear
-            case .priceLevel: patch.priceLevel = .clear
-            case .phone: patch.phone = .clear
-            case .website: patch.website = .clear
-            case .openingHours: patch.openingHours = .clear
-            case .timeZone: patch.timeZone = .clear
-            }
+
+        /// What the flags ask of one field: `--clear` naming it wins over a value given.
+        func unlessCleared<Value>(_ given: Patch<Value>, _ field: PlaceField) -> Patch<Value> {
+            clear.contains(field) ? .clear : given
         }
-        return patch
+
+        return PlacePatch(
+            name: unlessCleared(.given(name), .name),
+            kind: unlessCleared(.given(kind), .kind),
+            lat: unlessCleared(try number(lat, "lat"), .lat),
+            lon: unlessCleared(try number(lon, "lon"), .lon),
+            description: unlessCleared(.given(description), .description),
+            address: unlessCleared(.given(address), .address),
+            city: unlessCleared(.given(city), .city),
+            tags: unlessCleared(tag.isEmpty ? .keep : .set(tag), .tags),
+            cuisine: unlessCleared(.given(cuisine), .cuisine),
+            priceLevel: unlessCleared(try priceLevelPatch(), .priceLevel),
+            phone: unlessCleared(.given(phone), .phone),
+            website: unlessCleared(.given(website), .website),
+            openingHours: unlessCleared(try openingHoursPatch(), .openingHours),
+            timeZone: unlessCleared(.given(timeZone), .timeZone)
+        )
     }
 }
 

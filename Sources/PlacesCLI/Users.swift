@@ -78,10 +78,7 @@ extension Places {
             @Argument(help: "The username.")
             var username: String
 
-            @Flag(name: .long, help: "Accepted for uniformity: settings always print as the API's JSON.")
-            var json = false
-
-            @OptionGroup var database: AccountDatabaseOptions
+            @OptionGroup var database: SettingsDatabaseOptions
 
             func run() async throws {
                 do {
@@ -120,10 +117,7 @@ extension Places {
             @Argument(help: ArgumentHelp("Deprecated: changes as NAME=VALUE.", visibility: .hidden))
             var changes: [String] = []
 
-            @Flag(name: .long, help: "Accepted for uniformity: settings always print as the API's JSON.")
-            var json = false
-
-            @OptionGroup var database: AccountDatabaseOptions
+            @OptionGroup var database: SettingsDatabaseOptions
 
             /// An on/off preference, by the API's name.
             enum Preference: String, CaseIterable, ExpressibleByArgument {
@@ -198,6 +192,18 @@ extension Places {
 }
 
 extension UserSettings.Units: ExpressibleByArgument {}
+
+/// What `settings get` and `settings set` end with: a `--json` they accept though settings always print as JSON, and
+/// the account database.
+struct SettingsDatabaseOptions: ParsableArguments {
+    @Flag(name: .long, help: "Accepted for uniformity: settings always print as the API's JSON.")
+    var json = false
+
+    @OptionGroup var database: AccountDatabaseOptions
+
+    /// The account service over the database.
+    func accounts() throws -> AccountService { try database.accounts() }
+}
 
 /// The database, and how passwords hash on it, of the commands that work on accounts.
 struct AccountDatabaseOptions: ParsableArguments {
