@@ -1,4 +1,5 @@
 // swift-tools-version:6.2
+import CompilerPluginSupport
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -31,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", .upToNextMinor(from: "2.4.1")),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/swiftlang/swift-syntax.git", .upToNextMinor(from: "603.0.1")),
     ],
     targets: [
         .target(
@@ -39,7 +41,16 @@ let package = Package(
         ),
         .target(
             name: "PlacesCore",
-            dependencies: ["GeoIndex", crypto],
+            dependencies: ["GeoIndex", "PlacesMacros", crypto],
+            swiftSettings: swiftSettings
+        ),
+        // `@PublicInit`, for Core's value types that other modules build (compile time only).
+        .macro(
+            name: "PlacesMacros",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -60,6 +60,7 @@ public struct PlacesServices: Sendable {
     }
 
     /// One engine's repositories, everything the services store.
+    @PublicInit
     public struct Repositories: Sendable {
         public var places: any PlaceRepository
         public var accounts: any AccountRepository
@@ -67,22 +68,5 @@ public struct PlacesServices: Sendable {
         public var collections: any CollectionRepository
         public var decisions: any DecisionRepository
         public var notifications: any NotificationRepository
-
-        /// Makes the set.
-        public init(
-            places: any PlaceRepository,
-            accounts: any AccountRepository,
-            groups: any GroupRepository,
-            collections: any CollectionRepository,
-            decisions: any DecisionRepository,
-            notifications: any NotificationRepository
-        ) {
-            self.places = places
-            self.accounts = accounts
-            self.groups = groups
-            self.collections = collections
-            self.decisions = decisions
-            self.notifications = notifications
-        }
     }
 }

@@ -1,4 +1,5 @@
 /// Making a collection (`POST /v1/collections`, `places collection create`).
+@PublicInit
 public struct NewCollection: Sendable, Equatable {
     /// Its name, required.
     public var name: String?
@@ -6,13 +7,6 @@ public struct NewCollection: Sendable, Equatable {
     public var description: String?
     /// The group it belongs to; without one it is the caller's own.
     public var groupId: String?
-
-    /// Makes a command.
-    public init(name: String?, description: String? = nil, groupId: String? = nil) {
-        self.name = name
-        self.description = description
-        self.groupId = groupId
-    }
 }
 
 /// Renaming or describing a collection (`PATCH /v1/collections/{id}`): each field kept, cleared or set.
@@ -30,15 +24,10 @@ public struct CollectionPatch: Sendable, Equatable {
 }
 
 /// Adding a place to a collection (`POST /v1/collections/{id}/places`): at `position` (0-based), or at the end.
+@PublicInit
 public struct CollectionAddition: Sendable, Equatable {
     /// The place, required.
     public var placeId: String?
     /// Where it goes; nil (or past the end) appends.
     public var position: Int?
-
-    /// Makes a command.
-    public init(placeId: String?, position: Int? = nil) {
-        self.placeId = placeId
-        self.position = position
-    }
 }

@@ -2,6 +2,7 @@ import Foundation
 import GeoIndex
 
 /// A named, ordered list of places: personal (its owner's alone) or a group's (every member reads and adds).
+@PublicInit
 public struct PlaceCollection: Sendable, Hashable, Encodable {
     /// `c-` and 16 hex digits.
     public var id: String
@@ -17,17 +18,6 @@ public struct PlaceCollection: Sendable, Hashable, Encodable {
     public var createdAt: Date
     /// When its name, description or places last changed.
     public var updatedAt: Date
-
-    /// Makes a collection.
-    public init(id: String, ownerId: String?, groupId: String?, name: String, description: String?, createdAt: Date, updatedAt: Date) {
-        self.id = id
-        self.ownerId = ownerId
-        self.groupId = groupId
-        self.name = name
-        self.description = description
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
-    }
 
     /// `personal` or `group`.
     public var kind: String { groupId == nil ? "personal" : "group" }
@@ -50,6 +40,7 @@ public struct PlaceCollection: Sendable, Hashable, Encodable {
 }
 
 /// One stored entry of a collection: which place, where in the order, who added it.
+@PublicInit
 public struct CollectionEntry: Sendable, Hashable {
     /// The place.
     public var placeID: String
@@ -57,13 +48,6 @@ public struct CollectionEntry: Sendable, Hashable {
     public var addedBy: String?
     /// When.
     public var addedAt: Date
-
-    /// Makes an entry.
-    public init(placeID: String, addedBy: String?, addedAt: Date) {
-        self.placeID = placeID
-        self.addedBy = addedBy
-        self.addedAt = addedAt
-    }
 }
 
 /// A collection with its live places in the order people gave them.

@@ -103,6 +103,7 @@ public struct Decision: Sendable, Hashable {
 }
 
 /// A participant who left the decision's group while it was open: no longer a participant, their ballot withdrawn.
+@PublicInit
 public struct Departure: Sendable, Hashable, Codable {
     /// Who left.
     public var userId: String
@@ -110,16 +111,10 @@ public struct Departure: Sendable, Hashable, Codable {
     public var at: Date
     /// True when they had voted and their ballot was taken out of the count.
     public var ballotWithdrawn: Bool
-
-    /// Makes a departure.
-    public init(userId: String, at: Date, ballotWithdrawn: Bool) {
-        self.userId = userId
-        self.at = at
-        self.ballotWithdrawn = ballotWithdrawn
-    }
 }
 
 /// One participant's ranking of the candidates, best first; candidates left out tie below the ranked ones.
+@PublicInit
 public struct Ballot: Sendable, Hashable, Codable {
     /// Who voted.
     public var userId: String
@@ -129,12 +124,4 @@ public struct Ballot: Sendable, Hashable, Codable {
     public var castAt: Date
     /// When last changed.
     public var updatedAt: Date
-
-    /// Makes a ballot.
-    public init(userId: String, ranking: [String], castAt: Date, updatedAt: Date) {
-        self.userId = userId
-        self.ranking = ranking
-        self.castAt = castAt
-        self.updatedAt = updatedAt
-    }
 }

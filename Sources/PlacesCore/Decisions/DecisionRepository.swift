@@ -39,6 +39,7 @@ public struct DecisionState: Sendable {
 }
 
 /// What a save wrote: the versions it left, and who has not voted once it is in.
+@PublicInit
 public struct SavedDecision: Sendable, Equatable {
     /// The decision's `version` after the save.
     public var version: Int64
@@ -47,13 +48,6 @@ public struct SavedDecision: Sendable, Equatable {
     /// The participants without a ballot, as the save's own transaction sees them: of two last ballots saved at once,
     /// the one saved second finds nobody left (and so Core completes the decision).
     public var notYetVoted: Set<String>
-
-    /// Makes an outcome.
-    public init(version: Int64, decisionVersion: Int64, notYetVoted: Set<String>) {
-        self.version = version
-        self.decisionVersion = decisionVersion
-        self.notYetVoted = notYetVoted
-    }
 }
 
 /// Stores decisions and ballots. A decision changes by optimistic concurrency: it is read with its versions, the

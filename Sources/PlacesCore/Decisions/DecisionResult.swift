@@ -17,6 +17,7 @@ public struct DecisionResult: Sendable, Hashable, Codable {
     }
 
     /// One candidate's line in the explanation.
+    @PublicInit
     public struct Standing: Sendable, Hashable, Codable {
         /// The place.
         public var placeId: String
@@ -30,16 +31,6 @@ public struct DecisionResult: Sendable, Hashable, Codable {
         public var firstChoices: Int?
         /// Random: its weight in the draw.
         public var weight: Double?
-
-        /// Makes a standing.
-        public init(placeId: String, name: String? = nil, marginSum: Int? = nil, borda: Int? = nil, firstChoices: Int? = nil, weight: Double? = nil) {
-            self.placeId = placeId
-            self.name = name
-            self.marginSum = marginSum
-            self.borda = borda
-            self.firstChoices = firstChoices
-            self.weight = weight
-        }
     }
 
     /// Random, tiered or manual.

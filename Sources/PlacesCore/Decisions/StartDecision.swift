@@ -2,6 +2,7 @@ import Foundation
 
 /// Starting a decision (`POST /v1/decisions`, `places decision start`): what was asked, typed but not yet checked
 /// against the domain's rules, which `DecisionService.create` applies.
+@PublicInit
 public struct StartDecision: Sendable, Equatable {
     /// Where the candidate places come from.
     public enum Candidates: Sendable, Equatable {
@@ -75,43 +76,12 @@ public struct StartDecision: Sendable, Equatable {
     public var excludeRecentDays: Int?
     /// The seed of the draw and of tie-breaks (a new one when nil).
     public var seed: UInt64?
-
-    /// Makes a command; everything but the method and the candidates is optional.
-    public init(
-        method: Decision.Method,
-        candidates: Candidates,
-        groupId: String? = nil,
-        title: String? = nil,
-        participants: [String]? = nil,
-        deadline: Date? = nil,
-        visitDate: String? = nil,
-        weighted: Bool? = nil,
-        scheduled: Bool? = nil,
-        excludeRecentDays: Int? = nil,
-        seed: UInt64? = nil
-    ) {
-        self.method = method
-        self.candidates = candidates
-        self.groupId = groupId
-        self.title = title
-        self.participants = participants
-        self.deadline = deadline
-        self.visitDate = visitDate
-        self.weighted = weighted
-        self.scheduled = scheduled
-        self.excludeRecentDays = excludeRecentDays
-        self.seed = seed
-    }
 }
 
 /// A ballot as a participant casts it (`PUT /v1/decisions/{id}/ballot`, `places decision vote`): candidate place
 /// ids, best first.
+@PublicInit
 public struct CastBallot: Sendable, Equatable {
     /// Candidate place ids, best first, each at most once.
     public var ranking: [String]
-
-    /// Makes a ballot.
-    public init(ranking: [String]) {
-        self.ranking = ranking
-    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
 /// People who decide together: a name, a description, a picture, and members of whom some are admins.
+@PublicInit
 public struct Group: Sendable, Hashable, Encodable {
     /// `g-` and 16 hex digits.
     public var id: String
@@ -16,25 +17,6 @@ public struct Group: Sendable, Hashable, Encodable {
     public var updatedAt: Date
     /// The members, admins first, then by username.
     public var members: [GroupMember]
-
-    /// Makes a group.
-    public init(
-        id: String,
-        name: String,
-        description: String?,
-        pictureURL: String?,
-        createdAt: Date,
-        updatedAt: Date,
-        members: [GroupMember]
-    ) {
-        self.id = id
-        self.name = name
-        self.description = description
-        self.pictureURL = pictureURL
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
-        self.members = members
-    }
 
     /// The member's role, or nil when they are not a member.
     public func role(of userID: String) -> GroupRole? {
@@ -54,6 +36,7 @@ public enum GroupRole: String, Sendable, Hashable, Codable {
 }
 
 /// One member of a group.
+@PublicInit
 public struct GroupMember: Sendable, Hashable, Encodable {
     /// Who.
     public var user: PublicUser
@@ -61,16 +44,10 @@ public struct GroupMember: Sendable, Hashable, Encodable {
     public var role: GroupRole
     /// When they joined.
     public var joinedAt: Date
-
-    /// Makes a member.
-    public init(user: PublicUser, role: GroupRole, joinedAt: Date) {
-        self.user = user
-        self.role = role
-        self.joinedAt = joinedAt
-    }
 }
 
 /// An invitation into a group, waiting for the invited person to accept or decline.
+@PublicInit
 public struct GroupInvitation: Sendable, Hashable, Encodable {
     /// The group's id.
     public var groupId: String
@@ -82,13 +59,4 @@ public struct GroupInvitation: Sendable, Hashable, Encodable {
     public var invitedBy: PublicUser
     /// When.
     public var createdAt: Date
-
-    /// Makes an invitation.
-    public init(groupId: String, groupName: String, invitee: PublicUser, invitedBy: PublicUser, createdAt: Date) {
-        self.groupId = groupId
-        self.groupName = groupName
-        self.invitee = invitee
-        self.invitedBy = invitedBy
-        self.createdAt = createdAt
-    }
 }

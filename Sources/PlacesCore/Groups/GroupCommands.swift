@@ -1,4 +1,5 @@
 /// Making a group (`POST /v1/groups`, `places group create`).
+@PublicInit
 public struct NewGroup: Sendable, Equatable {
     /// Its name, required.
     public var name: String?
@@ -6,13 +7,6 @@ public struct NewGroup: Sendable, Equatable {
     public var description: String?
     /// An http(s) URL of its picture.
     public var pictureURL: String?
-
-    /// Makes a command.
-    public init(name: String?, description: String? = nil, pictureURL: String? = nil) {
-        self.name = name
-        self.description = description
-        self.pictureURL = pictureURL
-    }
 }
 
 /// Changing a group (`PATCH /v1/groups/{id}`): each field kept, cleared or set.

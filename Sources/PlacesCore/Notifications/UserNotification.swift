@@ -1,6 +1,7 @@
 import Foundation
 
 /// Something that happened which a person should hear about, kept until they read it.
+@PublicInit
 public struct UserNotification: Sendable, Hashable, Codable {
     /// What happened.
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
@@ -17,19 +18,12 @@ public struct UserNotification: Sendable, Hashable, Codable {
     }
 
     /// What the notification is about: the ids an app needs to open it.
+    @PublicInit
     public struct Subject: Sendable, Hashable, Codable {
         public var userId: String?
         public var groupId: String?
         public var decisionId: String?
         public var placeId: String?
-
-        /// Makes a subject.
-        public init(userId: String? = nil, groupId: String? = nil, decisionId: String? = nil, placeId: String? = nil) {
-            self.userId = userId
-            self.groupId = groupId
-            self.decisionId = decisionId
-            self.placeId = placeId
-        }
     }
 
     /// `n-` and 16 hex digits.
@@ -48,27 +42,6 @@ public struct UserNotification: Sendable, Hashable, Codable {
     public var createdAt: Date
     /// When the recipient read it; absent while unread.
     public var readAt: Date?
-
-    /// Makes a notification.
-    public init(
-        id: String,
-        recipientId: String,
-        kind: Kind,
-        message: String,
-        subject: Subject,
-        channels: [String],
-        createdAt: Date,
-        readAt: Date? = nil
-    ) {
-        self.id = id
-        self.recipientId = recipientId
-        self.kind = kind
-        self.message = message
-        self.subject = subject
-        self.channels = channels
-        self.createdAt = createdAt
-        self.readAt = readAt
-    }
 }
 
 extension UserSettings.Notifications {

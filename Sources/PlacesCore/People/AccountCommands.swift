@@ -30,42 +30,26 @@ public struct ProfilePatch: Sendable, Equatable {
 }
 
 /// Creating an account (`POST /v1/auth/register`, `places user create`).
+@PublicInit
 public struct Registration: Sendable, Equatable {
     public var username: String?
     /// The password exactly as typed (never trimmed).
     public var password: String?
     /// The profile, e-mail and phone it starts with (an e-mail or a phone is required).
     public var profile: ProfilePatch
-
-    /// Makes a command.
-    public init(username: String?, password: String?, profile: ProfilePatch) {
-        self.username = username
-        self.password = password
-        self.profile = profile
-    }
 }
 
 /// Logging in with one of the account's names and its password (`POST /v1/auth/login`). The name is as typed; the
 /// service normalises an e-mail or phone as it stores them.
+@PublicInit
 public struct Credentials: Sendable, Equatable {
     public var name: LoginName
     public var password: String?
-
-    /// Makes a command.
-    public init(name: LoginName, password: String?) {
-        self.name = name
-        self.password = password
-    }
 }
 
 /// Changing one's password (`POST /v1/me/password`): the current one again, and the new one.
+@PublicInit
 public struct PasswordChange: Sendable, Equatable {
     public var currentPassword: String?
     public var newPassword: String?
-
-    /// Makes a command.
-    public init(currentPassword: String?, newPassword: String?) {
-        self.currentPassword = currentPassword
-        self.newPassword = newPassword
-    }
 }

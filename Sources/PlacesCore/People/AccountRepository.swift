@@ -58,22 +58,20 @@ public protocol AccountRepository: Sendable {
 }
 
 /// Everything stored about one person, as `GET /v1/me/export` returns it.
+@PublicInit
 public struct AccountExport: Sendable, Encodable {
+    /// A session, without its token's hash.
+    @PublicInit
     public struct SessionInfo: Sendable, Encodable {
         public var createdAt: Date
         public var expiresAt: Date
-        public init(createdAt: Date, expiresAt: Date) {
-            self.createdAt = createdAt
-            self.expiresAt = expiresAt
-        }
     }
+
+    /// A favourite and when it was marked.
+    @PublicInit
     public struct FavoriteInfo: Sendable, Encodable {
         public var placeId: String
         public var createdAt: Date
-        public init(placeId: String, createdAt: Date) {
-            self.placeId = placeId
-            self.createdAt = createdAt
-        }
     }
 
     public var account: OwnUser
@@ -82,20 +80,4 @@ public struct AccountExport: Sendable, Encodable {
     public var favorites: [FavoriteInfo]
     public var ratings: [Rating]
     public var places: [String]
-
-    public init(
-        account: OwnUser,
-        settings: UserSettings,
-        sessions: [SessionInfo],
-        favorites: [FavoriteInfo],
-        ratings: [Rating],
-        places: [String]
-    ) {
-        self.account = account
-        self.settings = settings
-        self.sessions = sessions
-        self.favorites = favorites
-        self.ratings = ratings
-        self.places = places
-    }
 }

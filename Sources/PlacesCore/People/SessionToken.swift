@@ -36,6 +36,7 @@ public enum SessionToken {
 }
 
 /// A signed-in session as stored: the token's hash, whose it is, and until when it is valid.
+@PublicInit
 public struct Session: Sendable, Hashable {
     /// SHA-256 of the bearer token, hex.
     public var tokenHash: String
@@ -45,14 +46,6 @@ public struct Session: Sendable, Hashable {
     public var createdAt: Date
     /// When it stops being accepted.
     public var expiresAt: Date
-
-    /// Makes a session.
-    public init(tokenHash: String, userID: String, createdAt: Date, expiresAt: Date) {
-        self.tokenHash = tokenHash
-        self.userID = userID
-        self.createdAt = createdAt
-        self.expiresAt = expiresAt
-    }
 }
 
 /// What a login hands out: the bearer token (shown once, never stored) and its expiry.

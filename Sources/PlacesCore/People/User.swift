@@ -41,6 +41,7 @@ public struct User: Sendable, Hashable, Identifiable {
     }
 
     /// The editable, public part of an account.
+    @PublicInit
     public struct Profile: Sendable, Hashable, Codable {
         /// The name shown beside their places and votes (up to 80 characters).
         public var displayName: String?
@@ -50,30 +51,16 @@ public struct User: Sendable, Hashable, Identifiable {
         public var city: String?
         /// An http(s) URL of their picture.
         public var avatarURL: String?
-
-        /// Makes a profile.
-        public init(displayName: String? = nil, bio: String? = nil, city: String? = nil, avatarURL: String? = nil) {
-            self.displayName = displayName
-            self.bio = bio
-            self.city = city
-            self.avatarURL = avatarURL
-        }
     }
 }
 
 /// What anyone may see of a person: no e-mail, no phone, no hash. In JSON the profile's members stand beside the id
 /// and username.
+@PublicInit
 public struct PublicUser: Sendable, Hashable, Codable {
     public var id: String
     public var username: String
     public var profile: User.Profile
-
-    /// The public view of a person (a repository may read just these columns).
-    public init(id: String, username: String, profile: User.Profile) {
-        self.id = id
-        self.username = username
-        self.profile = profile
-    }
 
     /// The public view of `user`.
     public init(_ user: User) {

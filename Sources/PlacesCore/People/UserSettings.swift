@@ -9,15 +9,10 @@ public struct UserSettings: Sendable, Hashable, Codable {
     }
 
     /// A default centre for nearby queries.
+    @PublicInit
     public struct Location: Sendable, Hashable, Codable {
         public var lat: Double
         public var lon: Double
-
-        /// Makes a location.
-        public init(lat: Double, lon: Double) {
-            self.lat = lat
-            self.lon = lon
-        }
 
         /// As a coordinate.
         public var coordinate: Coordinate { Coordinate(latitude: lat, longitude: lon) }

@@ -55,17 +55,12 @@ public struct NearbyQuery: Sendable, Hashable {
     }
 
     /// Where a signed-in person's queries centre, and their radius, when a request leaves them out.
+    @PublicInit
     public struct Defaults: Sendable, Hashable {
         /// The default centre, if they set one.
         public var center: Coordinate?
         /// The default radius in miles.
         public var radiusMiles: Double
-
-        /// Makes defaults.
-        public init(center: Coordinate?, radiusMiles: Double) {
-            self.center = center
-            self.radiusMiles = radiusMiles
-        }
     }
 
     /// Parses a query as a URL query string or the command line spells it; nil means "not given".

@@ -98,13 +98,8 @@ public struct PlacePatch: Sendable, Equatable {
 }
 
 /// A person's rating of a place (`PUT /v1/places/{id}/rating`): 1 to 5 stars and an optional review.
+@PublicInit
 public struct RatePlace: Sendable, Equatable {
     public var stars: Int?
     public var review: String?
-
-    /// Makes a command.
-    public init(stars: Int?, review: String? = nil) {
-        self.stars = stars
-        self.review = review
-    }
 }

@@ -77,20 +77,16 @@ extension PlaceRepository {
 }
 
 /// Every live place's summary at one revision of the change counter.
+@PublicInit
 public struct PlaceSnapshot: Sendable {
     /// The summaries.
     public var summaries: [PlaceSummary]
     /// The change counter they are current at.
     public var revision: Int64
-
-    /// Makes a snapshot.
-    public init(summaries: [PlaceSummary], revision: Int64) {
-        self.summaries = summaries
-        self.revision = revision
-    }
 }
 
 /// Places that changed after some revision: the live ones as they are now, and the ids of those deleted.
+@PublicInit
 public struct PlaceChanges: Sendable {
     /// Places changed and live, in revision order.
     public var upserted: [PlaceSummary]
@@ -98,11 +94,4 @@ public struct PlaceChanges: Sendable {
     public var deleted: [String]
     /// The change counter this is current at.
     public var revision: Int64
-
-    /// Makes a change set.
-    public init(upserted: [PlaceSummary], deleted: [String], revision: Int64) {
-        self.upserted = upserted
-        self.deleted = deleted
-        self.revision = revision
-    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
 /// One person's stars for one place, with an optional short review.
+@PublicInit
 public struct Rating: Sendable, Hashable, Encodable {
     /// The place rated.
     public var placeId: String
@@ -14,16 +15,6 @@ public struct Rating: Sendable, Hashable, Encodable {
     public var createdAt: Date
     /// When last changed.
     public var updatedAt: Date
-
-    /// Makes a rating.
-    public init(placeId: String, userId: String, stars: Int, review: String?, createdAt: Date, updatedAt: Date) {
-        self.placeId = placeId
-        self.userId = userId
-        self.stars = stars
-        self.review = review
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
-    }
 
     /// Longest review, in characters.
     public static let reviewLength = 500

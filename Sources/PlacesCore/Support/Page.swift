@@ -1,17 +1,12 @@
 import Foundation
 
 /// One page of a list: the items and, when more follow, the opaque cursor of the next page.
+@PublicInit
 public struct Page<Item: Sendable>: Sendable {
     /// This page's items.
     public var items: [Item]
     /// Pass as `cursor` to get the next page; absent on the last page.
     public var nextCursor: String?
-
-    /// Makes a page.
-    public init(items: [Item], nextCursor: String?) {
-        self.items = items
-        self.nextCursor = nextCursor
-    }
 }
 
 extension Page: Encodable where Item: Encodable {}
