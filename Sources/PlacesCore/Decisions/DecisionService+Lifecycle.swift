@@ -11,7 +11,6 @@ extension DecisionService {
             throw PlacesError(.conflict, "only tiered decisions take ballots; this one is \(read.decision.method.rawValue)")
         }
         let ranking = try DecisionService.ranking(ballot.ranking, candidates: read.decision.candidates)
-        let names = try await names(read.decision.candidates)
         let now = clock()
         let voter = caller.id
         let saved = try await change(id, known: read) { state in
@@ -26,9 +25,11 @@ extension DecisionService {
             } else {
                 state.ballots.append(Ballot(userId: voter, ranking: ranking, castAt: now, updatedAt: now))
             }
-            // What the participants want to hear of the result is read only when this ballot completes the decision.
+            // What the participants want to hear of the result, and the places' names for its explanation, are looked up
+            // only when this ballot completes the decision.
             if Set(state.ballots.map(\.userId)).isSuperset(of: state.decision.participants) {
                 let audience = try await notifier.audience(state.decision.participants)
+                let names = try await names(state.decision.candidates)
                 try DecisionService.complete(&state, endedBy: .allVoted, names: names, weights: nil, audience: audience, now: now)
             }
         }

@@ -259,9 +259,9 @@ public struct DecisionService: Sendable {
     /// Completes an open tiered decision in which everyone has voted (nothing when that is no longer so); answers it
     /// as saved.
     func completeWhenEveryoneVoted(_ id: String, read: DecisionState?) async throws -> DecisionState {
-        let decision = if let read { read.decision } else { try await existing(id).decision }
-        let audience = try await notifier.audience(decision.participants)
-        let names = try await names(decision.candidates)
+        let read = if let read { read } else { try await existing(id) }
+        let audience = try await notifier.audience(read.decision.participants)
+        let names = try await names(read.decision.candidates)
         let now = clock()
         return try await change(id, known: read) { state in
             guard DecisionService.everyoneVoted(state) else { return }
