@@ -52,8 +52,21 @@ public struct PlacesDatabase: Sendable {
     }
 
     /// `places_fold(text)`: the text as searches compare it (`String.folded`); `places_distance(lat1, lon1, lat2, lon2)`:
-    /// great-circle metres, the one definition of distance (Geodesy).
+    /// great-circle metres, the one definition of distance (Geodesy); `places_relevance(words, name, description, tags,
+    /// cuisine)`: a place's search relevance for the query's space-joined words (SearchText, 0 when it does not match).
     static func addFunctions(_ db: Database) {
+        db.add(
+            function: DatabaseFunction("places_relevance", argumentCount: 5, pure: true) { values in
+                guard let words = String.fromDatabaseValue(values[0]), let name = String.fromDatabaseValue(values[1]) else { return 0 }
+                let fields = SearchText.fieldWords(
+                    name: name,
+                    tags: StoredText.decodeTags(String.fromDatabaseValue(values[3])),
+                    cuisine: String.fromDatabaseValue(values[4]),
+                    description: String.fromDatabaseValue(values[2]) ?? ""
+                )
+                return SearchText.relevance(of: words.split(separator: " ").map(String.init), in: fields)
+            }
+        )
         db.add(
             function: DatabaseFunction("places_fold", argumentCount: 1, pure: true) { values in
                 String.fromDatabaseValue(values[0]).map(\.folded)

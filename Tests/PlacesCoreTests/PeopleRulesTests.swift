@@ -167,9 +167,18 @@ struct PeopleRulesTests {
     }
 
     @Test func searchWordsAreLettersAndDigitsOnly() throws {
-        #expect(PlaceSearchQuery.words("Café  \"de\" FLORE*") == ["café", "de", "flore"])
-        #expect(PlaceSearchQuery.words("OR AND NEAR()") == ["or", "and", "near"])
+        #expect(SearchText.words("Café  \"de\" FLORE*") == ["cafe", "de", "flore"])
+        #expect(SearchText.words("OR AND NEAR()") == ["or", "and", "near"])
         #expect(throws: PlacesError.self) { try PlaceSearchQuery.parse(q: "**", lat: nil, lon: nil, radius: nil, page: PageRequest()) }
+    }
+
+    @Test func relevanceAddsTheWeightsOfTheFieldsEachWordBegins() {
+        let fields = SearchText.fieldWords(name: "Harbor Lighthouse", tags: ["View"], cuisine: nil, description: "An old light by the Café")
+        #expect(SearchText.relevance(of: ["harbor", "light"], in: fields) == 10 + (10 + 1))
+        #expect(SearchText.relevance(of: ["ligh", "view"], in: fields) == 11 + 4)
+        #expect(SearchText.relevance(of: ["cafe"], in: fields) == 1, "accents are folded on both sides")
+        #expect(SearchText.relevance(of: ["house"], in: fields) == 0, "a word matches as a prefix of a word, not inside one")
+        #expect(SearchText.relevance(of: ["harbor", "zeppelin"], in: fields) == 0, "every word must match")
     }
 
     @Test func pagesCarryAnOpaqueCursorHoldingTheLastSortKey() throws {

@@ -182,6 +182,31 @@ enum PlaceRepositoryContract {
                 }
                 #expect(paged.map(\.place.id) == ["t-b", "t-a", "t-c", "t-d"])
             },
+            ContractCase("places", "search ignores case and accents, and ranks by SearchText's relevance (name 10, labels 4, description 1)") {
+                store in
+                func place(_ id: String, name: String, tags: [String], cuisine: String?, description: String) -> Place {
+                    var place = Sample.place(id, name: name)
+                    place.tags = tags
+                    place.cuisine = cuisine
+                    place.description = description
+                    return place
+                }
+                try await store.places.seed([
+                    place("named", name: "Café Lumière", tags: ["quiet"], cuisine: nil, description: "Coffee"),
+                    place("labelled", name: "Corner Spot", tags: ["CAFÉ"], cuisine: "Crêpes", description: "Coffee and crêpes"),
+                    place("described", name: "Old Mill", tags: ["quiet"], cuisine: nil, description: "Once a cafe, now a mill"),
+                    place("nowhere", name: "Harbor", tags: ["view"], cuisine: nil, description: "Boats and decaf"),
+                ])
+                func hits(_ q: String) async throws -> [String] {
+                    let query = try PlaceSearchQuery.parse(q: q, lat: nil, lon: nil, radius: nil, page: PageRequest(limit: 100))
+                    return try await store.places.search(query).items.map { "\($0.place.id) \(Int($0.details.relevance))" }
+                }
+                #expect(try await hits("cafe") == ["named 10", "labelled 4", "described 1"], "'decaf' holds cafe, but does not begin with it")
+                #expect(try await hits("CAFÉ") == ["named 10", "labelled 4", "described 1"])
+                #expect(try await hits("crepe coffee") == ["labelled 6"], "crêpes: labels 4 + description 1; coffee: description 1")
+                #expect(try await hits("lumi cafe") == ["named 20"])
+                #expect(try await hits("quiet") == ["described 4", "named 4"], "equal relevance: by id")
+            },
         ] + PlaceRepositoryContract.seedCases
     }
 }

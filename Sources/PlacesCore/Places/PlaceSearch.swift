@@ -3,7 +3,8 @@ import GeoIndex
 
 /// A full-text search: words to find (each as a prefix), optionally inside a circle, one page of hits.
 public struct PlaceSearchQuery: Sendable, Hashable {
-    /// The words, lowercase, each matched as a word prefix over name, description, tags and cuisine.
+    /// The words, folded as `SearchText.words` folds them, each matched as a word prefix over name, description, tags
+    /// and cuisine.
     public var words: [String]
     /// Only places inside this circle, when given.
     public var circle: (center: Coordinate, radiusMeters: Double)? {
@@ -31,7 +32,7 @@ public struct PlaceSearchQuery: Sendable, Hashable {
     ) throws(PlacesError) -> PlaceSearchQuery {
         guard let q, !q.trimmingWhitespace().isEmpty else { throw .invalid("q", "q is required: the words to search for") }
         guard q.unicodeScalars.count <= 200 else { throw .invalid("q", "q is longer than 200 characters") }
-        let words = PlaceSearchQuery.words(q)
+        let words = SearchText.words(q)
         guard !words.isEmpty else { throw .invalid("q", "q holds no letters or digits to search for") }
         guard words.count <= maximumWords else { throw .invalid("q", "q holds more than \(maximumWords) words") }
         var query = PlaceSearchQuery(words: words, page: page)
@@ -40,22 +41,6 @@ public struct PlaceSearchQuery: Sendable, Hashable {
             query.circle = (nearby.center, nearby.radiusMeters)
         }
         return query
-    }
-
-    /// The searchable words of a text: runs of letters and digits, lowercase.
-    static func words(_ text: String) -> [String] {
-        var words: [String] = []
-        var current = ""
-        for scalar in text.nfc.unicodeScalars {
-            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
-                current.unicodeScalars.append(scalar)
-            } else if !current.isEmpty {
-                words.append(current.lowercased())
-                current = ""
-            }
-        }
-        if !current.isEmpty { words.append(current.lowercased()) }
-        return words
     }
 
     init(words: [String], page: PageRequest) {
@@ -75,6 +60,73 @@ public struct PlaceSearchQuery: Sendable, Hashable {
     }
 }
 
+/// How a search finds and ranks places: one definition, which every engine computes alike.
+///
+/// A text's words are its runs of letters and digits, folded (case, accents and width: "Café" gives "cafe"). A place
+/// matches when each word of the query begins a word of its name, tags, cuisine or description. Its relevance is the
+/// sum, over the query's words, of the weights of the fields holding such a word: the name 10, the labels (tags and
+/// cuisine) 4, the description 1. So "harbor light" scores 20 on a place called "Harbor Lighthouse", 11 when
+/// "light" is only in its description.
+public enum SearchText {
+    /// The fields a search reads, with their weights.
+    public enum Field: Int, CaseIterable, Sendable {
+        case name = 10
+        case labels = 4
+        case description = 1
+
+        /// What a query word found in this field adds to the relevance.
+        public var weight: Int { rawValue }
+    }
+
+    /// The searchable words of a text: runs of letters and digits, folded.
+    public static func words(_ text: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        func finish() {
+            guard !current.isEmpty else { return }
+            // Folding may split a letter into letters ("ß" → "ss") but never adds a separator.
+            words.append(current.unicodeScalars.allSatisfy(\.isASCII) ? current.lowercased() : current.folded.lowercased())
+            current = ""
+        }
+        for scalar in text.nfc.unicodeScalars {
+            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+                current.unicodeScalars.append(scalar)
+            } else {
+                finish()
+            }
+        }
+        finish()
+        return words
+    }
+
+    /// The words of each field of a place, each field's words joined by single spaces: what the engines index.
+    public static func fieldWords(name: String, tags: [String], cuisine: String?, description: String) -> [Field: String] {
+        [
+            .name: words(name).joined(separator: " "),
+            .labels: (tags.flatMap(words) + words(cuisine ?? "")).joined(separator: " "),
+            .description: words(description).joined(separator: " "),
+        ]
+    }
+
+    /// The relevance of a place whose fields hold `fieldWords` (as `fieldWords(…)` makes them) for the query's
+    /// words; 0 when some query word begins no word of any field (the place does not match).
+    public static func relevance(of queryWords: [String], in fieldWords: [Field: String]) -> Int {
+        var total = 0
+        for word in queryWords {
+            var found = 0
+            for field in Field.allCases where contains(fieldWords[field] ?? "", wordStartingWith: word) { found += field.weight }
+            guard found > 0 else { return 0 }
+            total += found
+        }
+        return total
+    }
+
+    /// True when some word of the space-joined `words` starts with `prefix`.
+    static func contains(_ words: String, wordStartingWith prefix: String) -> Bool {
+        words.split(separator: " ").contains { $0.hasPrefix(prefix) }
+    }
+}
+
 /// One search hit: the place as every list shows it (its distance when the search had a circle), and how well the
 /// text matched.
 public typealias PlaceSearchHit = Listed<SearchMatch>
@@ -86,7 +138,7 @@ public struct SearchMatch: Sendable, Encodable {
     public var priceLevel: Int?
     public var ratingAverage: Double?
     public var ratingCount: Int
-    /// bm25 relevance; more negative is a better match.
+    /// How well the text matched, as `SearchText.relevance` defines it: higher is better.
     public var relevance: Double
 }
 

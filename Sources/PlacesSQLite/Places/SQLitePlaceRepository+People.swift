@@ -103,20 +103,23 @@ extension SQLitePlaceRepository {
 
     public func search(_ query: PlaceSearchQuery) async throws -> Page<PlaceSearchHit> {
         // Each word is quoted (so no word is read as FTS5 syntax) and matched as a prefix; all must match.
+        // FTS5 finds the candidates (its tokens hold at least the words SearchText sees); places_relevance then keeps
+        // those SearchText matches and scores them, so the answer is the same as on any other engine.
         let match = query.words.map { "\"\($0)\"*" }.joined(separator: " ")
-        var arguments: StatementArguments = [match]
+        let words = query.words.joined(separator: " ")
+        var arguments: StatementArguments = [words, match]
         var circleSQL = ""
         var distanceSQL = "NULL"
         if let circle = query.circle {
             distanceSQL = "places_distance(place.latitude, place.longitude, ?, ?)"
-            arguments = [circle.center.latitude, circle.center.longitude, match]
+            arguments = [words, circle.center.latitude, circle.center.longitude, match]
             // A latitude band first (cheap, uses no function), then the exact great-circle distance.
             let degrees = circle.radiusMeters / Geodesy.earthRadiusMeters * 180 / Double.pi
             circleSQL = " AND place.latitude BETWEEN ? AND ? AND distance <= ?"
             arguments += [circle.center.latitude - degrees, circle.center.latitude + degrees, circle.radiusMeters]
         }
         // Paged by key: relevance, then distance (inside a circle), then id; the numbers travel as their exact bits.
-        var order: [Keyset.Column] = [.init(sql: "relevance")]
+        var order: [Keyset.Column] = [.init(sql: "relevance", descending: true)]
         if query.circle != nil { order.append(.init(sql: "distance")) }
         order.append(.init(sql: "id"))
         var key: [any DatabaseValueConvertible & Sendable]?
@@ -125,14 +128,14 @@ extension SQLitePlaceRepository {
         }
         let after = Keyset(order, after: key)
         arguments += after.arguments + [query.page.fetchLimit]
-        // Column weights: a hit in the name counts most, then tags and cuisine, then the description.
         let sql = """
             SELECT * FROM (
-                SELECT place.*, bm25(place_search, 10.0, 1.0, 4.0, 4.0) AS relevance, \(distanceSQL) AS distance
+                SELECT place.*, places_relevance(?, place.name, place.description, place.tags, place.cuisine) AS relevance,
+                    \(distanceSQL) AS distance
                 FROM place_search JOIN place ON place.rowid = place_search.rowid
                 WHERE place_search MATCH ? AND place.deleted_at IS NULL\(circleSQL)
             )
-            WHERE \(after.sql)
+            WHERE relevance > 0 AND \(after.sql)
             \(after.orderBy)
             LIMIT ?
             """
