@@ -33,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", .upToNextMinor(from: "2.4.1")),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swiftlang/swift-syntax.git", .upToNextMinor(from: "603.0.1")),
+        .package(url: "https://github.com/vapor/postgres-nio.git", .upToNextMinor(from: "1.33.2")),
     ],
     targets: [
         .target(
@@ -58,6 +59,12 @@ let package = Package(
             dependencies: ["GeoIndex", "PlacesCore", grdb, .product(name: "GRDBSQLite", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
+        // The shared engine for several instances: the only target that imports postgres-nio.
+        .target(
+            name: "PlacesPostgres",
+            dependencies: ["GeoIndex", "PlacesCore", .product(name: "PostgresNIO", package: "postgres-nio"), logging],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "PlacesHTTP",
             dependencies: [
@@ -76,7 +83,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "PlacesCLI",
-            dependencies: ["GeoIndex", "PlacesCore", "PlacesSQLite", "PlacesHTTP", argumentParser, logging, metrics] + nio,
+            dependencies: [
+                "GeoIndex", "PlacesCore", "PlacesSQLite", "PlacesPostgres", "PlacesHTTP", argumentParser, logging, metrics,
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ] + nio,
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -101,13 +111,27 @@ let package = Package(
             dependencies: ["GeoIndex", "PlacesCore", "PlacesRepositoryContract", "PlacesSQLite", grdb],
             swiftSettings: swiftSettings
         ),
+        // The PostgreSQL server of the tests (PLACES_TEST_POSTGRES_URL) and a fresh schema on it per test.
+        .target(
+            name: "PlacesTestPostgres",
+            dependencies: ["PlacesCore", "PlacesPostgres", "PlacesRepositoryContract"],
+            path: "Tests/TestPostgres",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PlacesPostgresTests",
+            dependencies: ["GeoIndex", "PlacesCore", "PlacesRepositoryContract", "PlacesPostgres", "PlacesTestPostgres", logging],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "PlacesHTTPTests",
             dependencies: [
                 "GeoIndex",
                 "PlacesCore",
                 "PlacesHTTP",
+                "PlacesPostgres",
                 "PlacesSQLite",
+                "PlacesTestPostgres",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 logging,
             ] + nio,

@@ -25,11 +25,13 @@ extension Places {
 
         func run() async throws {
             do {
-                guard FileManager.default.fileExists(atPath: databaseOptions.path) else {
-                    throw PlacesError(.notFound, "no database at '\(databaseOptions.path)'", field: "database")
+                guard let path = try databaseOptions.existingFile("give the SQLite file to back up with --database") else {
+                    throw PlacesError.invalid(
+                        "database",
+                        "places backup copies a SQLite file; on PostgreSQL use pg_dump, e.g. pg_dump --format=custom --file=places.dump --dbname=URL"
+                    )
                 }
-                let database = try Composition.open(databaseOptions).database
-                let report = try database.backup(to: file)
+                let report = try PlacesDatabase(path: path).backup(to: file)
                 if json {
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

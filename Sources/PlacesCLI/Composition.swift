@@ -1,6 +1,7 @@
 import Foundation
 import PlacesCore
 import PlacesHTTP
+import PlacesPostgres
 import PlacesSQLite
 
 /// The composition root: opens the engine the database argument names and builds the one service graph that `serve`
@@ -8,40 +9,79 @@ import PlacesSQLite
 /// it only when it answers a spatial question or shows places.
 struct Composition {
     /// The engine.
-    let database: PlacesDatabase
+    let engine: Engine
     /// The services over it.
     let services: PlacesServices
 
-    /// Opens the database (`readOnly` for commands that only read) and wires the services over it; `hasher` defaults
-    /// to bcrypt at its default cost (commands that hash take `--bcrypt-cost`).
+    /// Opens the database (`readOnly` for commands that only read a SQLite file) and wires the services over it;
+    /// `hasher` defaults to bcrypt at its default cost (commands that hash take `--bcrypt-cost`).
     static func open(
         _ options: DatabaseOptions,
         readOnly: Bool = false,
         hasher: (any PasswordHasher)? = nil,
         throttle: LoginThrottle = LoginThrottle(),
         limits: UsageLimits = UsageLimits()
-    ) throws -> Composition {
-        let database = try PlacesDatabase(path: options.path, readOnly: readOnly)
+    ) async throws -> Composition {
+        let engine = try await Engine.open(try options.location(), readOnly: readOnly)
         let services = PlacesServices(
-            repositories: database.repositories,
+            repositories: engine.repositories,
             hasher: try hasher ?? BcryptPasswordHasher(),
             throttle: throttle,
             limits: limits
         )
-        return Composition(database: database, services: services)
+        return Composition(engine: engine, services: services)
     }
 }
 
-extension PlacesDatabase {
+/// Where the database argument points: a SQLite file, or a PostgreSQL database.
+enum DatabaseLocation {
+    case file(String)
+    case postgres(PostgresLocation)
+}
+
+/// An open database of either engine.
+enum Engine {
+    case sqlite(PlacesDatabase, path: String)
+    case postgres(PostgresPlacesDatabase)
+
+    /// Opens the database at `location`, creating and migrating it when needed (a SQLite file opened `readOnly` is
+    /// never written).
+    static func open(_ location: DatabaseLocation, readOnly: Bool = false) async throws -> Engine {
+        switch location {
+        case .file(let path): .sqlite(try PlacesDatabase(path: path, readOnly: readOnly), path: path)
+        case .postgres(let location): .postgres(try await PostgresPlacesDatabase.open(location))
+        }
+    }
+
     /// Every repository of the services, over this database.
     var repositories: PlacesServices.Repositories {
-        PlacesServices.Repositories(
-            places: places,
-            accounts: accounts,
-            groups: groups,
-            collections: collections,
-            decisions: decisions,
-            notifications: notifications
-        )
+        switch self {
+        case .sqlite(let database, _):
+            PlacesServices.Repositories(
+                places: database.places,
+                accounts: database.accounts,
+                groups: database.groups,
+                collections: database.collections,
+                decisions: database.decisions,
+                notifications: database.notifications
+            )
+        case .postgres(let database):
+            PlacesServices.Repositories(
+                places: database.places,
+                accounts: database.accounts,
+                groups: database.groups,
+                collections: database.collections,
+                decisions: database.decisions,
+                notifications: database.notifications
+            )
+        }
+    }
+
+    /// The database as logs show it: the file's path, or the URL without its password.
+    var description: String {
+        switch self {
+        case .sqlite(_, let path): path
+        case .postgres(let database): database.location.description
+        }
     }
 }

@@ -67,11 +67,8 @@ extension Places {
                     minRating: minRating,
                     openAt: openAt
                 )
-                let path = databaseOptions.path
-                guard FileManager.default.fileExists(atPath: path) else {
-                    throw PlacesError(.notFound, "no database at \(path); run `places seed` or `places serve` first")
-                }
-                let services = try Composition.open(databaseOptions, readOnly: true).services
+                _ = try databaseOptions.existingFile("run `places seed` or `places serve` first")
+                let services = try await Composition.open(databaseOptions, readOnly: true).services
                 var settings: UserSettings?
                 if let user {
                     settings = try await services.accounts.settings(userID: try await services.accounts.user(username: user).id)

@@ -235,7 +235,7 @@ extension PlaceAnswering {
 
     func run() async throws {
         do {
-            let services = try Composition.open(databaseOptions, readOnly: Self.readsOnly).services
+            let services = try await Composition.open(databaseOptions, readOnly: Self.readsOnly).services
             try Places.PlaceCommand.show(try await place(services), json: json)
         } catch {
             throw Failure.exit(error)

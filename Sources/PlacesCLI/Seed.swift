@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Logging
 import PlacesCore
-import PlacesSQLite
 
 extension Places {
     /// `places seed PATH...`: load seed files (JSON, CSV, GeoJSON) or folders of them into the database.
@@ -26,10 +25,10 @@ extension Places {
 
         func run() async throws {
             do {
-                let database = try Composition.open(databaseOptions).database
+                let places = try await Composition.open(databaseOptions).engine.repositories.places
                 let outcome = try await SeedRun.load(
                     paths: paths,
-                    into: database,
+                    into: places,
                     skipInvalid: skipInvalid,
                     log: { print($0) },
                     warn: printError
@@ -57,12 +56,12 @@ enum SeedRun {
 
     static func load(
         paths: [String],
-        into database: PlacesDatabase,
+        into places: any PlaceRepository,
         skipInvalid: Bool,
         log: @escaping @Sendable (String) -> Void,
         warn: @escaping @Sendable (String) -> Void
     ) async throws -> Outcome {
-        let importer = SeedImporter(repository: database.places, now: { Date() })
+        let importer = SeedImporter(repository: places, now: { Date() })
         var outcome = Outcome()
         for file in try SeedFileReader.files(in: paths) {
             let started = ContinuousClock.now
@@ -87,8 +86,8 @@ enum SeedRun {
     }
 
     /// Loads `folder` into a database that never held a place (first start); nil when there was nothing to do.
-    static func seedIfEmpty(_ database: PlacesDatabase, from folder: String, logger: Logger) async throws -> Outcome? {
-        guard try await database.places.isEmpty() else { return nil }
+    static func seedIfEmpty(_ places: any PlaceRepository, from folder: String, logger: Logger) async throws -> Outcome? {
+        guard try await places.isEmpty() else { return nil }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
             logger.warning("the database is empty and there is no seed folder at \(folder); starting empty")
@@ -97,7 +96,7 @@ enum SeedRun {
         logger.info("empty database: loading seeds", metadata: ["folder": "\(folder)"])
         let outcome = try await load(
             paths: [folder],
-            into: database,
+            into: places,
             skipInvalid: false,
             log: { logger.info("\($0)") },
             warn: { logger.error("\($0)") }

@@ -7,6 +7,7 @@ import NIOPosix
 import PlacesCore
 import PlacesHTTP
 import PlacesSQLite
+import ServiceLifecycle
 
 extension Places {
     /// `places serve`: the HTTP API. Creates and seeds the database on first start.
@@ -103,32 +104,43 @@ extension Places {
             }
 
             logger.debug("Swift concurrency's global executor", metadata: ["onEventLoops": "\(handlersOnEventLoops)"])
-            let path = databaseOptions.path
-            let composition = try Composition.open(databaseOptions, hasher: try accountOptions.hasher(), throttle: throttle, limits: limits)
-            try await seedFirstStart(composition.database, logger: logger)
+            let composition = try await Composition.open(databaseOptions, hasher: try accountOptions.hasher(), throttle: throttle, limits: limits)
+            let engine = composition.engine
+            try await seedFirstStart(engine.repositories.places, logger: logger)
             let services = composition.services
             let places = services.places
             let started = ContinuousClock.now
             try await places.loadIndex()
             logger.info("index loaded", metadata: ["places": "\(places.indexedCount)", "took": "\(ContinuousClock.now - started)"])
 
-            let metrics = PlacesMetrics(databaseSize: {
-                [path, path + "-wal"].reduce(0) { total, file in
-                    total + ((try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int ?? 0)
+            // On PostgreSQL the change feed's notifications ring the index sync's doorbell: a write through another
+            // instance is applied at once, and the poll (every second) catches what a lost notification would miss.
+            let doorbell = Doorbell()
+            var background = [
+                PeriodicService.indexSync(places, doorbell: doorbell, logger: logger) as any Service,
+                PeriodicService.decisionDeadlines(services.decisions, logger: logger),
+            ]
+            var databaseSize: (@Sendable () -> Int)?
+            switch engine {
+            case .sqlite(_, let path):
+                databaseSize = {
+                    [path, path + "-wal"].reduce(0) { total, file in
+                        total + ((try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int ?? 0)
+                    }
                 }
-            })
+            case .postgres(let database):
+                background.append(BackgroundTask("change feed") { await database.listenForChanges { doorbell.ring() } })
+            }
+            let metrics = PlacesMetrics(databaseSize: databaseSize)
             MetricsSystem.bootstrap(metrics.factory)
             let app = buildApplication(
                 settings: settings,
                 services: services,
                 metrics: metrics,
-                background: [
-                    PeriodicService.indexSync(places, logger: logger),
-                    PeriodicService.decisionDeadlines(services.decisions, logger: logger),
-                ],
+                background: background,
                 logger: logger,
                 onServerRunning: { port in
-                    logger.notice("serving \(places.indexedCount) places on http://\(settings.host):\(port) from \(path)")
+                    logger.notice("serving \(places.indexedCount) places on http://\(settings.host):\(port) from \(engine.description)")
                 }
             )
             try await runServer(app)
@@ -152,9 +164,9 @@ extension Places {
             return values.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
 
-        private func seedFirstStart(_ database: PlacesDatabase, logger: Logger) async throws {
+        private func seedFirstStart(_ places: any PlaceRepository, logger: Logger) async throws {
             let folder = Setting.value(seeds, environment: "PLACES_SEEDS", default: "./Seeds")
-            guard let outcome = try await SeedRun.seedIfEmpty(database, from: folder, logger: logger) else { return }
+            guard let outcome = try await SeedRun.seedIfEmpty(places, from: folder, logger: logger) else { return }
             logger.info("seeded", metadata: ["places": "\(outcome.loaded)", "failedFiles": "\(outcome.failedFiles)"])
         }
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PlacesCore
 import PlacesHTTP
+import PlacesPostgres
 import PlacesSQLite
 
 /// Reads a setting the way DESIGN.md orders them: flag, then environment, then default.
@@ -15,11 +16,48 @@ enum Setting {
 
 /// The `--database` option every command shares.
 struct DatabaseOptions: ParsableArguments {
-    @Option(name: .long, help: "The SQLite database file (env PLACES_DATABASE; default ./places.sqlite).")
+    @Option(
+        name: .long,
+        help: "A SQLite file, or a postgres://user:password@host:5432/places URL (env PLACES_DATABASE; default ./places.sqlite)."
+    )
     var database: String?
 
-    /// The database path after flag, environment and default.
+    /// The database argument after flag, environment and default: a path, or a URL.
     var path: String { Setting.value(database, environment: "PLACES_DATABASE", default: "./places.sqlite") }
+
+    /// Where the argument points; `invalid_input` (field `database`) for a PostgreSQL URL that does not read.
+    func location() throws(PlacesError) -> DatabaseLocation {
+        guard PostgresLocation.isURL(path) else { return .file(path) }
+        ProcessTitle.hidePasswords()
+        return .postgres(try PostgresLocation(url: path))
+    }
+
+    /// The path of a SQLite database that must already exist (commands that only read it), `not_found` when there is
+    /// no such file; nil for a PostgreSQL database.
+    func existingFile(_ hint: String) throws -> String? {
+        guard case .file(let path) = try location() else { return nil }
+        guard FileManager.default.fileExists(atPath: path) else { throw PlacesError(.notFound, "no database at \(path); \(hint)", field: "database") }
+        return path
+    }
+}
+
+/// The process's command line as `ps` and /proc show it.
+enum ProcessTitle {
+    /// Overwrites the password of every `postgres://user:password@host` argument with asterisks, in the process's own
+    /// argument memory (what `ps` shows), once the arguments have been read.
+    static func hidePasswords() {
+        for index in 0..<Int(CommandLine.argc) {
+            guard let argument = CommandLine.unsafeArgv[index] else { continue }
+            let text = String(cString: argument)
+            guard PostgresLocation.isURL(text), let scheme = text.range(of: "://"),
+                let at = text[scheme.upperBound...].firstIndex(of: "@"),
+                let colon = text[scheme.upperBound..<at].firstIndex(of: ":")
+            else { continue }
+            let start = text.utf8.distance(from: text.startIndex, to: text.index(after: colon))
+            let end = text.utf8.distance(from: text.startIndex, to: at)
+            for offset in start..<end { argument[offset] = CChar(UInt8(ascii: "*")) }
+        }
+    }
 }
 
 /// The options of commands that hash passwords.

@@ -36,7 +36,7 @@ struct Together {
 
     /// Opens the services over the database and finds the actor (the place index loads only if the command needs it).
     static func open(_ database: DatabaseOptions, as username: String) async throws -> Together {
-        let services = try Composition.open(database).services
+        let services = try await Composition.open(database).services
         return Together(services: services, caller: try await services.accounts.user(username: username))
     }
 }

@@ -50,7 +50,7 @@ extension Places {
                             phone: phone.map(Patch.set) ?? .keep
                         )
                     )
-                    let accounts = try database.accounts()
+                    let accounts = try await database.accounts()
                     let user = try await accounts.register(registration, clientAddress: "command line")
                     if json {
                         try printJSON(OwnUser(user))
@@ -82,7 +82,7 @@ extension Places {
 
             func run() async throws {
                 do {
-                    let accounts = try database.accounts()
+                    let accounts = try await database.accounts()
                     let user = try await accounts.user(username: username)
                     try printJSON(try await accounts.settings(userID: user.id))
                 } catch {
@@ -180,7 +180,7 @@ extension Places {
             func run() async throws {
                 do {
                     let patch = try patch()
-                    let accounts = try database.accounts()
+                    let accounts = try await database.accounts()
                     let user = try await accounts.user(username: username)
                     try printJSON(try await accounts.updateSettings(userID: user.id, patch))
                 } catch {
@@ -202,7 +202,7 @@ struct SettingsDatabaseOptions: ParsableArguments {
     @OptionGroup var database: AccountDatabaseOptions
 
     /// The account service over the database.
-    func accounts() throws -> AccountService { try database.accounts() }
+    func accounts() async throws -> AccountService { try await database.accounts() }
 }
 
 /// The database, and how passwords hash on it, of the commands that work on accounts.
@@ -211,7 +211,7 @@ struct AccountDatabaseOptions: ParsableArguments {
     @OptionGroup var hashing: AccountOptions
 
     /// The account service over the database, hashing at the configured cost.
-    func accounts() throws -> AccountService {
-        try Composition.open(database, hasher: try hashing.hasher()).services.accounts
+    func accounts() async throws -> AccountService {
+        try await Composition.open(database, hasher: try hashing.hasher()).services.accounts
     }
 }

@@ -13,17 +13,17 @@ struct FirstStartTests {
         try await withSeedFolder(["one.json": json, "README.txt": "not a seed"]) { folder in
             let database = try PlacesDatabase.inMemory()
             let logger = Logger(label: "test")
-            let first = try await SeedRun.seedIfEmpty(database, from: folder.path, logger: logger)
+            let first = try await SeedRun.seedIfEmpty(database.places, from: folder.path, logger: logger)
             #expect(first?.loaded == 2)
             #expect(first?.failedFiles == 0)
             #expect(try await database.places.liveCount() == 2)
-            #expect(try await SeedRun.seedIfEmpty(database, from: folder.path, logger: logger) == nil)
+            #expect(try await SeedRun.seedIfEmpty(database.places, from: folder.path, logger: logger) == nil)
         }
     }
 
     @Test func aMissingSeedFolderStartsEmpty() async throws {
         let database = try PlacesDatabase.inMemory()
-        #expect(try await SeedRun.seedIfEmpty(database, from: "/nonexistent/seeds", logger: Logger(label: "test")) == nil)
+        #expect(try await SeedRun.seedIfEmpty(database.places, from: "/nonexistent/seeds", logger: Logger(label: "test")) == nil)
         #expect(try await database.places.isEmpty())
     }
 }
@@ -35,7 +35,7 @@ struct FirstStartFailureTests {
         try await withSeedFolder(files) { folder in
             let database = try PlacesDatabase.inMemory()
             await #expect(
-                performing: { _ = try await SeedRun.seedIfEmpty(database, from: folder.path, logger: Logger(label: "test")) },
+                performing: { _ = try await SeedRun.seedIfEmpty(database.places, from: folder.path, logger: Logger(label: "test")) },
                 throws: { error in
                     guard let error = error as? PlacesError else { return false }
                     return error.code == .invalidInput && error.message.contains("places seed")

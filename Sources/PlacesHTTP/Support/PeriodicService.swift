@@ -1,19 +1,25 @@
 import Logging
+import PlacesCore
 import ServiceLifecycle
 
-/// Background work done in rounds while the server runs: a round every interval until graceful shutdown, and a round
-/// that fails is logged and tried again at the next.
+/// Background work done in rounds while the server runs: a round every interval (or sooner, when its doorbell rings)
+/// until graceful shutdown, and a round that fails is logged and tried again at the next.
 public struct PeriodicService: Service, CustomStringConvertible {
     /// What the work is, for the service group's log.
     public let description: String
     let interval: Duration
+    /// Rung when there is work before the interval is up (another instance committed changes).
+    var doorbell: Doorbell?
     let logger: Logger
     let round: @Sendable () async throws -> Void
 
     public func run() async throws {
         while !Task.isShuttingDownGracefully {
             do {
-                try await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+                try await cancelWhenGracefulShutdown {
+                    if let doorbell { await doorbell.wait(upTo: interval) } else { try await Task.sleep(for: interval) }
+                    try Task.checkCancellation()
+                }
             } catch {
                 return
             }
@@ -23,5 +29,22 @@ public struct PeriodicService: Service, CustomStringConvertible {
                 logger.warning("\(description) failed; retrying", metadata: ["error": "\(error)"])
             }
         }
+    }
+}
+
+/// Background work that runs as long as the server does (such as listening to the change feed), ended by cancellation
+/// at graceful shutdown.
+public struct BackgroundTask: Service, CustomStringConvertible {
+    /// What the work is, for the service group's log.
+    public let description: String
+    let work: @Sendable () async -> Void
+
+    public init(_ description: String, work: @escaping @Sendable () async -> Void) {
+        self.description = description
+        self.work = work
+    }
+
+    public func run() async throws {
+        try await cancelWhenGracefulShutdown { await work() }
     }
 }

@@ -13,16 +13,18 @@ public final class PlacesMetrics: Sendable {
     /// The collector every metric is kept in.
     public let registry: PrometheusCollectorRegistry
     private let placesIndexed: Prometheus.Gauge
-    private let databaseBytes: Prometheus.Gauge
+    private let databaseBytes: Prometheus.Gauge?
     private let decisionsActive: Prometheus.Gauge
-    private let databaseSize: @Sendable () -> Int
+    private let databaseSize: (@Sendable () -> Int)?
 
-    /// Makes the metrics; `databaseSize` says how many bytes the database's files hold.
-    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), databaseSize: @escaping @Sendable () -> Int = { 0 }) {
+    /// Makes the metrics; `databaseSize` says how many bytes the database's files hold (a SQLite file's; a shared
+    /// PostgreSQL database is measured by its own monitoring, and has no such gauge here).
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), databaseSize: (@Sendable () -> Int)? = nil) {
         self.registry = registry
         self.databaseSize = databaseSize
         placesIndexed = registry.makeGauge(name: "places_indexed", help: "Live places in the in-memory grid index.")
-        databaseBytes = registry.makeGauge(name: "places_database_bytes", help: "Bytes of the SQLite database and its WAL.")
+        databaseBytes =
+            databaseSize == nil ? nil : registry.makeGauge(name: "places_database_bytes", help: "Bytes of the SQLite database and its WAL.")
         decisionsActive = registry.makeGauge(name: "places_decisions_active", help: "Group decisions still taking ballots.")
     }
 
@@ -66,7 +68,7 @@ public final class PlacesMetrics: Sendable {
     /// The metrics as Prometheus text, the gauges read now.
     func render(services: PlacesServices) async throws -> Response {
         placesIndexed.set(Int64(services.places.indexedCount))
-        databaseBytes.set(Int64(databaseSize()))
+        if let databaseSize { databaseBytes?.set(Int64(databaseSize())) }
         decisionsActive.set(Int64(try await services.decisions.activeCount()))
         var response = Response(status: .ok, body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
         response.headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"

@@ -1,0 +1,346 @@
+import Foundation
+import PlacesCore
+import PostgresNIO
+
+/// Decisions, their participants and ballots in PostgreSQL.
+public struct PostgresDecisionRepository: DecisionRepository {
+    let database: PostgresPlacesDatabase
+
+    public func insert(_ decision: Decision, notifications: [UserNotification]) async throws {
+        let candidates = try PostgresDecisionRepository.jsonText(decision.candidates)
+        try await database.write { connection in
+            try await connection.execute(
+                """
+                INSERT INTO decision (id, group_id, created_by, title, method, status, candidates, weighted, scheduled, seed,
+                    deadline, visit_date, created_at)
+                VALUES (\(decision.id), \(decision.groupId), \(decision.createdBy), \(decision.title), \(decision.method.rawValue),
+                    \(decision.status.rawValue), \(candidates), \(decision.weighted), \(decision.scheduled), \(String(decision.seed)),
+                    \(decision.deadline.map(Timestamp.text)), \(decision.visitDate), \(Timestamp.text(decision.createdAt)))
+                """,
+                logger: database.logger
+            )
+            try await connection.execute(
+                "INSERT INTO decision_participant (decision_id, user_id) SELECT \(decision.id), unnest(\(decision.participants)::text[])",
+                logger: database.logger
+            )
+            try await PostgresNotificationRepository.insert(notifications, on: connection, database: database)
+        }
+    }
+
+    public func state(decisionID: String) async throws -> DecisionState? {
+        let row = try await database.read { connection in
+            try await connection.row(
+                "\(unescaped: PostgresDecisionRepository.stateQuery) WHERE d.id = \(decisionID)",
+                logger: database.logger
+            )
+        }
+        return try row.map(PostgresDecisionRepository.state)
+    }
+
+    public func decisions(visibleTo userID: String, groupIDs: [String], page: PageRequest) async throws -> Page<DecisionState> {
+        let after = try Keyset([.init(sql: "d.created_at", descending: true), .init(sql: "d.id", descending: true)], page: page)
+        let rows = try await database.read { connection in
+            try await connection.rows(
+                """
+                \(unescaped: PostgresDecisionRepository.stateQuery)
+                WHERE (d.created_by = \(userID) OR d.id IN (SELECT decision_id FROM decision_participant WHERE user_id = \(userID))
+                    OR d.group_id = ANY(\(groupIDs)::text[]))
+                AND \(after) \(orderBy: after) LIMIT \(page.fetchLimit)
+                """,
+                logger: database.logger
+            )
+        }
+        return try page.page(rows) { row in
+            (try PostgresDecisionRepository.state(row), [try row.get("created_at"), try row.get("id")])
+        }
+    }
+
+    public func save(_ state: DecisionState, replacing previous: DecisionState) async throws -> SavedDecision? {
+        let id = previous.decision.id
+        let changedDecision = state.decision != previous.decision ? state.decision : nil
+        let leaving = Array(Set(previous.decision.participants).subtracting(state.decision.participants))
+        let withdrawn = Array(Set(previous.ballots.map(\.userId)).subtracting(state.ballots.map(\.userId)))
+        let cast = state.ballots.filter { !previous.ballots.contains($0) }
+        return try await database.write { connection in
+            // The first statement locks the decision's row (so saves of one decision run one after the other, each
+            // seeing those before it) and checks the version the change depends on.
+            let current = try await PostgresDecisionRepository.countSave(
+                of: id,
+                writing: changedDecision,
+                over: previous,
+                on: connection,
+                database: database
+            )
+            guard let current else {
+                guard try await connection.value("SELECT true FROM decision WHERE id = \(id)", as: Bool.self, logger: database.logger) != nil
+                else { throw PlacesError.notFound("no decision with id \(PlacesError.quoted(id))") }
+                // Nothing was written: what the change depends on was saved since it was read.
+                return nil
+            }
+            if !leaving.isEmpty {
+                try await connection.execute(
+                    "DELETE FROM decision_participant WHERE decision_id = \(id) AND user_id = ANY(\(leaving)::text[])",
+                    logger: database.logger
+                )
+            }
+            if !withdrawn.isEmpty {
+                try await connection.execute(
+                    "DELETE FROM ballot WHERE decision_id = \(id) AND user_id = ANY(\(withdrawn)::text[])",
+                    logger: database.logger
+                )
+            }
+            try await PostgresDecisionRepository.store(cast, of: id, on: connection, database: database)
+            try await PostgresNotificationRepository.insert(state.notifications, on: connection, database: database)
+            // Who is left to vote matters only while the decision is open.
+            let waiting =
+                state.decision.status == .active
+                ? try await PostgresDecisionRepository.notYetVoted(in: id, on: connection, database: database) : []
+            return SavedDecision(version: current.version, decisionVersion: current.decisionVersion, notYetVoted: waiting)
+        }
+    }
+
+    public func activeCount() async throws -> Int {
+        try await database.read { connection in
+            try await connection.value("SELECT count(*) FROM decision WHERE status = 'active'", as: Int.self, logger: database.logger) ?? 0
+        }
+    }
+
+    public func activeCount(startedBy userID: String) async throws -> Int {
+        try await database.read { connection in
+            try await connection.value(
+                "SELECT count(*) FROM decision WHERE created_by = \(userID) AND status = 'active'",
+                as: Int.self,
+                logger: database.logger
+            ) ?? 0
+        }
+    }
+
+    public func activeDecisions(groupID: String, participant userID: String) async throws -> [String] {
+        let rows = try await database.read { connection in
+            try await connection.rows(
+                """
+                SELECT d.id FROM decision d JOIN decision_participant p ON p.decision_id = d.id
+                WHERE d.group_id = \(groupID) AND d.status = 'active' AND p.user_id = \(userID)
+                ORDER BY d.created_at, d.id
+                """,
+                logger: database.logger
+            )
+        }
+        return try rows.map { try $0.get("id") }
+    }
+
+    public func activeDecisions(deadlineBefore date: Date) async throws -> [String] {
+        let rows = try await database.read { connection in
+            try await connection.rows(
+                """
+                SELECT id FROM decision WHERE status = 'active' AND deadline IS NOT NULL AND deadline <= \(Timestamp.text(date))
+                ORDER BY deadline, id
+                """,
+                logger: database.logger
+            )
+        }
+        return try rows.map { try $0.get("id") }
+    }
+
+    public func recentWinners(groupID: String?, createdBy userID: String, since: Date) async throws -> Set<String> {
+        let rows = try await database.read { connection in
+            if let groupID {
+                return try await connection.rows(
+                    """
+                    SELECT result::jsonb ->> 'winner' AS winner FROM decision
+                    WHERE status = 'completed' AND group_id = \(groupID) AND ended_at >= \(Timestamp.text(since)) AND result IS NOT NULL
+                    """,
+                    logger: database.logger
+                )
+            }
+            return try await connection.rows(
+                """
+                SELECT result::jsonb ->> 'winner' AS winner FROM decision
+                WHERE status = 'completed' AND group_id IS NULL AND created_by = \(userID) AND ended_at >= \(Timestamp.text(since))
+                    AND result IS NOT NULL
+                """,
+                logger: database.logger
+            )
+        }
+        return Set(try rows.compactMap { try $0.get("winner", as: String?.self) })
+    }
+
+    /// Counts a save of the decision `id` when the version it depends on is still `previous`'s: every save's version
+    /// when `decision` is given (whose status, ending, reminder, result and departures it then writes; participants and
+    /// ballots are rows of their own), the decision's own version when not. Locks the decision's row until the
+    /// transaction ends; answers the versions after the save, or nil when the check failed or there is no such decision.
+    static func countSave(
+        of id: String,
+        writing decision: Decision?,
+        over previous: DecisionState,
+        on connection: PostgresConnection,
+        database: PostgresPlacesDatabase
+    ) async throws -> (version: Int64, decisionVersion: Int64)? {
+        let row: PostgresRandomAccessRow?
+        if let decision {
+            let result = try decision.result.map(jsonText)
+            let departures = decision.departures.isEmpty ? nil : try jsonText(decision.departures)
+            row = try await connection.row(
+                """
+                UPDATE decision SET version = version + 1, decision_version = decision_version + 1,
+                    status = \(decision.status.rawValue), ended_at = \(decision.endedAt.map(Timestamp.text)),
+                    reminder_sent_at = \(decision.reminderSentAt.map(Timestamp.text)), result = \(result), departures = \(departures)
+                WHERE id = \(id) AND version = \(previous.version)
+                RETURNING version, decision_version
+                """,
+                logger: database.logger
+            )
+        } else {
+            row = try await connection.row(
+                """
+                UPDATE decision SET version = version + 1 WHERE id = \(id) AND decision_version = \(previous.decisionVersion)
+                RETURNING version, decision_version
+                """,
+                logger: database.logger
+            )
+        }
+        return try row.map { (try $0.get("version"), try $0.get("decision_version")) }
+    }
+
+    /// Stores the ballots cast or changed in the decision `id`, in one statement however many there are: a changed
+    /// ballot keeps the time it was first cast.
+    static func store(_ ballots: [Ballot], of id: String, on connection: PostgresConnection, database: PostgresPlacesDatabase)
+        async throws
+    {
+        guard !ballots.isEmpty else { return }
+        let voters = ballots.map(\.userId)
+        let rankings = try ballots.map { try jsonText($0.ranking) }
+        let cast = ballots.map { Timestamp.text($0.castAt) }
+        let updated = ballots.map { Timestamp.text($0.updatedAt) }
+        try await connection.execute(
+            """
+            INSERT INTO ballot (decision_id, user_id, ranking, cast_at, updated_at)
+            SELECT \(id), user_id, ranking, cast_at, updated_at
+            FROM unnest(\(voters)::text[], \(rankings)::text[], \(cast)::text[], \(updated)::text[]) AS b(user_id, ranking, cast_at, updated_at)
+            ON CONFLICT (decision_id, user_id) DO UPDATE SET ranking = excluded.ranking, updated_at = excluded.updated_at
+            """,
+            logger: database.logger
+        )
+    }
+
+    /// The participants of the decision `id` without a ballot, as the caller's transaction sees them: read after
+    /// `countSave` locked the decision's row, this statement sees every ballot saved before, so of two last ballots
+    /// saved at once the second finds nobody left.
+    static func notYetVoted(in id: String, on connection: PostgresConnection, database: PostgresPlacesDatabase) async throws
+        -> Set<String>
+    {
+        let rows = try await connection.rows(
+            """
+            SELECT p.user_id FROM decision_participant p WHERE p.decision_id = \(id)
+            AND NOT EXISTS (SELECT 1 FROM ballot b WHERE b.decision_id = p.decision_id AND b.user_id = p.user_id)
+            """,
+            logger: database.logger
+        )
+        return Set(try rows.map { try $0.get("user_id", as: String.self) })
+    }
+
+    /// A decision's row with its participants and those of them who are no longer members of its group (as arrays),
+    /// its ballots and the people it names (participants and those who left) as JSON lists: a decision, or a page of
+    /// them, in one statement.
+    static let stateQuery = """
+        SELECT d.*,
+            ARRAY(SELECT p.user_id FROM decision_participant p WHERE p.decision_id = d.id) AS participant_ids,
+            ARRAY(SELECT p.user_id FROM decision_participant p WHERE p.decision_id = d.id AND d.group_id IS NOT NULL
+                AND NOT EXISTS (SELECT 1 FROM group_member m WHERE m.group_id = d.group_id AND m.user_id = p.user_id)
+            ) AS former_member_ids,
+            (SELECT coalesce(json_agg(json_build_array(b.user_id, b.ranking, b.cast_at, b.updated_at)), '[]')::text
+                FROM ballot b WHERE b.decision_id = d.id) AS ballot_list,
+            (SELECT coalesce(json_agg(json_build_array(u.id, u.username, u.display_name, u.bio, u.city, u.avatar_url)), '[]')::text
+                FROM user_account u
+                WHERE u.id IN (SELECT p.user_id FROM decision_participant p WHERE p.decision_id = d.id)
+                    OR u.id IN (SELECT departure ->> 'userId' FROM jsonb_array_elements(coalesce(d.departures, '[]')::jsonb) AS departure)
+            ) AS people
+        FROM decision d
+        """
+
+    /// The decision state a row of `stateQuery` holds.
+    static func state(_ row: PostgresRandomAccessRow) throws -> DecisionState {
+        let id: String = try row.get("id")
+        guard let method = Decision.Method(rawValue: try row.get("method")),
+            let status = Decision.Status(rawValue: try row.get("status")),
+            let seed = UInt64(try row.get("seed", as: String.self))
+        else { throw PlacesError(.internalError, "stored decision '\(id)' is unreadable") }
+        let resultText: String? = try row.get("result")
+        let departuresText: String? = try row.get("departures")
+        var decision = Decision(
+            id: id,
+            groupId: try row.get("group_id"),
+            createdBy: try row.get("created_by"),
+            title: try row.get("title"),
+            method: method,
+            status: status,
+            candidates: try jsonValue([String].self, from: try row.get("candidates")),
+            participants: try row.get("participant_ids", as: [String].self).sorted(),
+            weighted: try row.get("weighted"),
+            scheduled: try row.get("scheduled"),
+            seed: seed,
+            deadline: try row.optionalDate("deadline"),
+            visitDate: try row.get("visit_date"),
+            createdAt: try row.date("created_at"),
+            endedAt: try row.optionalDate("ended_at"),
+            reminderSentAt: try row.optionalDate("reminder_sent_at"),
+            result: try resultText.map { try jsonValue(DecisionResult.self, from: $0) }
+        )
+        decision.departures = try departuresText.map { try jsonValue([Departure].self, from: $0) } ?? []
+        return DecisionState(
+            decision: decision,
+            ballots: try ballots(of: id, from: try row.get("ballot_list")).sorted { $0.userId < $1.userId },
+            formerMembers: Set(try row.get("former_member_ids", as: [String].self)),
+            people: try people(namedBy: id, from: try row.get("people")),
+            version: try row.get("version"),
+            decisionVersion: try row.get("decision_version")
+        )
+    }
+
+    /// The ballots of the decision `id` from their JSON list of [user id, ranking, cast at, updated at].
+    static func ballots(of id: String, from text: String) throws -> [Ballot] {
+        try jsonValue([[String]].self, from: text).map { fields in
+            guard fields.count == 4 else { throw PlacesError(.internalError, "a stored ballot of decision '\(id)' is unreadable") }
+            return Ballot(
+                userId: fields[0],
+                ranking: try jsonValue([String].self, from: fields[1]),
+                castAt: Timestamp.date(fields[2]) ?? Date(timeIntervalSince1970: 0),
+                updatedAt: Timestamp.date(fields[3]) ?? Date(timeIntervalSince1970: 0)
+            )
+        }
+    }
+
+    /// The people the decision `id` names, by id, from their JSON list of [id, username, display name, bio, city,
+    /// avatar URL]: the public columns, some of them null.
+    static func people(namedBy id: String, from text: String) throws -> [String: PublicUser] {
+        let people = try jsonValue([[String?]].self, from: text).map { fields in
+            guard fields.count == 6, let userID = fields[0], let username = fields[1] else {
+                throw PlacesError(.internalError, "a person named by decision '\(id)' is unreadable")
+            }
+            let profile = User.Profile(displayName: fields[2], bio: fields[3], city: fields[4], avatarURL: fields[5])
+            return PublicUser(id: userID, username: username, profile: profile)
+        }
+        return Dictionary(people.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// A value as the JSON text stored in a column, written with the API's encoder (as on SQLite).
+    static func jsonText(_ value: some Encodable) throws -> String {
+        String(decoding: try PlacesJSON.makeEncoder().encode(value), as: UTF8.self)
+    }
+
+    /// A value from the JSON text stored in a column, read strictly.
+    static func jsonValue<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        do {
+            return try decoder.decode(type, from: Data(text.utf8))
+        } catch {
+            throw PlacesError(.internalError, "a stored \(type) is unreadable")
+        }
+    }
+}
+
+extension PostgresPlacesDatabase {
+    /// The decision repository over this database.
+    public var decisions: PostgresDecisionRepository { PostgresDecisionRepository(database: self) }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import PlacesCore
+import PostgresNIO
+
+/// Notifications in PostgreSQL. Other repositories store them with `insert(_:on:)` inside their own transactions.
+public struct PostgresNotificationRepository: NotificationRepository {
+    let database: PostgresPlacesDatabase
+
+    public func notifications(recipientID: String, page: PageRequest) async throws -> Page<UserNotification> {
+        let after = try Keyset([.init(sql: "created_at", descending: true), .init(sql: "id", descending: true)], page: page)
+        let rows = try await database.read { connection in
+            try await connection.rows(
+                "SELECT * FROM notification WHERE recipient_id = \(recipientID) AND \(after) \(orderBy: after) LIMIT \(page.fetchLimit)",
+                logger: database.logger
+            )
+        }
+        return try page.page(rows) { row in
+            (try PostgresNotificationRepository.notification(row), [try row.get("created_at"), try row.get("id")])
+        }
+    }
+
+    public func unreadCount(recipientID: String) async throws -> Int {
+        try await database.read { connection in
+            try await connection.value(
+                "SELECT count(*) FROM notification WHERE recipient_id = \(recipientID) AND read_at IS NULL",
+                as: Int.self,
+                logger: database.logger
+            ) ?? 0
+        }
+    }
+
+    public func markRead(id: String, recipientID: String, now: Date) async throws -> Bool {
+        try await database.read { connection in
+            // Already read counts as done; only someone else's or an unknown id is "none".
+            try await connection.value(
+                """
+                WITH marked AS (
+                    UPDATE notification SET read_at = \(Timestamp.text(now))
+                    WHERE id = \(id) AND recipient_id = \(recipientID) AND read_at IS NULL
+                    RETURNING 1
+                )
+                SELECT EXISTS (SELECT 1 FROM marked) OR EXISTS (SELECT 1 FROM notification WHERE id = \(id) AND recipient_id = \(recipientID))
+                """,
+                as: Bool.self,
+                logger: database.logger
+            ) ?? false
+        }
+    }
+
+    public func markAllRead(recipientID: String, now: Date) async throws -> Int {
+        try await database.read { connection in
+            try await connection.execute(
+                "UPDATE notification SET read_at = \(Timestamp.text(now)) WHERE recipient_id = \(recipientID) AND read_at IS NULL",
+                logger: database.logger
+            )
+        }
+    }
+
+    /// Stores `notifications` in the caller's transaction, so they commit (or roll back) with the event they tell of.
+    /// One statement however many there are: each column travels as one array (a decision's result notifies every
+    /// participant).
+    static func insert(_ notifications: [UserNotification], on connection: PostgresConnection, database: PostgresPlacesDatabase)
+        async throws
+    {
+        guard !notifications.isEmpty else { return }
+        let encoder = PlacesJSON.makeEncoder()
+        func json(_ value: some Encodable) throws -> String { String(decoding: try encoder.encode(value), as: UTF8.self) }
+        let ids = notifications.map(\.id)
+        let recipients = notifications.map(\.recipientId)
+        let kinds = notifications.map(\.kind.rawValue)
+        let messages = notifications.map(\.message)
+        let subjects = try notifications.map { try json($0.subject) }
+        let channels = try notifications.map { try json($0.channels) }
+        let created = notifications.map { Timestamp.text($0.createdAt) }
+        // An array travels without NULLs: an unread notification's time is empty text, NULL again in the table.
+        let read = notifications.map { $0.readAt.map(Timestamp.text) ?? "" }
+        try await connection.execute(
+            """
+            INSERT INTO notification (id, recipient_id, kind, message, subject, channels, created_at, read_at)
+            SELECT id, recipient_id, kind, message, subject, channels, created_at, nullif(read_at, '') FROM unnest(\(ids)::text[], \(recipients)::text[], \(kinds)::text[], \(messages)::text[], \(subjects)::text[],
+                \(channels)::text[], \(created)::text[], \(read)::text[]) WITH ORDINALITY AS n(id, recipient_id, kind, message,
+                subject, channels, created_at, read_at, position)
+            ORDER BY position
+            """,
+            logger: database.logger
+        )
+    }
+
+    static func notification(_ row: PostgresRandomAccessRow) throws -> UserNotification {
+        let id: String = try row.get("id")
+        let kindText: String = try row.get("kind")
+        guard let kind = UserNotification.Kind(rawValue: kindText) else {
+            throw PlacesError(.internalError, "stored notification '\(id)' has an unknown kind '\(kindText)'")
+        }
+        let decoder = JSONDecoder()
+        let subject: UserNotification.Subject
+        let channels: [String]
+        do {
+            subject = try decoder.decode(UserNotification.Subject.self, from: Data(try row.get("subject", as: String.self).utf8))
+            channels = try decoder.decode([String].self, from: Data(try row.get("channels", as: String.self).utf8))
+        } catch {
+            throw PlacesError(.internalError, "stored notification '\(id)' is unreadable")
+        }
+        return UserNotification(
+            id: id,
+            recipientId: try row.get("recipient_id"),
+            kind: kind,
+            message: try row.get("message"),
+            subject: subject,
+            channels: channels,
+            createdAt: try row.date("created_at"),
+            readAt: try row.optionalDate("read_at")
+        )
+    }
+}
+
+extension PostgresPlacesDatabase {
+    /// The notification repository over this database.
+    public var notifications: PostgresNotificationRepository { PostgresNotificationRepository(database: self) }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import GeoIndex
+import Logging
+import PlacesCore
+import PostgresNIO
+
+/// How a place is laid out in the `place` table of PostgreSQL; internal to the storage target.
+enum PostgresPlaceRow {
+    /// The columns a summary needs, in the order `summary` reads them.
+    static let summaryColumns =
+        "id, kind, name, latitude, longitude, city, tags, cuisine, price_level, opening_hours, time_zone, rating_count, rating_sum"
+
+    /// The columns a place is written with, in the order `values` gives them (`search` last).
+    static let writtenColumns =
+        "id, kind, name, description, latitude, longitude, address, city, tags, cuisine, price_level, phone, website, opening_hours, time_zone, owner_id, seed_source, created_at, updated_at, deleted_at, revision, search"
+
+    /// The place's words as search sees them, each marked with its field (`n.` name, `l.` labels, `d.` description),
+    /// space-separated, for `array_to_tsvector(string_to_array(…, ' '))`.
+    static func searchLexemes(_ place: Place) -> String {
+        let fields = SearchText.fieldWords(name: place.name, tags: place.tags, cuisine: place.cuisine, description: place.description)
+        var lexemes: [String] = []
+        for (field, mark) in [(SearchText.Field.name, "n."), (.labels, "l."), (.description, "d.")] {
+            for word in (fields[field] ?? "").split(separator: " ") { lexemes.append(mark + word) }
+        }
+        return lexemes.joined(separator: " ")
+    }
+
+    /// `INSERT INTO place (writtenColumns) VALUES (…)` for one place at `revision` (a subquery's value may stand for
+    /// it), followed by `tail` (an `ON CONFLICT` clause, `RETURNING`, or nothing).
+    static func insert(_ place: Place, revision: Int64) -> PostgresQuery {
+        """
+        INSERT INTO place (\(unescaped: writtenColumns)) VALUES (
+            \(place.id), \(place.kind.rawValue), \(place.name), \(place.description), \(place.coordinate.latitude),
+            \(place.coordinate.longitude), \(place.address), \(place.city), \(StoredText.encodeTags(place.tags)), \(place.cuisine),
+            \(place.priceLevel), \(place.phone), \(place.website), \(place.openingHours.map(StoredText.encodeHours)), \(place.timeZone),
+            \(place.ownerID), \(place.seedSource), \(Timestamp.text(place.createdAt)), \(Timestamp.text(place.updatedAt)),
+            \(place.deletedAt.map(Timestamp.text)), \(revision), array_to_tsvector(string_to_array(\(searchLexemes(place)), ' '))
+        )
+        """
+    }
+
+    /// Rewrites a stored place whole (all but its id and creation time) at `revision`; answers how many rows changed.
+    static func replace(_ place: Place, revision: Int64) -> PostgresQuery {
+        """
+        UPDATE place SET kind = \(place.kind.rawValue), name = \(place.name), description = \(place.description),
+            latitude = \(place.coordinate.latitude), longitude = \(place.coordinate.longitude), address = \(place.address),
+            city = \(place.city), tags = \(StoredText.encodeTags(place.tags)), cuisine = \(place.cuisine),
+            price_level = \(place.priceLevel), phone = \(place.phone), website = \(place.website),
+            opening_hours = \(place.openingHours.map(StoredText.encodeHours)), time_zone = \(place.timeZone),
+            owner_id = \(place.ownerID), seed_source = \(place.seedSource), updated_at = \(Timestamp.text(place.updatedAt)),
+            deleted_at = \(place.deletedAt.map(Timestamp.text)), revision = \(revision),
+            search = array_to_tsvector(string_to_array(\(searchLexemes(place)), ' '))
+        WHERE id = \(place.id)
+        """
+    }
+
+    /// Decodes a whole place from a `SELECT *` row.
+    static func place(_ row: PostgresRandomAccessRow) throws -> Place {
+        let kindText: String = try row.get("kind")
+        guard let kind = PlaceKind(rawValue: kindText) else {
+            throw PlacesError(.internalError, "stored place has an unknown kind")
+        }
+        var place = Place(
+            id: try row.get("id"),
+            kind: kind,
+            name: try row.get("name"),
+            description: try row.get("description"),
+            coordinate: Coordinate(latitude: try row.get("latitude"), longitude: try row.get("longitude")),
+            createdAt: try row.date("created_at"),
+            updatedAt: try row.date("updated_at")
+        )
+        place.address = try row.get("address")
+        place.city = try row.get("city")
+        place.tags = StoredText.decodeTags(try row.get("tags"))
+        place.cuisine = try row.get("cuisine")
+        place.priceLevel = try row.get("price_level")
+        place.phone = try row.get("phone")
+        place.website = try row.get("website")
+        place.openingHours = StoredText.decodeHours(try row.get("opening_hours"))
+        place.timeZone = try row.get("time_zone")
+        place.ownerID = try row.get("owner_id")
+        place.seedSource = try row.get("seed_source")
+        place.deletedAt = try row.optionalDate("deleted_at")
+        place.rating = RatingAggregate(count: try row.get("rating_count"), sum: try row.get("rating_sum"))
+        return place
+    }
+
+    /// A row of `summaryColumns`, decoded by position (a million of them load at start-up).
+    typealias SummaryColumns = (String, String, String, Double, Double, String?, String, String?, Int?, String?, String?, Int, Int)
+
+    /// Decodes a summary from a row of `summaryColumns`; `shared` lets equal tag lists, opening hours and time zones
+    /// share one stored value across places.
+    static func summary(_ columns: SummaryColumns, shared: inout SharedValues) -> PlaceSummary? {
+        guard let kind = PlaceKind(rawValue: columns.1) else { return nil }
+        var summary = PlaceSummary(
+            id: columns.0,
+            kind: kind,
+            name: columns.2,
+            coordinate: Coordinate(latitude: columns.3, longitude: columns.4),
+            city: columns.5
+        )
+        summary.tags = shared.tags(columns.6)
+        summary.cuisine = shared.text(columns.7)
+        summary.priceLevel = columns.8
+        summary.openingHours = shared.hours(columns.9)
+        summary.timeZone = shared.text(columns.10)
+        summary.rating = RatingAggregate(count: columns.11, sum: columns.12)
+        return summary
+    }
+}
+
+extension PostgresPlaceRepository {
+    /// The change counter's channel: every commit that moves the counter notifies it with the new revision, and every
+    /// instance listens, so a write through one is in the others' index at once.
+    static let feedChannel = "places_feed"
+
+    /// Increments the change counter inside the current transaction, notifies the feed's listeners (at commit), and
+    /// returns the new value. The counter row's lock, held until commit, orders the writers: revisions become visible
+    /// in the order they were drawn.
+    static func bumpRevision(on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
+        let revision = try await connection.value(
+            """
+            WITH bump AS (
+                UPDATE change_counter SET value = value + 1 WHERE id = 1
+                RETURNING value, pg_notify(\(feedChannel), value::text) IS NULL AS notified
+            )
+            SELECT value FROM bump
+            """,
+            as: Int64.self,
+            logger: logger
+        )
+        guard let revision else { throw PlacesError(.internalError, "the change counter is missing") }
+        return revision
+    }
+}

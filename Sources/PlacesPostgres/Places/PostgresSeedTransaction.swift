@@ -1,0 +1,260 @@
+import Foundation
+import Logging
+import PlacesCore
+import PostgresNIO
+
+/// A seed file's transaction in PostgreSQL: one connection, leased for as long as the transaction is open, takes the
+/// batches as they come until the importer commits or rolls back.
+///
+/// Each batch is streamed with COPY into a temporary staging table and written with one `INSERT … ON CONFLICT`. Into a
+/// live database, the rows are marked with a number of this transaction's own while it is open, and take their
+/// revision only at the end: the change counter (whose lock every place write waits for) is held for a moment, not for
+/// the whole seed. Into an empty table, the seed takes its revision first, and the search index is set aside and built
+/// once at the end.
+final class PostgresSeedTransaction: SeedTransaction {
+    /// What the importer asks of the open transaction.
+    private enum Command {
+        case upsert([Place], CheckedContinuation<[Int: PlacesError], any Error>)
+        case commit
+        case rollback
+    }
+
+    private struct RolledBack: Error {}
+
+    private let commands: AsyncStream<Command>.Continuation
+    private let outcome: Task<Void, any Error>
+
+    init(database: PostgresPlacesDatabase) {
+        let (stream, commands) = AsyncStream<Command>.makeStream()
+        self.commands = commands
+        outcome = Task {
+            do {
+                try await database.write { connection in
+                    var writer = try await SeedWriter.start(on: connection, logger: database.logger)
+                    try await PostgresSeedTransaction.serve(stream, writer: &writer)
+                }
+            } catch is RolledBack {
+                return
+            }
+        }
+    }
+
+    deinit {
+        // An importer that never ended it would hold the connection, and the rows it wrote, forever.
+        commands.yield(.rollback)
+        commands.finish()
+    }
+
+    func upsert(_ places: [Place]) async throws -> [Int: PlacesError] {
+        try await withCheckedThrowingContinuation { continuation in
+            if case .terminated = commands.yield(.upsert(places, continuation)) {
+                continuation.resume(throwing: PlacesError(.internalError, "the seed transaction has ended"))
+            }
+        }
+    }
+
+    func commit() async throws {
+        commands.yield(.commit)
+        commands.finish()
+        try await outcome.value
+    }
+
+    func rollback() async {
+        commands.yield(.rollback)
+        commands.finish()
+        _ = try? await outcome.value
+    }
+
+    /// The open transaction: writes each batch as it comes, until commit (returning, so it commits) or rollback
+    /// (throwing, so it rolls back). A batch that fails fails the transaction.
+    private static func serve(_ commands: AsyncStream<Command>, writer: inout SeedWriter) async throws {
+        for await command in commands {
+            switch command {
+            case .upsert(let places, let continuation):
+                do {
+                    continuation.resume(returning: try await writer.upsert(places))
+                } catch {
+                    continuation.resume(throwing: error)
+                    throw error
+                }
+            case .commit:
+                try await writer.finish()
+                return
+            case .rollback:
+                throw RolledBack()
+            }
+        }
+        // The importer went away without a word.
+        throw RolledBack()
+    }
+}
+
+/// Writes a seed's batches on its transaction's connection.
+private struct SeedWriter {
+    let connection: PostgresConnection
+    let logger: Logger
+    /// What the rows written so far carry as their revision: the seed's revision (into an empty table), or a negative
+    /// number of this transaction's own that `finish` replaces with the revision.
+    let stamp: Int64
+    /// True when the seed took its revision at the start (an empty table), so `finish` has nothing to restamp.
+    let stampIsRevision: Bool
+
+    /// The columns of the staging table, in the order `copyLine` writes them.
+    static let stagedColumns = [
+        "position", "id", "kind", "name", "description", "latitude", "longitude", "address", "city", "tags", "cuisine",
+        "price_level", "phone", "website", "opening_hours", "time_zone", "seed_source", "created_at", "updated_at",
+        "deleted_at", "lexemes",
+    ]
+
+    /// Opens the seed in the current transaction: its staging table, its stamp, and, into an empty table, the search
+    /// index set aside.
+    static func start(on connection: PostgresConnection, logger: Logger) async throws -> SeedWriter {
+        try await connection.query(
+            """
+            CREATE TEMPORARY TABLE seed_batch (
+                position INTEGER NOT NULL, id TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, description TEXT NOT NULL,
+                latitude DOUBLE PRECISION NOT NULL, longitude DOUBLE PRECISION NOT NULL, address TEXT, city TEXT, tags TEXT NOT NULL,
+                cuisine TEXT, price_level INTEGER, phone TEXT, website TEXT, opening_hours TEXT, time_zone TEXT, seed_source TEXT,
+                created_at TEXT NOT NULL, updated_at TEXT NOT NULL, deleted_at TEXT, lexemes TEXT NOT NULL
+            ) ON COMMIT DROP
+            """,
+            logger: logger
+        )
+        let empty = try await connection.value("SELECT NOT EXISTS (SELECT 1 FROM place)", as: Bool.self, logger: logger) ?? false
+        if empty {
+            let revision = try await PostgresPlaceRepository.bumpRevision(on: connection, logger: logger)
+            try await connection.query("DROP INDEX place_search", logger: logger)
+            return SeedWriter(connection: connection, logger: logger, stamp: revision, stampIsRevision: true)
+        }
+        return SeedWriter(connection: connection, logger: logger, stamp: -Int64.random(in: 1...Int64.max), stampIsRevision: false)
+    }
+
+    /// Writes the places, answering those refused by their position: `conflict` for a place added through the API,
+    /// `invalid_input` for an id this seed wrote already (in this batch or an earlier one).
+    mutating func upsert(_ places: [Place]) async throws -> [Int: PlacesError] {
+        // One INSERT cannot write a row twice: a repeated id in the batch waits for its first's verdict.
+        var first: [String: Int] = [:]
+        var repeats: [Int: Int] = [:]
+        var buffer = ByteBuffer()
+        for (position, place) in places.enumerated() {
+            if let earlier = first[place.id] {
+                repeats[position] = earlier
+                continue
+            }
+            first[place.id] = position
+            SeedWriter.copyLine(place, position: position, into: &buffer)
+        }
+        try await connection.query("TRUNCATE seed_batch", logger: logger)
+        try await connection.copyFrom(table: "seed_batch", columns: SeedWriter.stagedColumns, logger: logger) { writer in
+            try await writer.write(buffer)
+        }
+        // Re-seeding an unchanged row keeps its updated_at: only content that differs counts as an update.
+        let content = [
+            "kind", "name", "description", "latitude", "longitude", "address", "city", "tags", "cuisine", "price_level", "phone",
+            "website", "opening_hours", "time_zone", "seed_source", "deleted_at",
+        ]
+        let unchanged = content.map { "place.\($0) IS NOT DISTINCT FROM excluded.\($0)" }.joined(separator: " AND ")
+        let updates = (content + ["revision", "search"]).map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        // Refused: a row that is not the seeds' (conflict) or that already carries this seed's stamp (a duplicate). The
+        // outer SELECT sees the table as it was before the INSERT, so it tells the two apart.
+        let refusedRows = try await connection.rows(
+            """
+            WITH written AS (
+                INSERT INTO place (id, kind, name, description, latitude, longitude, address, city, tags, cuisine, price_level,
+                    phone, website, opening_hours, time_zone, seed_source, created_at, updated_at, deleted_at, revision, search)
+                SELECT id, kind, name, description, latitude, longitude, address, city, tags, cuisine, price_level, phone, website,
+                    opening_hours, time_zone, seed_source, created_at, updated_at, deleted_at, \(stamp),
+                    array_to_tsvector(string_to_array(lexemes, ' '))
+                FROM seed_batch ORDER BY position
+                ON CONFLICT (id) DO UPDATE SET \(unescaped: updates),
+                    updated_at = CASE WHEN \(unescaped: unchanged) THEN place.updated_at ELSE excluded.updated_at END
+                WHERE place.seed_source IS NOT NULL AND place.revision <> excluded.revision
+                RETURNING id
+            )
+            SELECT batch.position, stored.revision = \(stamp) AS duplicate
+            FROM seed_batch AS batch JOIN place AS stored ON stored.id = batch.id
+            WHERE NOT EXISTS (SELECT 1 FROM written WHERE written.id = batch.id)
+            """,
+            logger: logger
+        )
+        var refused: [Int: PlacesError] = [:]
+        for row in refusedRows {
+            let position: Int = try row.get("position")
+            let duplicate: Bool = try row.get("duplicate")
+            refused[position] = duplicate ? SeedWriter.duplicate(places[position].id) : SeedWriter.notTheSeeds(places[position].id)
+        }
+        for (position, earlier) in repeats {
+            let verdict = refused[earlier]
+            refused[position] = verdict?.code == .conflict ? SeedWriter.notTheSeeds(places[position].id) : SeedWriter.duplicate(places[position].id)
+        }
+        return refused
+    }
+
+    /// Gives the rows their revision (into a live database) or builds the search index (into an empty table).
+    func finish() async throws {
+        if stampIsRevision {
+            try await connection.query("SET LOCAL maintenance_work_mem = '256MB'", logger: logger)
+            try await connection.query("CREATE INDEX place_search ON place USING gin (search)", logger: logger)
+            return
+        }
+        let revision = try await PostgresPlaceRepository.bumpRevision(on: connection, logger: logger)
+        try await connection.query("UPDATE place SET revision = \(revision) WHERE revision = \(stamp)", logger: logger)
+    }
+
+    static func duplicate(_ id: String) -> PlacesError {
+        PlacesError.invalid("id", "duplicate id '\(id)': the file names it twice")
+    }
+
+    static func notTheSeeds(_ id: String) -> PlacesError {
+        PlacesError(.conflict, "id '\(id)' belongs to a place added through the API; seeds do not overwrite it", field: "id")
+    }
+
+    /// One line of COPY's text format for the place: tab-separated fields, `\N` for NULL, the format's escapes.
+    static func copyLine(_ place: Place, position: Int, into buffer: inout ByteBuffer) {
+        var first = true
+        func field(_ value: String?) {
+            if !first { buffer.writeInteger(UInt8(ascii: "\t")) }
+            first = false
+            guard let value else {
+                buffer.writeStaticString("\\N")
+                return
+            }
+            // Most fields need no escaping: write them whole.
+            if !value.utf8.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
+                buffer.writeString(value)
+                return
+            }
+            for byte in value.utf8 {
+                switch byte {
+                case 0x5C: buffer.writeStaticString("\\\\")
+                case 0x09: buffer.writeStaticString("\\t")
+                case 0x0A: buffer.writeStaticString("\\n")
+                case 0x0D: buffer.writeStaticString("\\r")
+                default: buffer.writeInteger(byte)
+                }
+            }
+        }
+        field(String(position))
+        field(place.id)
+        field(place.kind.rawValue)
+        field(place.name)
+        field(place.description)
+        field(String(place.coordinate.latitude))
+        field(String(place.coordinate.longitude))
+        field(place.address)
+        field(place.city)
+        field(StoredText.encodeTags(place.tags))
+        field(place.cuisine)
+        field(place.priceLevel.map(String.init))
+        field(place.phone)
+        field(place.website)
+        field(place.openingHours.map(StoredText.encodeHours))
+        field(place.timeZone)
+        field(place.seedSource)
+        field(Timestamp.text(place.createdAt))
+        field(Timestamp.text(place.updatedAt))
+        field(place.deletedAt.map(Timestamp.text))
+        field(PostgresPlaceRow.searchLexemes(place))
+        buffer.writeInteger(UInt8(ascii: "\n"))
+    }
+}

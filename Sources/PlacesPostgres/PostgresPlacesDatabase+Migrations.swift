@@ -1,0 +1,327 @@
+import PlacesCore
+import PostgresNIO
+
+extension PostgresPlacesDatabase {
+    /// One step of the schema's history: its version, a name, and its statements, run in order in one transaction.
+    struct Migration {
+        let version: Int
+        let name: String
+        let statements: [String]
+    }
+
+    /// Text compared byte by byte, as SQLite compares it, whatever the database's locale: ids, names and timestamps
+    /// then sort alike on both engines, and `lower()` folds ASCII only, as SQLite's NOCASE does.
+    private static let text = #"TEXT COLLATE "C""#
+
+    /// The schema's history. Never edit a shipped migration: add a new one. Timestamps are ISO-8601 text (as on
+    /// SQLite), so a page's cursor and `places copy` carry them unchanged.
+    static let migrations: [Migration] = [
+        Migration(
+            version: 1,
+            name: "places-people-together-decisions",
+            statements: [
+                """
+                CREATE TABLE change_counter (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    value BIGINT NOT NULL,
+                    generation \(text) NOT NULL
+                )
+                """,
+                "INSERT INTO change_counter (id, value, generation) VALUES (1, 0, gen_random_uuid()::text)",
+                """
+                CREATE TABLE place (
+                    id \(text) PRIMARY KEY,
+                    kind \(text) NOT NULL CHECK (kind IN ('gem', 'restaurant')),
+                    name \(text) NOT NULL,
+                    description \(text) NOT NULL DEFAULT '',
+                    latitude DOUBLE PRECISION NOT NULL CHECK (latitude BETWEEN -90 AND 90),
+                    longitude DOUBLE PRECISION NOT NULL CHECK (longitude BETWEEN -180 AND 180),
+                    address \(text),
+                    city \(text),
+                    tags \(text) NOT NULL DEFAULT '[]',
+                    cuisine \(text),
+                    price_level INTEGER CHECK (price_level BETWEEN 1 AND 4),
+                    phone \(text),
+                    website \(text),
+                    opening_hours \(text),
+                    time_zone \(text),
+                    owner_id \(text),
+                    seed_source \(text),
+                    created_at \(text) NOT NULL,
+                    updated_at \(text) NOT NULL,
+                    deleted_at \(text),
+                    revision BIGINT NOT NULL,
+                    rating_count INTEGER NOT NULL DEFAULT 0,
+                    rating_sum INTEGER NOT NULL DEFAULT 0,
+                    -- The words of the place's fields as search sees them (SearchText, folded in Swift), each marked
+                    -- with its field: n.word (name), l.word (tags and cuisine), d.word (description).
+                    search TSVECTOR NOT NULL DEFAULT ''
+                )
+                """,
+                "CREATE INDEX place_revision ON place (revision)",
+                "CREATE INDEX place_owner ON place (owner_id) WHERE owner_id IS NOT NULL",
+                "CREATE INDEX place_search ON place USING gin (search)",
+                // A place's relevance for the query's words, as SearchText defines it: per word, 10 when it begins a
+                // word of the name, 4 of the labels, 1 of the description, added up; 0 when some word begins none.
+                """
+                CREATE FUNCTION places_relevance(search TSVECTOR, words TEXT[]) RETURNS INTEGER
+                LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+                    SELECT CASE WHEN bool_and(weight > 0) THEN sum(weight)::integer ELSE 0 END FROM (
+                        SELECT 10 * (search @@ ('''n.' || word || ''':*')::tsquery)::integer
+                            + 4 * (search @@ ('''l.' || word || ''':*')::tsquery)::integer
+                            + (search @@ ('''d.' || word || ''':*')::tsquery)::integer AS weight
+                        FROM unnest(words) AS word
+                    ) AS per_word
+                $$
+                """,
+                """
+                CREATE TABLE user_account (
+                    id \(text) PRIMARY KEY,
+                    username \(text) NOT NULL,
+                    username_key \(text) NOT NULL UNIQUE,
+                    email \(text) UNIQUE,
+                    phone \(text) UNIQUE,
+                    password_hash \(text) NOT NULL,
+                    display_name \(text),
+                    -- The display name folded in Swift (case, accents, width) as user search folds its text.
+                    display_name_folded \(text),
+                    bio \(text),
+                    city \(text),
+                    avatar_url \(text),
+                    created_at \(text) NOT NULL,
+                    updated_at \(text) NOT NULL,
+                    CHECK (email IS NOT NULL OR phone IS NOT NULL)
+                )
+                """,
+                """
+                CREATE TABLE session (
+                    token_hash \(text) PRIMARY KEY,
+                    user_id \(text) NOT NULL REFERENCES user_account (id) ON DELETE CASCADE,
+                    created_at \(text) NOT NULL,
+                    expires_at \(text) NOT NULL
+                )
+                """,
+                "CREATE INDEX session_of_user ON session (user_id)",
+                """
+                CREATE TABLE user_settings (
+                    user_id \(text) PRIMARY KEY REFERENCES user_account (id) ON DELETE CASCADE,
+                    settings \(text) NOT NULL,
+                    updated_at \(text) NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE favorite (
+                    user_id \(text) NOT NULL REFERENCES user_account (id) ON DELETE CASCADE,
+                    place_id \(text) NOT NULL REFERENCES place (id),
+                    created_at \(text) NOT NULL,
+                    PRIMARY KEY (user_id, place_id)
+                )
+                """,
+                """
+                CREATE TABLE rating (
+                    user_id \(text) NOT NULL REFERENCES user_account (id) ON DELETE CASCADE,
+                    place_id \(text) NOT NULL REFERENCES place (id),
+                    stars INTEGER NOT NULL CHECK (stars BETWEEN 1 AND 5),
+                    review \(text),
+                    created_at \(text) NOT NULL,
+                    updated_at \(text) NOT NULL,
+                    PRIMARY KEY (user_id, place_id)
+                )
+                """,
+                "CREATE INDEX rating_place ON rating (place_id)",
+                // One row per pair whichever way the request went: the unique index on (least, greatest) forbids a
+                // request A→B beside one B→A.
+                """
+                CREATE TABLE friendship (
+                    requester_id \(text) NOT NULL REFERENCES user_account (id) ON DELETE CASCADE,
+                    addressee_id \(text) NOT NULL REFERENCES user_account (id) ON DELETE CASCADE,
+                    status \(text) NOT NULL CHECK (status IN ('pending', 'accepted')),
+                    created_at \(text) NOT NULL,
+                    accepted_at \(text),
+                    PRIMARY KEY (requester_id, addressee_id),
+                    CHECK (requester_id <> addressee_id),
+                    CHECK ((status = 'accepted') = (accepted_at IS NOT NULL))
+                )
+                """,
+                "CREATE UNIQUE INDEX friendship_pair ON friendship (least(requester_id, addressee_id), greatest(requester_id, addressee_id))",
+                "CREATE INDEX friendship_addressee ON friendship (addressee_id)",
+                """
+                CREATE TABLE place_group (
+                    id \(text) PRIMARY KEY,
+                    name \(text) NOT NULL,
+                    description \(text),
+                    picture_url \(text),
+                    created_at \(text) NOT NULL,
+                    updated_at \(text) NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE group_member (
+                    group_id \(text) NOT NULL REFERENCES place_group (id) ON DELETE CASCADE,
+                    user_id \(text) NOT NULL REFERENCES user_account (id) ON DELETE CASCADE,
+                    role \(text) NOT NULL CHECK (role IN ('admin', 'member')),
+                    joined_at \(text) NOT NULL,
+                    PRIMARY KEY (group_id, user_id)
+                )
+                """,
+                "CREATE INDEX group_member_user ON group_member (user_id)",
+                """
+                CREATE TABLE group_invitation (
+                    group_id \(text) NOT NULL REFERENCES place_group (id) ON DELETE CASCADE,
+                    invitee_id \(text) NOT NULL REFERENCES user_account (id) ON DELETE CASCADE,
+                    inviter_id \(text) NOT NULL REFERENCES user_account (id) ON DELETE CASCADE,
+                    created_at \(text) NOT NULL,
+                    PRIMARY KEY (group_id, invitee_id)
+                )
+                """,
+                "CREATE INDEX group_invitation_invitee ON group_invitation (invitee_id)",
+                "CREATE INDEX group_invitation_inviter ON group_invitation (inviter_id)",
+                """
+                CREATE TABLE place_collection (
+                    id \(text) PRIMARY KEY,
+                    owner_id \(text) REFERENCES user_account (id) ON DELETE CASCADE,
+                    group_id \(text) REFERENCES place_group (id) ON DELETE CASCADE,
+                    name \(text) NOT NULL,
+                    description \(text),
+                    created_at \(text) NOT NULL,
+                    updated_at \(text) NOT NULL,
+                    CHECK ((owner_id IS NULL) <> (group_id IS NULL))
+                )
+                """,
+                "CREATE INDEX place_collection_owner ON place_collection (owner_id) WHERE owner_id IS NOT NULL",
+                "CREATE INDEX place_collection_group ON place_collection (group_id) WHERE group_id IS NOT NULL",
+                // Positions run 0..<count in each collection; writes keep them dense.
+                """
+                CREATE TABLE collection_entry (
+                    collection_id \(text) NOT NULL REFERENCES place_collection (id) ON DELETE CASCADE,
+                    place_id \(text) NOT NULL REFERENCES place (id),
+                    position INTEGER NOT NULL CHECK (position >= 0),
+                    added_by \(text) REFERENCES user_account (id) ON DELETE SET NULL,
+                    added_at \(text) NOT NULL,
+                    PRIMARY KEY (collection_id, place_id)
+                )
+                """,
+                "CREATE INDEX collection_entry_position ON collection_entry (collection_id, position)",
+                "CREATE INDEX collection_entry_place ON collection_entry (place_id)",
+                "CREATE INDEX collection_entry_added_by ON collection_entry (added_by) WHERE added_by IS NOT NULL",
+                """
+                CREATE TABLE notification (
+                    id \(text) PRIMARY KEY,
+                    recipient_id \(text) NOT NULL REFERENCES user_account (id) ON DELETE CASCADE,
+                    kind \(text) NOT NULL,
+                    message \(text) NOT NULL,
+                    subject \(text) NOT NULL,
+                    channels \(text) NOT NULL,
+                    created_at \(text) NOT NULL,
+                    read_at \(text)
+                )
+                """,
+                "CREATE INDEX notification_recipient ON notification (recipient_id, created_at)",
+                """
+                CREATE TABLE decision (
+                    id \(text) PRIMARY KEY,
+                    group_id \(text) REFERENCES place_group (id) ON DELETE CASCADE,
+                    created_by \(text) NOT NULL,
+                    title \(text),
+                    method \(text) NOT NULL CHECK (method IN ('random', 'tiered', 'manual')),
+                    status \(text) NOT NULL CHECK (status IN ('active', 'completed', 'expired', 'closed')),
+                    candidates \(text) NOT NULL,
+                    weighted BOOLEAN NOT NULL,
+                    scheduled BOOLEAN NOT NULL,
+                    seed \(text) NOT NULL,
+                    deadline \(text),
+                    visit_date \(text),
+                    created_at \(text) NOT NULL,
+                    ended_at \(text),
+                    reminder_sent_at \(text),
+                    result \(text),
+                    -- Participants who left a group while its decision was open (JSON list of {userId, at, ballotWithdrawn}).
+                    departures \(text),
+                    -- Optimistic concurrency: `version` counts every save, `decision_version` those of the decision itself.
+                    version BIGINT NOT NULL DEFAULT 0,
+                    decision_version BIGINT NOT NULL DEFAULT 0
+                )
+                """,
+                "CREATE INDEX decision_due ON decision (deadline) WHERE status = 'active' AND deadline IS NOT NULL",
+                "CREATE INDEX decision_group ON decision (group_id, created_at)",
+                "CREATE INDEX decision_starter ON decision (created_by, created_at)",
+                """
+                CREATE TABLE decision_participant (
+                    decision_id \(text) NOT NULL REFERENCES decision (id) ON DELETE CASCADE,
+                    user_id \(text) NOT NULL,
+                    PRIMARY KEY (decision_id, user_id)
+                )
+                """,
+                "CREATE INDEX decision_participant_user ON decision_participant (user_id)",
+                // A ballot outlives its voter's account: the result must stay recountable.
+                """
+                CREATE TABLE ballot (
+                    decision_id \(text) NOT NULL REFERENCES decision (id) ON DELETE CASCADE,
+                    user_id \(text) NOT NULL,
+                    ranking \(text) NOT NULL,
+                    cast_at \(text) NOT NULL,
+                    updated_at \(text) NOT NULL,
+                    PRIMARY KEY (decision_id, user_id)
+                )
+                """,
+                // The last time someone declined a friend request (subject: the requester) or a group invitation
+                // (subject: the group): asking again soon after is stored, but does not notify them again.
+                """
+                CREATE TABLE declined_request (
+                    kind \(text) NOT NULL CHECK (kind IN ('friend', 'group')),
+                    subject_id \(text) NOT NULL,
+                    recipient_id \(text) NOT NULL REFERENCES user_account (id) ON DELETE CASCADE,
+                    declined_at \(text) NOT NULL,
+                    PRIMARY KEY (kind, subject_id, recipient_id)
+                )
+                """,
+            ]
+        )
+    ]
+
+    /// The lock that makes instances starting together migrate once (any number, the same for every release).
+    private static let migrationLock: Int64 = 0x706C_6163_6573  // "places"
+
+    /// Brings the schema to the newest version this binary knows, in one transaction holding the migration lock;
+    /// `unavailable` when the database is at a newer version than that (a newer release migrated it).
+    func migrate() async throws {
+        let known = PostgresPlacesDatabase.migrations.last?.version ?? 0
+        try await write { [logger, schema] connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresPlacesDatabase.migrationLock))", logger: logger)
+            if let schema {
+                try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(PostgresPlacesDatabase.quoted(schema))"), logger: logger)
+            }
+            try await connection.query(
+                """
+                CREATE TABLE IF NOT EXISTS schema_migration (
+                    version INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+                )
+                """,
+                logger: logger
+            )
+            var current = 0
+            for try await version in try await connection.query("SELECT coalesce(max(version), 0) FROM schema_migration", logger: logger)
+                .decode(Int.self)
+            {
+                current = version
+            }
+            guard current <= known else {
+                throw PlacesError(
+                    .unavailable,
+                    "the database's schema is at version \(current), newer than this release knows (\(known)): run the newer release of places"
+                )
+            }
+            for migration in PostgresPlacesDatabase.migrations where migration.version > current {
+                for statement in migration.statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await connection.query(
+                    "INSERT INTO schema_migration (version, name) VALUES (\(migration.version), \(migration.name))",
+                    logger: logger
+                )
+            }
+        }
+    }
+}

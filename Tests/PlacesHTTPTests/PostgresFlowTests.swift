@@ -1,0 +1,86 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import PlacesCore
+import PlacesHTTP
+import PlacesPostgres
+import PlacesTestPostgres
+import Testing
+
+/// The HTTP flows a new user tries first, on an application over PostgreSQL (a schema of its own per test): the same
+/// answers as over SQLite, through the same services.
+@Suite("HTTP flows on PostgreSQL", TestPostgres.enabled)
+struct PostgresFlowTests {
+    /// Runs `test` with a client of an application over a fresh PostgreSQL schema holding `places`.
+    static func withClient(_ places: [Place], _ test: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        let database = try await TestPostgres.database()
+        do {
+            try await database.places.seed(places)
+            let services = PlacesServices(
+                repositories: PlacesServices.Repositories(
+                    places: database.places,
+                    accounts: database.accounts,
+                    groups: database.groups,
+                    collections: database.collections,
+                    decisions: database.decisions,
+                    notifications: database.notifications
+                ),
+                hasher: try TestApp.hasher(),
+                throttle: TestApp.throttle(),
+                hashing: TestApp.hashing(),
+                clock: { TestApp.now }
+            )
+            try await services.places.loadIndex()
+            let app = buildApplication(
+                settings: ServerSettings(host: "127.0.0.1", port: 0),
+                services: services,
+                logger: Logger(label: "test")
+            )
+            try await app.test(.router, test)
+        } catch {
+            try? await PostgresStore(database: database).close()
+            throw error
+        }
+        try await PostgresStore(database: database).close()
+    }
+
+    @Test func registerFindNearbyAddAPlaceAndSettleATieredDecision() async throws {
+        try await Self.withClient(Lisbon.places) { client in
+            let crew = try await client.crew("Friday crew", admin: "ana", members: ["ben", "cyd"])
+
+            let nearby = try await client.object(.get, "/v1/places/nearby?lat=38.7130&lon=-9.1450&radius=1", token: nil)
+            let nearest = (nearby["places"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
+            #expect(nearest?.first == "lx-a-tasca")
+            #expect(nearest?.count == Lisbon.places.count)
+
+            let added = try await client.object(
+                .post,
+                "/v1/places",
+                token: crew.ana,
+                body: ["name": "Café Escondido", "kind": "gem", "lat": 38.7131, "lon": -9.1451],
+                expect: .created
+            )
+            let addedID = try #require(added["id"] as? String)
+            let found = try await client.object(.get, "/v1/places/search?q=cafe%20escon", token: nil)
+            #expect((found["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [addedID])
+            let near = try await client.object(.get, "/v1/places/nearby?lat=38.7131&lon=-9.1451&radius=1&limit=1", token: nil)
+            #expect((near["places"] as? [[String: Any]])?.first?["id"] as? String == addedID)
+
+            let started = try await client.object(
+                .post,
+                "/v1/decisions",
+                token: crew.ana,
+                body: ["groupId": crew.id, "method": "tiered", "candidates": ["placeIds": ["lx-a-tasca", "lx-c-cantina", addedID]]],
+                expect: .created
+            )
+            let id = try #require(started["id"] as? String)
+            _ = try await client.object(.put, "/v1/decisions/\(id)/ballot", token: crew.ana, body: ["ranking": [addedID, "lx-a-tasca"]])
+            _ = try await client.object(.put, "/v1/decisions/\(id)/ballot", token: crew.ben, body: ["ranking": ["lx-a-tasca", addedID]])
+            let done = try await client.object(.put, "/v1/decisions/\(id)/ballot", token: crew.cyd, body: ["ranking": [addedID]])
+            #expect(done["status"] as? String == "completed")
+            #expect((done["result"] as? [String: Any])?["winner"] as? String == addedID)
+            #expect(try await client.notifications(crew.ben, kind: "decisionCompleted").count == 1)
+        }
+    }
+}
