@@ -139,7 +139,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PlacesCLITests",
-            dependencies: ["GeoIndex", "PlacesCLI", "PlacesCore", "PlacesSQLite", logging],
+            dependencies: ["GeoIndex", "PlacesCLI", "PlacesCore", "PlacesPostgres", "PlacesSQLite", "PlacesTestPostgres", logging],
             swiftSettings: swiftSettings
         ),
     ],
