@@ -15,20 +15,29 @@ public struct PlacesServices: Sendable {
     public var decisions: DecisionService
     /// Notifications.
     public var notifications: NotificationService
+    /// The lease of the decision deadline round: one instance at a time runs it.
+    public var deadlineLease: Lease
 
-    /// The service graph over `repositories`: every service reads the same clock and keeps the same usage limits. The
-    /// place index starts empty and is loaded when first needed (a server loads it at start with `places.loadIndex()`).
+    /// The service graph over `repositories`: every service reads the same clock and keeps the same usage limits, and
+    /// the login throttle counts in the repositories' database with the bounds of `throttle`. The place index starts
+    /// empty and is loaded when first needed (a server loads it at start with `places.loadIndex()`).
     public init(
         repositories: Repositories,
         hasher: any PasswordHasher,
-        throttle: LoginThrottle = LoginThrottle(),
+        throttle: LoginThrottle.Policy = LoginThrottle.Policy(),
         hashing: HashingQueue = HashingQueue(),
         limits: UsageLimits = UsageLimits(),
         clock: @escaping @Sendable () -> Date = { Date() },
         makeSeed: @escaping @Sendable () -> UInt64 = DecisionService.secureSeed
     ) {
         places = PlaceService(repository: repositories.places, index: PlaceIndex(), clock: clock, limits: limits)
-        accounts = AccountService(repository: repositories.accounts, hasher: hasher, throttle: throttle, hashing: hashing, clock: clock)
+        accounts = AccountService(
+            repository: repositories.accounts,
+            hasher: hasher,
+            throttle: LoginThrottle(repository: repositories.throttle, policy: throttle),
+            hashing: hashing,
+            clock: clock
+        )
         collections = CollectionService(
             repository: repositories.collections,
             groups: repositories.groups,
@@ -57,6 +66,7 @@ public struct PlacesServices: Sendable {
             clock: clock
         )
         notifications = NotificationService(repository: repositories.notifications, clock: clock)
+        deadlineLease = Lease("decision-deadlines", repository: repositories.leases, clock: clock)
     }
 
     /// One engine's repositories, everything the services store.
@@ -68,5 +78,9 @@ public struct PlacesServices: Sendable {
         public var collections: any CollectionRepository
         public var decisions: any DecisionRepository
         public var notifications: any NotificationRepository
+        /// The login throttle's counts.
+        public var throttle: any ThrottleRepository
+        /// Who runs the tasks that run on one instance at a time.
+        public var leases: any LeaseRepository
     }
 }

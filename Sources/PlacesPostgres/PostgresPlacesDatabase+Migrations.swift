@@ -276,7 +276,34 @@ extension PostgresPlacesDatabase {
                 )
                 """,
             ]
-        )
+        ),
+        Migration(
+            version: 2,
+            name: "throttle-and-leases",
+            statements: [
+                // The login throttle's attempts, one row per key an attempt is counted under (the database is where every
+                // instance counts); a row expires when it leaves its key's window, and is then deleted.
+                """
+                CREATE TABLE throttle_attempt (
+                    attempt_id \(text) NOT NULL,
+                    key \(text) NOT NULL,
+                    counted_at \(text) NOT NULL,
+                    expires_at \(text) NOT NULL,
+                    PRIMARY KEY (attempt_id, key)
+                )
+                """,
+                "CREATE INDEX throttle_attempt_key ON throttle_attempt (key, counted_at)",
+                "CREATE INDEX throttle_attempt_expiry ON throttle_attempt (expires_at)",
+                // Who runs a task that runs on one instance at a time, until when.
+                """
+                CREATE TABLE lease (
+                    name \(text) PRIMARY KEY,
+                    holder \(text) NOT NULL,
+                    expires_at \(text) NOT NULL
+                )
+                """,
+            ]
+        ),
     ]
 
     /// The lock that makes instances starting together migrate once (any number, the same for every release).
@@ -286,7 +313,7 @@ extension PostgresPlacesDatabase {
     /// `unavailable` when the database is at a newer version than that (a newer release migrated it).
     func migrate() async throws {
         let known = PostgresPlacesDatabase.migrations.last?.version ?? 0
-        try await write { [logger, schema] connection in
+        try await write(within: nil) { [logger, schema] connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresPlacesDatabase.migrationLock))", logger: logger)
             if let schema {
                 try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(PostgresPlacesDatabase.quoted(schema))"), logger: logger)

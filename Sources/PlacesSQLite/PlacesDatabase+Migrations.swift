@@ -330,6 +330,35 @@ extension PlacesDatabase {
             try db.execute(sql: "ALTER TABLE decision ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
             try db.execute(sql: "ALTER TABLE decision ADD COLUMN decision_version INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v8-throttle-leases-generation") { db in
+            try db.execute(
+                sql: """
+                    -- The login throttle's attempts, one row per key an attempt is counted under (the database is where every
+                    -- instance counts); a row expires when it leaves its key's window, and is then deleted.
+                    CREATE TABLE throttle_attempt (
+                        attempt_id TEXT NOT NULL,
+                        key TEXT NOT NULL,
+                        counted_at TEXT NOT NULL,
+                        expires_at TEXT NOT NULL,
+                        PRIMARY KEY (attempt_id, key)
+                    );
+                    CREATE INDEX throttle_attempt_key ON throttle_attempt (key, counted_at);
+                    CREATE INDEX throttle_attempt_expiry ON throttle_attempt (expires_at);
+
+                    -- Who runs a task that runs on one instance at a time, until when.
+                    CREATE TABLE lease (
+                        name TEXT PRIMARY KEY NOT NULL,
+                        holder TEXT NOT NULL,
+                        expires_at TEXT NOT NULL
+                    ) WITHOUT ROWID;
+
+                    -- The database's generation: a copy or restore put in place of it carries a new one, so a running
+                    -- instance knows its revisions no longer hold.
+                    ALTER TABLE change_counter ADD COLUMN generation TEXT NOT NULL DEFAULT '';
+                    UPDATE change_counter SET generation = lower(hex(randomblob(16)));
+                    """
+            )
+        }
         return migrator
     }
 }

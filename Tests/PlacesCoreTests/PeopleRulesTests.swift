@@ -3,7 +3,8 @@ import Testing
 
 @testable import PlacesCore
 
-@Suite("Account rules, the login throttle, settings and opening hours")
+// The login throttle counts in the database: its rules are checked on every engine by ThrottleRepositoryContract.
+@Suite("Account rules, settings and opening hours")
 struct PeopleRulesTests {
     @Test(arguments: ["abc", "Ada.Lovelace", "a_b.c", String(repeating: "x", count: 32)])
     func goodUsernames(name: String) throws {
@@ -56,58 +57,6 @@ struct PeopleRulesTests {
         #expect(a.utf8.allSatisfy { $0 == 0x2D || $0 == 0x5F || ($0 >= 0x30 && $0 <= 0x39) || (($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A) })
         #expect(SessionToken.hash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(SessionToken.base64URL([0xFB, 0xFF]) == "-_8")
-    }
-
-    @Test func theThrottleCountsPerAccountAndAddressAndPerAddress() throws {
-        let throttle = LoginThrottle(policy: .init(perAccountAndAddress: 3, perAddress: 5, window: 60))
-        let t0 = Date(timeIntervalSince1970: 1_000)
-        for _ in 0..<3 { _ = try throttle.begin(account: "ada", address: "1.1.1.1", now: t0) }
-        #expect(throws: PlacesError.self) { try throttle.begin(account: "ada", address: "1.1.1.1", now: t0) }
-        // The same account from elsewhere, and another account from here, still get in (each attempt counts).
-        _ = try throttle.begin(account: "ada", address: "2.2.2.2", now: t0)
-        _ = try throttle.begin(account: "bob", address: "1.1.1.1", now: t0)
-        // The per-address bound catches one address trying many accounts.
-        _ = try throttle.begin(account: "cy", address: "1.1.1.1", now: t0)
-        do {
-            _ = try throttle.begin(account: "dee", address: "1.1.1.1", now: t0.addingTimeInterval(10))
-            Issue.record("expected too_many_attempts")
-        } catch {
-            #expect(error.code == .tooManyAttempts)
-            #expect(error.retryAfterSeconds == 50)
-        }
-        // The window slides.
-        _ = try throttle.begin(account: "ada", address: "1.1.1.1", now: t0.addingTimeInterval(60))
-    }
-
-    @Test func aSuccessGivesItsSlotBackAndAWithdrawnAttemptCountsForNothing() throws {
-        let throttle = LoginThrottle(policy: .init(perAccountAndAddress: 2, perAddress: 3, window: 60))
-        let t0 = Date(timeIntervalSince1970: 1_000)
-        let failed = try throttle.begin(account: "ada", address: "1.1.1.1", now: t0)
-        _ = failed
-        throttle.withdraw(try throttle.begin(account: "ada", address: "1.1.1.1", now: t0))
-        // One failure counted, one withdrawn: a second attempt is allowed, and its success clears the pair.
-        throttle.succeeded(try throttle.begin(account: "ada", address: "1.1.1.1", now: t0))
-        _ = try throttle.begin(account: "ada", address: "1.1.1.1", now: t0)
-        _ = try throttle.begin(account: "ada", address: "1.1.1.1", now: t0)
-        #expect(throws: PlacesError.self) { try throttle.begin(account: "ada", address: "1.1.1.1", now: t0) }
-        // The address kept its three failures (the success gave its own slot back only).
-        #expect(throws: PlacesError.self) { try throttle.begin(account: "bob", address: "1.1.1.1", now: t0) }
-    }
-
-    @Test func registrationsAreCountedPerAddress() throws {
-        let throttle = LoginThrottle(policy: .init(registrationsPerAddress: 2, registrationWindow: 3_600))
-        let t0 = Date(timeIntervalSince1970: 1_000)
-        _ = try throttle.beginRegistration(address: "1.1.1.1", now: t0)
-        throttle.withdraw(try throttle.beginRegistration(address: "1.1.1.1", now: t0))
-        _ = try throttle.beginRegistration(address: "1.1.1.1", now: t0)
-        do {
-            _ = try throttle.beginRegistration(address: "1.1.1.1", now: t0.addingTimeInterval(600))
-            Issue.record("expected too_many_attempts")
-        } catch {
-            #expect(error.code == .tooManyAttempts)
-            #expect(error.retryAfterSeconds == 3_000)
-        }
-        _ = try throttle.beginRegistration(address: "2.2.2.2", now: t0)
     }
 
     @Test func textLimitsCountWhatWasSentInCodePoints() throws {

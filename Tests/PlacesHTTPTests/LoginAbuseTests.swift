@@ -147,7 +147,7 @@ struct LoginAbuseTests {
     }
 
     @Test func registrationsAreThrottledPerAddress() async throws {
-        let throttle = LoginThrottle(policy: .init(registrationsPerAddress: 3))
+        let throttle = LoginThrottle.Policy(registrationsPerAddress: 3)
         let app = try await TestApp.togetherServices([], throttle: throttle).app
         try await app.test(.router) { client in
             for index in 0..<3 {

@@ -24,7 +24,9 @@ struct PostgresFlowTests {
                     groups: database.groups,
                     collections: database.collections,
                     decisions: database.decisions,
-                    notifications: database.notifications
+                    notifications: database.notifications,
+                    throttle: database.throttle,
+                    leases: database.leases
                 ),
                 hasher: try TestApp.hasher(),
                 throttle: TestApp.throttle(),

@@ -25,10 +25,10 @@ enum TestApp {
         )
     }
 
-    /// The login throttle of tests: the production bounds, but registrations from the one test client unbounded (a
-    /// test signs many people up from one address).
-    static func throttle() -> LoginThrottle {
-        LoginThrottle(policy: .init(registrationsPerAddress: 100_000))
+    /// The login throttle's bounds in tests: the production bounds, but registrations from the one test client
+    /// unbounded (a test signs many people up from one address).
+    static func throttle() -> LoginThrottle.Policy {
+        LoginThrottle.Policy(registrationsPerAddress: 100_000)
     }
 
     /// The hashing queue of tests: the production shape, with room for every request a test sends at once.
@@ -58,7 +58,7 @@ enum TestApp {
     static func togetherServices(
         _ places: [Place],
         clock: @escaping @Sendable () -> Date = { TestApp.now },
-        throttle: LoginThrottle = TestApp.throttle(),
+        throttle: LoginThrottle.Policy = TestApp.throttle(),
         hasher: (any PasswordHasher)? = nil,
         hashing: HashingQueue = TestApp.hashing(),
         limits: UsageLimits = UsageLimits(),
@@ -105,7 +105,9 @@ enum TestApp {
             groups: database.groups,
             collections: database.collections,
             decisions: database.decisions,
-            notifications: database.notifications
+            notifications: database.notifications,
+            throttle: database.throttle,
+            leases: database.leases
         )
     }
 

@@ -23,10 +23,12 @@ struct PostgresContract {
     @Test(arguments: cases("notifications")) func notifications(_ contractCase: ContractCase) async throws {
         try await contractCase.run(Self.factory)
     }
+    @Test(arguments: cases("throttle")) func throttle(_ contractCase: ContractCase) async throws { try await contractCase.run(Self.factory) }
+    @Test(arguments: cases("leases")) func leases(_ contractCase: ContractCase) async throws { try await contractCase.run(Self.factory) }
 
     /// Every case belongs to one of the protocols above, so none is left out.
     @Test func everyCaseRuns() {
-        let known: Set = ["places", "accounts", "groups", "collections", "decisions", "notifications"]
+        let known: Set = ["places", "accounts", "groups", "collections", "decisions", "notifications", "throttle", "leases"]
         #expect(RepositoryContract.cases.filter { !known.contains($0.repository) }.map(\.description) == [])
     }
 }

@@ -47,6 +47,8 @@ struct SQLiteStore: RepositoryStore {
     var collections: any CollectionRepository { database.collections }
     var decisions: any DecisionRepository { database.decisions }
     var notifications: any NotificationRepository { database.notifications }
+    var throttle: any ThrottleRepository { database.throttle }
+    var leases: any LeaseRepository { database.leases }
 
     func close() async throws {
         if let folder { try FileManager.default.removeItem(at: folder) }

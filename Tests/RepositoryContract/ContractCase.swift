@@ -3,7 +3,8 @@ import Testing
 
 /// One behaviour of one repository protocol, checked on a fresh store.
 public struct ContractCase: Sendable {
-    /// The protocol it specifies: `places`, `accounts`, `groups`, `collections`, `decisions` or `notifications`.
+    /// The protocol it specifies: `places`, `accounts`, `groups`, `collections`, `decisions`, `notifications`,
+    /// `throttle` or `leases`.
     public let repository: String
     /// What it checks, as a sentence.
     public let name: String
@@ -40,6 +41,6 @@ public enum RepositoryContract {
     public static var cases: [ContractCase] {
         PlaceRepositoryContract.cases + ChangeFeedContract.cases + AccountRepositoryContract.cases + GroupRepositoryContract.cases
             + CollectionRepositoryContract.cases + DecisionRepositoryContract.cases + NotificationRepositoryContract.cases
-            + ConcurrentWritesContract.cases + FailedWritesContract.cases
+            + ConcurrentWritesContract.cases + FailedWritesContract.cases + ThrottleRepositoryContract.cases + LeaseRepositoryContract.cases
     }
 }

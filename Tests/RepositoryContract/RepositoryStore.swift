@@ -17,6 +17,10 @@ public protocol RepositoryStore: Sendable {
     var decisions: any DecisionRepository { get }
     /// Notifications.
     var notifications: any NotificationRepository { get }
+    /// The login throttle's attempts.
+    var throttle: any ThrottleRepository { get }
+    /// Leases of tasks that run on one instance at a time.
+    var leases: any LeaseRepository { get }
 
     /// Releases what the store holds (a temporary folder, a connection); called once, after the case.
     func close() async throws

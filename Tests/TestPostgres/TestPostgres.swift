@@ -26,10 +26,11 @@ public enum TestPostgres {
         return try PostgresLocation(url: url)
     }
 
-    /// A fresh, migrated database in a schema of its own.
+    /// A fresh, migrated database in a schema of its own. A full test run starts hundreds of cases at once on a few
+    /// cores, so a connection may take longer to come than a request waits in production (3 s); no case measures it.
     public static func database() async throws -> PostgresPlacesDatabase {
         let schema = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        return try await PostgresPlacesDatabase.open(try location(), schema: schema, maximumConnections: 8)
+        return try await PostgresPlacesDatabase.open(try location(), schema: schema, maximumConnections: 8, leaseTimeout: .seconds(30))
     }
 }
 
@@ -45,6 +46,8 @@ public struct PostgresStore: RepositoryStore {
     public var collections: any CollectionRepository { database.collections }
     public var decisions: any DecisionRepository { database.decisions }
     public var notifications: any NotificationRepository { database.notifications }
+    public var throttle: any ThrottleRepository { database.throttle }
+    public var leases: any LeaseRepository { database.leases }
 
     public func close() async throws {
         try await database.dropSchema()

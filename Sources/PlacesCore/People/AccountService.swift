@@ -16,11 +16,12 @@ public struct AccountService: Sendable {
     /// A hash no password matches, checked when a login names nobody, so that case takes as long as a wrong password.
     private let decoyHash: DecoyHash
 
-    /// Makes the service; every hash and password check waits its turn in `hashing`.
+    /// Makes the service; every hash and password check waits its turn in `hashing`, and logins and registrations are
+    /// counted by `throttle`.
     public init(
         repository: any AccountRepository,
         hasher: any PasswordHasher,
-        throttle: LoginThrottle = LoginThrottle(),
+        throttle: LoginThrottle,
         hashing: HashingQueue = HashingQueue(),
         sessionLifetime: TimeInterval = AccountService.defaultSessionLifetime,
         clock: @escaping @Sendable () -> Date = { Date() }
@@ -44,13 +45,14 @@ public struct AccountService: Sendable {
         try AccountRules.checkPassword(password, username: username)
         let profile = try AccountRules.applying(registration.profile, to: User.Profile())
         let now = clock()
-        let attempt = try throttle.beginRegistration(address: clientAddress, now: now)
+        let attempt = try await throttle.beginRegistration(address: clientAddress, now: now)
         let passwordHash: String
         do {
             passwordHash = try await hasher.hash(password ?? "")
         } catch {
-            // Refused before hashing (the server is busy): that was no registration.
-            throttle.withdraw(attempt)
+            // Refused before hashing (the server is busy): that was no registration. A slot that cannot be given back
+            // (the database is gone too) stays counted, which errs on the safe side; the refusal is what to answer.
+            try? await throttle.withdraw(attempt)
             throw error
         }
         let user = User(
@@ -85,7 +87,7 @@ public struct AccountService: Sendable {
         let now = clock()
         let user = try await repository.user(login: login)
         // One account, one count: its username, e-mail and phone share it. An unknown name is counted as typed.
-        let attempt = try throttle.begin(account: user.map { "user:" + $0.id } ?? login.key, address: clientAddress, now: now)
+        let attempt = try await throttle.begin(account: user.map { "user:" + $0.id } ?? login.key, address: clientAddress, now: now)
         guard try await passwordMatches(password, user?.passwordHash, attempt: attempt), let user else {
             throw PlacesError.unauthorized("wrong \(field) or password")
         }
@@ -103,10 +105,11 @@ public struct AccountService: Sendable {
             let decoy = try await decoyHash.value()
             matches = try await hasher.verify(fits ? password : "", against: hash ?? decoy) && fits && hash != nil
         } catch {
-            throttle.withdraw(attempt)
+            // As for a registration: a slot that cannot be given back stays counted, and the refusal is the answer.
+            try? await throttle.withdraw(attempt)
             throw error
         }
-        if matches { throttle.succeeded(attempt) }
+        if matches { try await throttle.succeeded(attempt) }
         return matches
     }
 
@@ -184,7 +187,7 @@ public struct AccountService: Sendable {
     /// Checks the signed-in caller's password again before a change that a stolen token must not make (403 when
     /// wrong). Guesses are throttled per account like logins, whatever address they come from.
     private func confirmPassword(_ caller: Caller, _ password: String, field: String, now: Date) async throws {
-        let attempt = try throttle.begin(account: "user:" + caller.user.id, address: "password-check", now: now)
+        let attempt = try await throttle.begin(account: "user:" + caller.user.id, address: "password-check", now: now)
         guard try await passwordMatches(password, caller.user.passwordHash, attempt: attempt) else {
             throw PlacesError(.forbidden, "\(field) is wrong", field: field)
         }

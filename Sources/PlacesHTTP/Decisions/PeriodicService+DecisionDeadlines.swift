@@ -4,8 +4,19 @@ import PlacesCore
 extension PeriodicService {
     /// Passes decisions' deadlines while the server runs, whether or not anybody looks: every `interval` it counts,
     /// draws or expires what is due and sends the reminders an hour before.
-    public static func decisionDeadlines(_ decisions: DecisionService, interval: Duration = .seconds(5), logger: Logger) -> PeriodicService {
+    ///
+    /// Of several instances over one database, one at a time does it: each round first takes or renews `lease` (which
+    /// outlasts a few rounds), and an instance that does not hold it skips the round. When the holder dies or loses the
+    /// database, its lease runs out and another instance's next round takes it. Should two rounds ever overlap (a
+    /// round that outlasts its lease), a decision still ends once: its save is refused when it changed since its read.
+    public static func decisionDeadlines(
+        _ decisions: DecisionService,
+        lease: Lease,
+        interval: Duration = .seconds(5),
+        logger: Logger
+    ) -> PeriodicService {
         PeriodicService(description: "decision deadlines", interval: interval, logger: logger) {
+            guard try await lease.acquire() else { return }
             try await decisions.enforceDeadlines()
         }
     }
