@@ -8,7 +8,7 @@ struct Places: AsyncParsableCommand {
         abstract: "A places service for hidden gems and restaurants.",
         subcommands: [Serve.self, Seed.self, Nearby.self, Search.self, PlaceCommand.self, UserCommand.self, SettingsCommand.self,
             FriendCommand.self, GroupCommand.self, CollectionCommand.self, DecisionCommand.self, NotificationCommand.self, Tally.self,
-            Backup.self,
+            Backup.self, Copy.self,
         ]
     )
 }
