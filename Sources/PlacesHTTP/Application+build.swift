@@ -73,6 +73,7 @@ public func buildRouter(
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: CORSMiddleware(origins: corsOrigins))
+    router.add(middleware: RevisionMiddleware(places: services.places))
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: RequestLimitsMiddleware())
     router.add(middleware: HeadMiddleware())

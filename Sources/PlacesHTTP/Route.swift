@@ -109,11 +109,18 @@ struct Route: Sendable {
         let health: @Sendable (Request, PlacesRequestContext) async throws -> Response = { _, _ in
             try JSONResponse.make(Health(status: "ok", places: services.places.indexedCount))
         }
+        // Readiness, for a load balancer: 200 only when the database answers and the index has applied every change
+        // committed so far; 503 `unavailable` (with Retry-After) otherwise. /health stays a liveness check.
+        let ready: @Sendable (Request, PlacesRequestContext) async throws -> Response = { _, _ in
+            let revision = try await services.places.readiness()
+            return try JSONResponse.make(Readiness(status: "ready", places: services.places.indexedCount, revision: revision))
+        }
         let renderMetrics: @Sendable (Request, PlacesRequestContext) async throws -> Response = { _, _ in
             try await metrics.render(services: services)
         }
         return [
             Route(.get, "health", use: health),
+            Route(.get, "ready", use: ready),
             Route(.get, "openapi.yaml", use: OpenAPIDocument.serve),
             Route(.get, "metrics", use: renderMetrics),
             Route(.post, "v1/auth/register", use: accountHandlers.register),
@@ -204,6 +211,13 @@ protocol CreatedResource: Encodable, Sendable {
 extension PlaceCollection: CreatedResource {}
 extension DecisionView: CreatedResource {}
 extension Group: CreatedResource {}
+
+/// `GET /ready`'s answer.
+struct Readiness: Encodable {
+    var status: String
+    var places: Int
+    var revision: Int64
+}
 
 /// `GET /health`'s answer.
 struct Health: Encodable {

@@ -71,6 +71,14 @@ enum ChangeFeedContract {
                 store in
                 try await commitOrderWithAnOpenSeed(store)
             },
+            ContractCase("places", "a snapshot and the changes after it name the database's generation, which writes do not change") { store in
+                let before = try await store.places.liveSummaries()
+                #expect(!before.generation.isEmpty, "every database has a generation")
+                try await store.places.seed([Sample.place("a")])
+                let changes = try #require(try await store.places.changes(since: before.revision, limit: 100))
+                #expect(changes.generation == before.generation)
+                #expect(try await store.places.liveSummaries().generation == before.generation)
+            },
         ]
     }
 

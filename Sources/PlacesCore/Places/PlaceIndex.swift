@@ -28,6 +28,9 @@ public final class PlaceIndex: Sendable {
     /// The change counter the index is current at.
     public var revision: Int64 { table.revision }
 
+    /// The database generation its revision counts in.
+    public var generation: String { table.generation }
+
     /// How many live places the index holds.
     public var count: Int { table.live }
 

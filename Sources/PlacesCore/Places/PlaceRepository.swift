@@ -83,6 +83,9 @@ public struct PlaceSnapshot: Sendable {
     public var summaries: [PlaceSummary]
     /// The change counter they are current at.
     public var revision: Int64
+    /// The database's generation: a new one when the database was replaced under running instances (`places copy
+    /// --replace`, a restore), whose revisions then count anew; "" when the engine does not tell.
+    public var generation: String = ""
 }
 
 /// Places that changed after some revision: the live ones as they are now, and the ids of those deleted.
@@ -94,4 +97,6 @@ public struct PlaceChanges: Sendable {
     public var deleted: [String]
     /// The change counter this is current at.
     public var revision: Int64
+    /// The database's generation (see `PlaceSnapshot.generation`): another than the index's means reload everything.
+    public var generation: String = ""
 }

@@ -83,7 +83,8 @@ public struct PlaceService: Sendable {
             try await loadIndex()
             return index.revision > before ? index.count : 0
         }
-        if index.wantsCompaction {
+        // A database replaced under the instance counts its revisions anew: only a whole snapshot is right then.
+        if index.wantsCompaction || changes.generation != index.generation {
             try await loadIndex()
         } else if changes.revision > index.revision {
             index.apply(changes)
@@ -93,6 +94,34 @@ public struct PlaceService: Sendable {
 
     /// How many live places the index holds.
     public var indexedCount: Int { index.count }
+
+    /// The revision of the change counter the index has applied: every place write answered before it is in the
+    /// index (a write through this instance is, once it answers).
+    public var indexRevision: Int64 { index.revision }
+
+    /// Brings the index to at least `revision` (another instance's write the caller has seen), reading the changes
+    /// itself rather than waiting for the feed, and trying again until `patience` has passed; true when it got there.
+    public func catchUp(to revision: Int64, patience: Duration = .milliseconds(200)) async -> Bool {
+        let deadline = ContinuousClock.now + patience
+        while index.revision < revision {
+            guard ContinuousClock.now < deadline else { return false }
+            do {
+                try await syncIndex()
+            } catch {
+                return index.revision >= revision
+            }
+            if index.revision < revision { try? await Task.sleep(for: .milliseconds(10)) }
+        }
+        return true
+    }
+
+    /// Checks that the instance can answer: the index is loaded and has applied every change committed so far (the
+    /// database answered the question). `unavailable` otherwise; the index's revision when ready.
+    public func readiness() async throws -> Int64 {
+        guard indexLoaded.flag.load(ordering: .acquiring) else { throw PlacesError(.unavailable, "the place index is still loading") }
+        try await syncIndex()
+        return index.revision
+    }
 }
 
 /// Whether a place service's index was loaded; shared by the copies of the service.

@@ -12,6 +12,8 @@ struct PlaceTable: Sendable {
     /// Each slot's kind, kept apart so the common kind-only filter reads one byte a candidate.
     var kinds = ChunkedArray<PlaceKind?>()
     var revision: Int64 = 0
+    /// The database's generation the revision counts in (see `PlaceSnapshot.generation`).
+    var generation = ""
     var live = 0
 
     /// Makes an empty table.
@@ -32,6 +34,7 @@ struct PlaceTable: Sendable {
             entries.append((slot, summary.coordinate))
         }
         revision = snapshot.revision
+        generation = snapshot.generation
         live = snapshot.summaries.count
         grid.build(entries)
     }

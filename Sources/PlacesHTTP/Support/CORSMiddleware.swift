@@ -13,8 +13,8 @@ struct CORSMiddleware<Context: RequestContext>: RouterMiddleware {
     let origins: Set<String>
 
     static var methods: String { "GET, HEAD, POST, PUT, PATCH, DELETE" }
-    static var requestHeaders: String { "Authorization, Content-Type, Accept, X-Request-ID" }
-    static var exposedHeaders: String { "X-Request-ID, Retry-After, Location, Allow, WWW-Authenticate" }
+    static var requestHeaders: String { "Authorization, Content-Type, Accept, X-Request-ID, Places-Min-Revision" }
+    static var exposedHeaders: String { "X-Request-ID, Retry-After, Location, Allow, WWW-Authenticate, Places-Revision, Places-Revision-Reached" }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard !origins.isEmpty, let origin = request.headers[.origin], let allowed = allowed(origin) else {

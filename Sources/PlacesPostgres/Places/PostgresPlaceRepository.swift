@@ -18,9 +18,10 @@ public struct PostgresPlaceRepository: PlaceRepository {
     }
 
     public func liveSummaries() async throws -> PlaceSnapshot {
-        // One snapshot for the counter and the rows, so the summaries are exactly those at that revision.
-        try await database.snapshot { connection in
-            let revision = try await PostgresPlaceRepository.revision(on: connection, logger: logger)
+        // One snapshot for the counter and the rows, so the summaries are exactly those at that revision; a million
+        // of them take seconds.
+        try await database.snapshot(within: .seconds(300)) { connection in
+            let (revision, generation) = try await PostgresPlaceRepository.counter(on: connection, logger: logger)
             var summaries: [PlaceSummary] = []
             var shared = SharedValues()
             let rows = try await connection.query(
@@ -30,14 +31,14 @@ public struct PostgresPlaceRepository: PlaceRepository {
             for try await columns in rows.decode(PostgresPlaceRow.SummaryColumns.self) {
                 if let summary = PostgresPlaceRow.summary(columns, shared: &shared) { summaries.append(summary) }
             }
-            return PlaceSnapshot(summaries: summaries, revision: revision)
+            return PlaceSnapshot(summaries: summaries, revision: revision, generation: generation)
         }
     }
 
     public func changes(since revision: Int64, limit: Int) async throws -> PlaceChanges? {
         try await database.snapshot { connection in
-            let current = try await PostgresPlaceRepository.revision(on: connection, logger: logger)
-            var changes = PlaceChanges(upserted: [], deleted: [], revision: current)
+            let (current, generation) = try await PostgresPlaceRepository.counter(on: connection, logger: logger)
+            var changes = PlaceChanges(upserted: [], deleted: [], revision: current, generation: generation)
             // A counter behind the caller's means the database was replaced: only a whole snapshot is right then.
             guard current >= revision else { return nil }
             guard current > revision else { return changes }
@@ -257,9 +258,12 @@ public struct PostgresPlaceRepository: PlaceRepository {
         }
     }
 
-    /// The change counter's current value.
-    static func revision(on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
-        try await connection.value("SELECT value FROM change_counter WHERE id = 1", as: Int64.self, logger: logger) ?? 0
+    /// The change counter's current value and the database's generation.
+    static func counter(on connection: PostgresConnection, logger: Logger) async throws -> (revision: Int64, generation: String) {
+        guard let row = try await connection.row("SELECT value, generation FROM change_counter WHERE id = 1", logger: logger) else {
+            throw PlacesError(.internalError, "the change counter is missing")
+        }
+        return (try row.get("value"), try row.get("generation"))
     }
 }
 

@@ -15,21 +15,21 @@ public struct SQLitePlaceRepository: PlaceRepository {
 
     public func liveSummaries() async throws -> PlaceSnapshot {
         try await database.read { db in
-            let revision = try SQLitePlaceRepository.revision(db)
+            let (revision, generation) = try SQLitePlaceRepository.counter(db)
             var summaries: [PlaceSummary] = []
             var shared = SharedValues()
             let cursor = try Row.fetchCursor(db, sql: "SELECT \(PlaceRow.summaryColumns) FROM place WHERE deleted_at IS NULL")
             while let row = try cursor.next() {
                 if let summary = PlaceRow.summary(row, shared: &shared) { summaries.append(summary) }
             }
-            return PlaceSnapshot(summaries: summaries, revision: revision)
+            return PlaceSnapshot(summaries: summaries, revision: revision, generation: generation)
         }
     }
 
     public func changes(since revision: Int64, limit: Int) async throws -> PlaceChanges? {
         try await database.read { db in
-            let current = try SQLitePlaceRepository.revision(db)
-            var changes = PlaceChanges(upserted: [], deleted: [], revision: current)
+            let (current, generation) = try SQLitePlaceRepository.counter(db)
+            var changes = PlaceChanges(upserted: [], deleted: [], revision: current, generation: generation)
             var shared = SharedValues()
             guard current > revision else { return changes }
             let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM place WHERE revision > ?", arguments: [revision]) ?? 0
@@ -93,7 +93,13 @@ public struct SQLitePlaceRepository: PlaceRepository {
 
     /// The change counter's current value.
     static func revision(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT value FROM change_counter WHERE id = 1") ?? 0
+        try counter(db).revision
+    }
+
+    /// The change counter's current value and the database's generation.
+    static func counter(_ db: Database) throws -> (revision: Int64, generation: String) {
+        guard let row = try Row.fetchOne(db, sql: "SELECT value, generation FROM change_counter WHERE id = 1") else { return (0, "") }
+        return (row["value"], row["generation"])
     }
 
     /// Increments the change counter inside the current write transaction and returns the new value.

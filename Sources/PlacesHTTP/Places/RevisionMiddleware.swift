@@ -1,0 +1,30 @@
+import Hummingbird
+import PlacesCore
+
+/// Read-your-writes behind a load balancer, where a client's next request may reach another instance.
+///
+/// Every answer carries `Places-Revision`: the change-feed revision this instance's index has applied (after a place
+/// write, one that includes the write). A request that sends `Places-Min-Revision: N` (the revision of a write it
+/// made) first waits, up to 200 ms, until this instance has applied N, then is answered as the instance can, with
+/// `Places-Revision-Reached: true` or `false` saying whether it got there.
+struct RevisionMiddleware<Context: RequestContext>: RouterMiddleware {
+    static var revisionHeader: HTTPFields.Element.Name { HTTPFields.Element.Name("Places-Revision")! }
+    static var minimumHeader: HTTPFields.Element.Name { HTTPFields.Element.Name("Places-Min-Revision")! }
+    static var reachedHeader: HTTPFields.Element.Name { HTTPFields.Element.Name("Places-Revision-Reached")! }
+
+    let places: PlaceService
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var reached: Bool?
+        if let text = request.headers[Self.minimumHeader] {
+            guard let minimum = Int64(text), minimum >= 0 else {
+                throw PlacesError.invalid("Places-Min-Revision", "Places-Min-Revision must be a whole number, the Places-Revision of an answer")
+            }
+            reached = await places.catchUp(to: minimum)
+        }
+        var response = try await next(request, context)
+        response.headers[Self.revisionHeader] = String(places.indexRevision)
+        if let reached { response.headers[Self.reachedHeader] = reached ? "true" : "false" }
+        return response
+    }
+}
