@@ -13,16 +13,18 @@ struct Composition {
     /// The services over it.
     let services: PlacesServices
 
-    /// Opens the database (`readOnly` for commands that only read a SQLite file) and wires the services over it;
-    /// `hasher` defaults to bcrypt at its default cost (commands that hash take `--bcrypt-cost`).
+    /// Opens the database (`readOnly` for commands that only read a SQLite file; `serving` for the server, whose
+    /// requests wait for a database connection only briefly) and wires the services over it; `hasher` defaults to
+    /// bcrypt at its default cost (commands that hash take `--bcrypt-cost`).
     static func open(
         _ options: DatabaseOptions,
         readOnly: Bool = false,
+        serving: Bool = false,
         hasher: (any PasswordHasher)? = nil,
-        throttle: LoginThrottle = LoginThrottle(),
+        throttle: LoginThrottle.Policy = LoginThrottle.Policy(),
         limits: UsageLimits = UsageLimits()
     ) async throws -> Composition {
-        let engine = try await Engine.open(try options.location(), readOnly: readOnly)
+        let engine = try await Engine.open(try options.location(), readOnly: readOnly, serving: serving)
         let services = PlacesServices(
             repositories: engine.repositories,
             hasher: try hasher ?? BcryptPasswordHasher(),
@@ -45,11 +47,13 @@ enum Engine {
     case postgres(PostgresPlacesDatabase)
 
     /// Opens the database at `location`, creating and migrating it when needed (a SQLite file opened `readOnly` is
-    /// never written).
-    static func open(_ location: DatabaseLocation, readOnly: Bool = false) async throws -> Engine {
+    /// never written). A server's request waits 3 s for a PostgreSQL connection before it answers 503; an operator's
+    /// command waits up to 30 s.
+    static func open(_ location: DatabaseLocation, readOnly: Bool = false, serving: Bool = false) async throws -> Engine {
         switch location {
         case .file(let path): .sqlite(try PlacesDatabase(path: path, readOnly: readOnly), path: path)
-        case .postgres(let location): .postgres(try await PostgresPlacesDatabase.open(location))
+        case .postgres(let location):
+            .postgres(try await PostgresPlacesDatabase.open(location, leaseTimeout: serving ? .seconds(3) : .seconds(30)))
         }
     }
 
@@ -63,7 +67,9 @@ enum Engine {
                 groups: database.groups,
                 collections: database.collections,
                 decisions: database.decisions,
-                notifications: database.notifications
+                notifications: database.notifications,
+                throttle: database.throttle,
+                leases: database.leases
             )
         case .postgres(let database):
             PlacesServices.Repositories(
@@ -72,7 +78,9 @@ enum Engine {
                 groups: database.groups,
                 collections: database.collections,
                 decisions: database.decisions,
-                notifications: database.notifications
+                notifications: database.notifications,
+                throttle: database.throttle,
+                leases: database.leases
             )
         }
     }

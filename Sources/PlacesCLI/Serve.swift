@@ -79,7 +79,7 @@ extension Places {
                 throw PlacesError.invalid("port", "port must be a number from 0 to 65535, got '\(portText)'")
             }
             let registrations = try Self.count(registrationsPerHour, environment: "PLACES_REGISTRATIONS_PER_HOUR", default: 20, field: "registrations-per-hour")
-            let throttle = LoginThrottle(policy: .init(registrationsPerAddress: registrations))
+            let throttle = LoginThrottle.Policy(registrationsPerAddress: registrations)
             var limits = UsageLimits()
             limits.placesPerDay = try Self.count(placesPerDay, environment: "PLACES_PLACES_PER_DAY", default: 200, field: "places-per-day")
             let proxies = Self.list(trustedProxies, environment: "PLACES_TRUSTED_PROXIES")
@@ -104,7 +104,7 @@ extension Places {
             }
 
             logger.debug("Swift concurrency's global executor", metadata: ["onEventLoops": "\(handlersOnEventLoops)"])
-            let composition = try await Composition.open(databaseOptions, hasher: try accountOptions.hasher(), throttle: throttle, limits: limits)
+            let composition = try await Composition.open(databaseOptions, serving: true, hasher: try accountOptions.hasher(), throttle: throttle, limits: limits)
             let engine = composition.engine
             try await seedFirstStart(engine.repositories.places, logger: logger)
             let services = composition.services
@@ -118,7 +118,7 @@ extension Places {
             let doorbell = Doorbell()
             var background = [
                 PeriodicService.indexSync(places, doorbell: doorbell, logger: logger) as any Service,
-                PeriodicService.decisionDeadlines(services.decisions, logger: logger),
+                PeriodicService.decisionDeadlines(services.decisions, lease: services.deadlineLease, logger: logger),
             ]
             var databaseSize: (@Sendable () -> Int)?
             switch engine {

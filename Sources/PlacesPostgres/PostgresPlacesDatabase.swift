@@ -75,29 +75,43 @@ public final class PostgresPlacesDatabase: Sendable {
         "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
+    /// How long an access may take, from asking for a connection to its answer, unless it says otherwise: a request
+    /// is answered `unavailable` rather than held when the database does not answer in time.
+    static let patience = Duration.seconds(10)
+
     /// Runs statements outside a transaction (each statement is then its own), turning database errors into
-    /// `PlacesError`; the body's own errors pass unchanged.
-    func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        try await leased(body)
+    /// `PlacesError`; the body's own errors pass unchanged. `within` bounds the whole access (nil: unbounded).
+    func read<T: Sendable>(
+        within patience: Duration? = PostgresPlacesDatabase.patience,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        try await leased(within: patience, body)
     }
 
     /// Runs one transaction (READ COMMITTED, PostgreSQL's default), committed when the body returns and rolled back
     /// when it throws; database errors become `PlacesError`, the body's own errors pass unchanged.
-    func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        try await transaction("BEGIN", body)
+    func write<T: Sendable>(
+        within patience: Duration? = PostgresPlacesDatabase.patience,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        try await transaction("BEGIN", within: patience, body)
     }
 
     /// Runs reads that must agree (a counter and the rows at that counter) in one read-only snapshot of the database.
-    func snapshot<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+    func snapshot<T: Sendable>(
+        within patience: Duration? = PostgresPlacesDatabase.patience,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", within: patience, body)
     }
 
     /// Runs the body between `begin` and COMMIT on one connection, rolling back when it throws.
     private func transaction<T: Sendable>(
         _ begin: PostgresQuery,
+        within patience: Duration?,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
-        try await leased { [logger] connection in
+        try await leased(within: patience) { [logger] connection in
             try await connection.query(begin, logger: logger)
             do {
                 let value = try await body(connection)
@@ -111,38 +125,47 @@ public final class PostgresPlacesDatabase: Sendable {
         }
     }
 
-    /// Runs the body on a connection of the pool, its `PSQLError` turned into `PlacesError`. The pool waits for the
-    /// server for as long as it takes; a request does not: without a connection within `leaseTimeout` (the server is
-    /// down or restarting, or every connection is busy), the access fails `unavailable` (try again), and the body,
-    /// once it has a connection, runs as long as it needs.
-    private func leased<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        let leased = LeaseFlag()
-        let (client, timeout, location) = (client, leaseTimeout, location)
-        do {
-            return try await withThrowingTaskGroup(of: T?.self) { group in
-                group.addTask {
-                    try await client.withConnection { connection in
-                        leased.set()
+    /// Runs the body on a connection of the pool, its `PSQLError` turned into `PlacesError`.
+    ///
+    /// The pool waits for the server for as long as it takes, and a query sent on a connection the server has just cut
+    /// can wait forever (postgres-nio 1.33 drops it unanswered); a request does neither. The body runs in a task of its
+    /// own, and the caller is answered `unavailable` (try again) when there is no connection within `leaseTimeout`, or
+    /// no answer within `patience`: the connection is then closed, so a transaction left open on it can never commit
+    /// afterwards, and the pool replaces it.
+    private func leased<T: Sendable>(
+        within patience: Duration?,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let (client, leaseTimeout, location) = (client, leaseTimeout, location)
+        return try await withCheckedThrowingContinuation { continuation in
+            let access = Access<T>(continuation)
+            let work = Task {
+                do {
+                    let value = try await client.withConnection { connection in
+                        // Given up on while waiting for the connection: the body never runs.
+                        guard access.start(on: connection) else { throw CancellationError() }
                         return try await body(connection)
                     }
+                    access.finish(.success(value))
+                } catch let error as PSQLError {
+                    access.finish(.failure(PostgresPlacesDatabase.mapped(error, location: location)))
+                } catch {
+                    access.finish(.failure(error))
                 }
-                group.addTask {
-                    try await Task.sleep(for: timeout)
-                    guard leased.isSet else {
-                        throw PostgresPlacesDatabase.unavailable("the database at \(location) gave no connection within \(timeout); try again")
-                    }
-                    return nil
-                }
-                while let result = try await group.next() {
-                    if let result {
-                        group.cancelAll()
-                        return result
-                    }
-                }
-                throw CancellationError()
             }
-        } catch let error as PSQLError {
-            throw PostgresPlacesDatabase.mapped(error, location: location)
+            access.watchdog = Task {
+                try? await Task.sleep(for: leaseTimeout)
+                if access.abandonIfWaiting(PostgresPlacesDatabase.unavailable("the database at \(location) gave no connection within \(leaseTimeout); try again")) {
+                    work.cancel()
+                    return
+                }
+                guard let patience, patience > leaseTimeout else { return }
+                try? await Task.sleep(for: patience - leaseTimeout)
+                if let connection = access.abandonIfRunning(PostgresPlacesDatabase.unavailable("the database at \(location) did not answer within \(patience); try again")) {
+                    work.cancel()
+                    try? await connection.close()
+                }
+            }
         }
     }
 
@@ -180,9 +203,100 @@ public final class PostgresPlacesDatabase: Sendable {
     }
 }
 
-/// Set once an access has its connection.
-private final class LeaseFlag: Sendable {
-    private let value = Atomic<Bool>(false)
-    func set() { value.store(true, ordering: .releasing) }
-    var isSet: Bool { value.load(ordering: .acquiring) }
+/// One access to the database, seen by its work and its watchdog: which of them answers the caller, exactly once.
+private final class Access<T: Sendable>: Sendable {
+    private enum Phase {
+        /// Waiting for a connection.
+        case waiting
+        /// The body runs on this connection.
+        case running(PostgresConnection)
+        /// The caller has its answer.
+        case answered
+    }
+
+    private struct State {
+        var phase = Phase.waiting
+        var continuation: CheckedContinuation<T, any Error>?
+        var watchdog: Task<Void, Never>?
+    }
+
+    private let state: Mutex<State>
+
+    init(_ continuation: CheckedContinuation<T, any Error>) {
+        state = Mutex(State(continuation: continuation))
+    }
+
+    /// The task that gives up on the access; cancelled once the caller is answered.
+    var watchdog: Task<Void, Never>? {
+        get { state.withLock { $0.watchdog } }
+        set {
+            let answered = state.withLock { state in
+                state.watchdog = newValue
+                if case .answered = state.phase { return true }
+                return false
+            }
+            if answered { newValue?.cancel() }
+        }
+    }
+
+    /// Moves to running on `connection`; false when the caller was already answered.
+    func start(on connection: PostgresConnection) -> Bool {
+        state.withLock { state in
+            guard case .waiting = state.phase else { return false }
+            state.phase = .running(connection)
+            return true
+        }
+    }
+
+    /// Answers the caller with the body's outcome, unless it was answered already.
+    func finish(_ result: Result<T, any Error>) {
+        let (continuation, watchdog) = state.withLock { state in
+            let taken = (state.continuation, state.watchdog)
+            state.continuation = nil
+            state.phase = .answered
+            return taken
+        }
+        watchdog?.cancel()
+        continuation?.resume(with: result)
+    }
+
+    /// Answers the caller with `error` if the access is still waiting for a connection; true when it did.
+    func abandonIfWaiting(_ error: PlacesError) -> Bool {
+        let continuation = state.withLock { state -> CheckedContinuation<T, any Error>? in
+            guard case .waiting = state.phase else { return nil }
+            state.phase = .answered
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        continuation?.resume(throwing: error)
+        return continuation != nil
+    }
+
+    /// Answers the caller with `error` if the body is still running, and hands back its connection to close.
+    func abandonIfRunning(_ error: PlacesError) -> PostgresConnection? {
+        let taken = state.withLock { state -> (CheckedContinuation<T, any Error>, PostgresConnection)? in
+            guard case .running(let connection) = state.phase, let continuation = state.continuation else { return nil }
+            state.phase = .answered
+            state.continuation = nil
+            return (continuation, connection)
+        }
+        guard let (continuation, connection) = taken else { return nil }
+        continuation.resume(throwing: error)
+        return connection
+    }
+}
+
+extension PostgresPlacesDatabase {
+    /// Creates an empty database called `name` on the server at `server` (whose own database it connects to); for
+    /// tests and tools that need a database of their own.
+    public static func createDatabase(_ name: String, on server: PostgresLocation) async throws {
+        let client = PostgresClient(configuration: server.configuration)
+        let running = Task.immediate { await client.run() }
+        defer { running.cancel() }
+        do {
+            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(quoted(name))"))
+        } catch let error as PSQLError {
+            throw mapped(error, location: server)
+        }
+    }
 }

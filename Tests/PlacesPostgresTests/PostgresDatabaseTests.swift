@@ -69,7 +69,7 @@ struct PostgresMigrationTests {
         let location = try TestPostgres.location()
         let schema = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         let databases = try await withThrowingTaskGroup(of: PostgresPlacesDatabase.self) { group in
-            for _ in 0..<4 { group.addTask { try await PostgresPlacesDatabase.open(location, schema: schema, maximumConnections: 2) } }
+            for _ in 0..<4 { group.addTask { try await PostgresPlacesDatabase.open(location, schema: schema, maximumConnections: 2, leaseTimeout: .seconds(30)) } }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(try await Self.versions(databases[0]) == PostgresPlacesDatabase.migrations.map(\.version))
@@ -85,7 +85,7 @@ struct PostgresMigrationTests {
         }
         let location = try TestPostgres.location()
         await #expect {
-            _ = try await PostgresPlacesDatabase.open(location, schema: database.schema, maximumConnections: 1)
+            _ = try await PostgresPlacesDatabase.open(location, schema: database.schema, maximumConnections: 1, leaseTimeout: .seconds(30))
         } throws: { error in
             guard let error = error as? PlacesError else { return false }
             return error.code == .unavailable && error.message.contains("9999") && error.message.contains("newer")

@@ -29,7 +29,8 @@ final class PostgresSeedTransaction: SeedTransaction {
         self.commands = commands
         outcome = Task {
             do {
-                try await database.write { connection in
+                // As long as the importer keeps it open: a seed file takes as long as it takes.
+                try await database.write(within: nil) { connection in
                     var writer = try await SeedWriter.start(on: connection, logger: database.logger)
                     try await PostgresSeedTransaction.serve(stream, writer: &writer)
                 }
