@@ -24,4 +24,11 @@ struct BackupCommandTests {
         #expect((found["items"] as? [[String: Any]])?.first?["id"] as? String == "c1")
         #expect(try onCopy.json(["settings", "get", "ops"])["units"] as? String == "mi")
     }
+
+    @Test func onPostgreSQLItPointsToPgDump() throws {
+        let places = PlacesBinary(database: "postgres://ops:hunter2@127.0.0.1:1/places", folder: FileManager.default.temporaryDirectory)
+        let refused = try places.run(["backup", "/tmp/never-written.sqlite"])
+        #expect(refused.status == 64)
+        #expect(refused.err.contains("pg_dump") && !refused.err.contains("hunter2"))
+    }
 }

@@ -1,9 +1,22 @@
 import Foundation
+import PlacesPostgres
+import PlacesTestPostgres
 import Testing
+
+/// The engines a command test runs on: a SQLite file always, and PostgreSQL when the tests have a server (always under
+/// CI, where a missing server then fails the test).
+enum CommandEngine: String, CaseIterable, CustomTestStringConvertible {
+    case sqlite
+    case postgres
+
+    static var available: [CommandEngine] { TestPostgres.url != nil || TestPostgres.underCI ? allCases : [.sqlite] }
+
+    var testDescription: String { rawValue }
+}
 
 /// Runs the built `places` binary (beside the test bundle) on a temporary database, as an operator would.
 struct PlacesBinary {
-    let database: String
+    var database: String
     let folder: URL
 
     init() throws {
@@ -11,6 +24,20 @@ struct PlacesBinary {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("places-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         database = folder.appendingPathComponent("places.sqlite").path
+    }
+
+    /// The binary on a new database of `engine`: a file in a temporary folder, or a new database on the tests'
+    /// PostgreSQL server (named by a URL, as an operator names it).
+    init(_ engine: CommandEngine) async throws {
+        try self.init()
+        guard engine == .postgres else { return }
+        let server = try TestPostgres.location()
+        let name = "cli_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try await PostgresPlacesDatabase.createDatabase(name, on: server)
+        var location = server
+        location.database = name
+        let password = location.password.map { ":" + ($0.addingPercentEncoding(withAllowedCharacters: .urlPasswordAllowed) ?? $0) } ?? ""
+        database = "postgres://\(location.username)\(password)@\(location.host):\(location.port)/\(name)?sslmode=\(location.sslMode.rawValue)"
     }
 
     /// The binary on another database file inside `folder`.
@@ -58,8 +85,9 @@ struct PlacesBinary {
 
 @Suite("places user, place, search and settings")
 struct PeopleCommandTests {
-    @Test func anOperatorManagesPeopleAndPlacesOnTheFile() throws {
-        let places = try PlacesBinary()
+    @Test(arguments: CommandEngine.available)
+    func anOperatorManagesPeopleAndPlacesOnTheDatabase(_ engine: CommandEngine) async throws {
+        let places = try await PlacesBinary(engine)
         defer { try? FileManager.default.removeItem(at: places.folder) }
 
         let user = try places.json(["user", "create", "--username", "ops", "--email", "ops@example.com"], input: "a long password\n")

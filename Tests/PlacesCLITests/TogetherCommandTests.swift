@@ -3,8 +3,9 @@ import Testing
 
 @Suite("places friend, group, collection, decision and notifications")
 struct TogetherCommandTests {
-    @Test func aGroupDecidesOnTheDatabaseFile() throws {
-        let places = try PlacesBinary()
+    @Test(arguments: CommandEngine.available)
+    func aGroupDecidesOnTheDatabase(_ engine: CommandEngine) async throws {
+        let places = try await PlacesBinary(engine)
         defer { try? FileManager.default.removeItem(at: places.folder) }
         for name in ["ana", "ben"] {
             _ = try places.json(["user", "create", "--username", name, "--email", "\(name)@example.com"], input: "a long password\n")
