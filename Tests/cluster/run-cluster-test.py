@@ -1,0 +1,834 @@
+#!/usr/bin/env python3
+"""A cluster, tested for real: three `places serve` instances on one private PostgreSQL, behind nginx (the
+configuration the README shows, Tests/cluster/nginx.conf), driven through nginx while one instance is killed -9 and
+PostgreSQL is restarted, then checked against the database itself.
+
+Usage: Tests/cluster/run-cluster-test.py PLACES_BINARY   (CI runs it from .ci/run with the debug build)
+
+Through nginx it runs the README's three-person tiered decision, 1,000 place writes from parallel threads (midway it
+kills one instance with SIGKILL, later it restarts PostgreSQL; writes answered 502 or 503 are tried again and
+counted), brings the killed instance back, and sends 50 ballots on one decision at the same moment. Then it checks
+that every write answered 2xx is in the database, that every instance's nearby answers (asked of each instance
+directly) equal a brute-force scan of the database's live places, that each decision has one result and each event
+one notification per recipient, and that the login throttle holds across instances (10 wrong passwords from one
+address, spread over the instances, then 429). It stops everything it started by pid, also when it fails, prints a
+summary with timings and exits non-zero when a check failed.
+
+Needs Debian's `postgresql` and `nginx` packages (.ci/run installs them) and Python 3's standard library only.
+Environment: PLACES_CLUSTER_SEED (default 13) seeds the random coordinates and query points; PLACES_CLUSTER_KEEP=1
+keeps the work folder (logs of nginx, the instances and PostgreSQL) after a run that passed, as after one that failed.
+"""
+import json, math, os, random, re, shutil, signal, subprocess, sys, tempfile, threading, time, traceback
+import urllib.error, urllib.request
+
+root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(root, "Tests", "tools"))
+sys.dont_write_bytecode = True  # no __pycache__ left beside the shared modules
+import places_server
+from private_postgres import PASSWORD as POSTGRES_PASSWORD, PrivatePostgres, free_port, postgres_bin
+
+NGINX_TEMPLATE = os.path.join(root, "Tests", "cluster", "nginx.conf")
+USER_PASSWORD = "a long password"
+WRITES = 1000
+WRITERS = 4          # accounts that add the places
+WRITER_THREADS = 8
+KILL_AFTER = 300     # answered writes before one instance is killed -9
+RESTART_AFTER = 650  # answered writes before PostgreSQL is restarted
+MEMBERS = 50
+THROTTLE_BOUND = 10  # wrong passwords one account may get from one address (LoginThrottle.Policy)
+WRITE_BOX = ((37.70, 37.80), (-122.50, -122.40))  # where the written places lie: San Francisco
+EARTH_RADIUS = 6_371_008.8
+ANSWER_WITHIN = 15   # seconds: a write unanswered by then hangs (a database that is down means 503 within 3 s)
+
+failures = []
+timings = []  # (what, seconds), in order
+notes = []    # one-line facts for the summary
+
+
+def fail(message):
+    """Records a failed check; the run goes on and exits non-zero at the end."""
+    print("cluster test: FAIL:", message, file=sys.stderr, flush=True)
+    failures.append(message)
+
+
+def say(message):
+    """A line of progress."""
+    print("cluster test:", message, flush=True)
+
+
+class Broken(Exception):
+    """A step the rest of the run depends on went wrong: the run stops (and still stops everything it started)."""
+
+
+class Timed:
+    """`with Timed("what"):` adds how long the block took to the summary."""
+
+    def __init__(self, what):
+        self.what = what
+
+    def __enter__(self):
+        self.started = time.monotonic()
+        return self
+
+    def __exit__(self, *_):
+        timings.append((self.what, time.monotonic() - self.started))
+
+
+# HTTP
+
+def send(base, method, path, body=None, token=None, headers=None, timeout=30):
+    """One request: its status, its JSON body (None when the body is not JSON) and its headers. Unlike
+    places_server.call it sends extra headers (X-Forwarded-For) and gives back the answer's (Retry-After)."""
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(base + path, method=method, data=data)
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", "Bearer " + token)
+    for name, value in (headers or {}).items():
+        request.add_header(name, value)
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, parsed(response.read()), response.headers
+    except urllib.error.HTTPError as error:
+        return error.code, parsed(error.read()), error.headers
+
+
+def parsed(raw):
+    """The JSON of a body, or None."""
+    try:
+        return json.loads(raw or b"null")
+    except ValueError:
+        return None
+
+
+def expect(base, method, path, body=None, token=None, status=(200, 201, 204)):
+    """The body of a request that must succeed; anything else breaks the run."""
+    code, answer, _ = send(base, method, path, body, token)
+    wanted = status if isinstance(status, tuple) else (status,)
+    if code not in wanted:
+        raise Broken(f"{method} {path} answered {code}: {answer}")
+    return answer
+
+
+def sign_up(base, username):
+    """Registers `username` and signs in: the session token."""
+    expect(base, "POST", "/v1/auth/register", {"username": username, "email": f"{username}@example.com", "password": USER_PASSWORD}, status=201)
+    return expect(base, "POST", "/v1/auth/login", {"username": username, "password": USER_PASSWORD})["token"]
+
+
+# The processes
+
+class Instance:
+    """One `places serve` of the cluster, on a port of its own, its output in the work folder."""
+
+    def __init__(self, name, binary, database_url, work):
+        self.name = name
+        self.binary = binary
+        self.database_url = database_url
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log_path = os.path.join(work, f"instance-{name}.log")
+        self.process = None
+
+    def arguments(self):
+        """What `places serve` is given: the shared database, this machine's nginx trusted, limits the test needs."""
+        return ["--database", self.database_url, "--port", str(self.port), "--seeds", os.path.join(root, "Seeds"),
+                "--bcrypt-cost", "4", "--trusted-proxy", "127.0.0.1", "--registrations-per-hour", "1000",
+                "--places-per-day", "1000000", "--log-level", "info"]
+
+    def start(self):
+        """Starts it and waits until /health answers (it migrates, and on an empty database seeds, first)."""
+        self.process = places_server.start(self.binary, self.arguments(), self.log_path, self.base, seconds=120,
+                                           who=f"cluster test: instance {self.name}", log_mode="a")
+
+    @property
+    def running(self):
+        """Started and not ended (nor killed)."""
+        return self.process is not None and self.process.poll() is None
+
+    def kill(self):
+        """SIGKILL, as a pulled plug."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self):
+        """SIGTERM by its pid (it answers what is in flight first), SIGKILL after 30 s."""
+        if self.running:
+            places_server.stop(self.process)
+
+
+class Nginx:
+    """nginx, unprivileged in a folder of its own, with the README's configuration pointed at the instances."""
+
+    def __init__(self, work, instances):
+        self.folder = os.path.join(work, "nginx")
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.instances = instances
+        self.process = None
+
+    @property
+    def access_log(self):
+        return os.path.join(self.folder, "logs", "access.log")
+
+    def configuration(self):
+        """Tests/cluster/nginx.conf with this run's ports in its `listen` line and its upstream's `server` lines."""
+        with open(NGINX_TEMPLATE) as file:
+            text = file.read()
+        ports = iter(instance.port for instance in self.instances)
+        text, servers = re.subn(r"(?m)^(\s*server )127\.0\.0\.1:\d+", lambda m: f"{m.group(1)}127.0.0.1:{next(ports)}", text)
+        text, listens = re.subn(r"(?m)^(\s*listen )127\.0\.0\.1:\d+;", lambda m: f"{m.group(1)}127.0.0.1:{self.port};", text)
+        if servers != len(self.instances) or listens != 1:
+            raise Broken(f"{NGINX_TEMPLATE} should have {len(self.instances)} upstream `server 127.0.0.1:PORT` lines and one "
+                         f"`listen 127.0.0.1:PORT;`, found {servers} and {listens}")
+        return text
+
+    def start(self):
+        """Writes the configuration into nginx's folder and starts nginx in the foreground, once it answers /health."""
+        for sub in ("logs", "temp"):
+            os.makedirs(os.path.join(self.folder, sub), exist_ok=True)
+        configuration = os.path.join(self.folder, "nginx.conf")
+        with open(configuration, "w") as file:
+            file.write(self.configuration())
+        output = open(os.path.join(self.folder, "logs", "nginx.out"), "w")
+        self.process = subprocess.Popen(
+            [nginx_binary(), "-p", self.folder, "-c", configuration, "-e", os.path.join(self.folder, "logs", "error.log"),
+             "-g", "daemon off;"], stdout=output, stderr=output)
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            if self.process.poll() is not None:
+                raise Broken(f"nginx ended at once; see {self.folder}/logs")
+            try:
+                if send(self.base, "GET", "/health", timeout=2)[0] == 200:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.05)
+        raise Broken(f"nginx did not answer /health within 20 s; see {self.folder}/logs")
+
+    def stop(self):
+        """SIGTERM to the master (it ends its workers); SIGKILL to it and its workers by pid if it hangs."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        workers = children(self.process.pid)
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            for pid in [self.process.pid, *workers]:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            self.process.wait()
+
+    def wait_until_balanced(self, seconds=20):
+        """Sends /health through nginx until every instance has answered one since the call (nginx tries an instance
+        it marked failed again after the upstream's fail_timeout, 10 s)."""
+        offset = self.log_size()
+        wanted = {f"127.0.0.1:{instance.port}" for instance in self.instances}
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            send(self.base, "GET", "/health", timeout=5)
+            if wanted <= set(self.upstreams_since(offset)):
+                return
+            time.sleep(0.1)
+        raise Broken(f"nginx sent nothing to some instance within {seconds} s: {sorted(wanted - set(self.upstreams_since(offset)))}")
+
+    def gave_up_on(self):
+        """The instances (by name) of the requests whose client gave up waiting (status 499), with how many each."""
+        names = {f"127.0.0.1:{instance.port}": instance.name for instance in self.instances}
+        with open(self.access_log) as file:
+            upstreams = re.findall(r'" 499 \d+ upstream=(\S+)', file.read())
+        return {names.get(upstream, upstream): upstreams.count(upstream) for upstream in sorted(set(upstreams))}
+
+    def upstreams_since(self, offset):
+        """The upstream address of each request logged after byte `offset` of the access log."""
+        with open(self.access_log) as file:
+            file.seek(offset)
+            return re.findall(r"upstream=(\S+)", file.read())
+
+    def log_size(self):
+        """Where the access log ends now: what a later upstreams_since reads from."""
+        return os.path.getsize(self.access_log) if os.path.exists(self.access_log) else 0
+
+
+def children(pid):
+    """The pids of a process's children."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as file:
+            return [int(p) for p in file.read().split()]
+    except OSError:
+        return []
+
+
+def nginx_binary():
+    """nginx's path, or a clear stop saying what to install."""
+    found = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
+    if not found:
+        raise SystemExit("cluster test: nginx not found; install Debian's nginx package (apt-get install nginx); .ci/run does")
+    return found
+
+
+def psql_binary():
+    """psql's path, or a clear stop saying what to install."""
+    found = shutil.which("psql")
+    if found:
+        return found
+    try:
+        return postgres_bin("psql")
+    except SystemExit:
+        raise SystemExit("cluster test: psql not found; install Debian's postgresql package (apt-get install postgresql)")
+
+
+# The database, read directly
+
+class Database:
+    """psql on the cluster's database; the password goes through PGPASSWORD, never on a command line."""
+
+    def __init__(self, port, name):
+        self.url = f"postgres://places@127.0.0.1:{port}/{name}?sslmode=disable"
+        self.environment = dict(os.environ, PGPASSWORD=POSTGRES_PASSWORD)
+
+    def rows(self, sql):
+        """The rows of `sql`, each a list of text fields."""
+        done = subprocess.run([psql_binary(), self.url, "-X", "-q", "-At", "-F", "\t", "-v", "ON_ERROR_STOP=1", "-c", sql],
+                              capture_output=True, text=True, env=self.environment)
+        if done.returncode != 0:
+            raise Broken(f"psql failed on {sql!r}: {done.stderr.strip()}")
+        return [line.split("\t") for line in done.stdout.splitlines() if line]
+
+
+def quoted(values):
+    """A SQL list of string literals (the values are ids the server made: letters, digits and dashes)."""
+    for value in values:
+        if not re.fullmatch(r"[A-Za-z0-9_-]+", value):
+            raise Broken(f"unexpected id {value!r}")
+    return ", ".join(f"'{value}'" for value in values)
+
+
+# 1. The README's decision
+
+def readme_decision(base):
+    """The README's three-person tiered decision, every step through the balancer; its decision id and the group's."""
+    tokens = {name: sign_up(base, name) for name in ("ana", "ben", "cleo")}
+    group = expect(base, "POST", "/v1/groups", {"name": "Friday crew"}, tokens["ana"], status=201)["id"]
+    for name in ("ben", "cleo"):
+        expect(base, "POST", f"/v1/groups/{group}/invitations", {"username": name}, tokens["ana"], status=201)
+    inbox = expect(base, "GET", "/v1/notifications", token=tokens["ben"])
+    if not any(n["kind"] == "groupInvitation" and n["subject"].get("groupId") == group for n in inbox["items"]):
+        fail(f"ben has no groupInvitation notification for {group}: {inbox}")
+    for name in ("ben", "cleo"):
+        expect(base, "POST", f"/v1/me/invitations/{group}/accept", token=tokens[name])
+    collection = expect(base, "POST", "/v1/collections", {"name": "Dinner in the Mission", "groupId": group}, tokens["ana"], status=201)["id"]
+    for who, entry in (("ana", {"placeId": "sf-valencia-sourdough-works"}), ("ana", {"placeId": "sf-lupine-salt"}),
+                       ("ben", {"placeId": "sf-taqueria-los-cuates", "position": 0})):
+        expect(base, "POST", f"/v1/collections/{collection}/places", entry, tokens[who])
+    decision = expect(base, "POST", "/v1/decisions", {"groupId": group, "method": "tiered", "title": "Friday dinner",
+                                                       "candidates": {"collectionId": collection}}, tokens["ana"], status=201)["id"]
+    vote(base, decision, tokens["ana"], ["sf-lupine-salt", "sf-valencia-sourdough-works"])
+    seen = expect(base, "GET", f"/v1/decisions/{decision}", token=tokens["ben"])
+    if seen.get("provisional") is not None or sorted(seen.get("waitingFor", [])) != ["ben", "cleo"]:
+        fail(f"before voting ben should see no tally and waitingFor ben, cleo: {seen.get('provisional')}, {seen.get('waitingFor')}")
+    vote(base, decision, tokens["ben"], ["sf-valencia-sourdough-works", "sf-lupine-salt"])
+    vote(base, decision, tokens["cleo"], ["sf-lupine-salt"])
+    check_readme_result(expect(base, "GET", f"/v1/decisions/{decision}", token=tokens["ana"]))
+    recount = expect(base, "GET", f"/v1/decisions/{decision}/recount", token=tokens["ana"])
+    if recount.get("agrees") is not True:
+        fail(f"the README decision's recount does not agree: {recount}")
+    return decision, group
+
+
+def vote(base, decision, token, ranking):
+    """One ballot, which must be taken."""
+    expect(base, "PUT", f"/v1/decisions/{decision}/ballot", {"ranking": ranking}, token)
+
+
+def check_readme_result(view):
+    """The README's outcome: Lupine & Salt wins outright."""
+    result = view.get("result") or {}
+    wanted = ["sf-lupine-salt", "sf-valencia-sourdough-works", "sf-taqueria-los-cuates"]
+    if view.get("status") != "completed" or result.get("winner") != "sf-lupine-salt" or result.get("ranking") != wanted \
+            or result.get("tieBreak") != "none":
+        fail(f"the README decision ended as {view.get('status')}: winner {result.get('winner')}, ranking "
+             f"{result.get('ranking')}, tieBreak {result.get('tieBreak')}")
+
+
+# 2. 1,000 writes, one instance killed, PostgreSQL restarted
+
+class WriteLoad:
+    """WRITES place creations by WRITERS accounts from WRITER_THREADS threads. A write answered 502 (its instance
+    died under it), 503 (the database is restarting: it must carry Retry-After) or not at all is sent again, and
+    counted; only answers of 201 count as answered writes."""
+
+    def __init__(self, base, tokens, rng):
+        self.base = base
+        self.tokens = tokens
+        self.coordinates = [(rng.uniform(*WRITE_BOX[0]), rng.uniform(*WRITE_BOX[1])) for _ in range(WRITES)]
+        self.lock = threading.Lock()
+        self.next = 0
+        self.answered = []  # place ids answered 201
+        self.retried = {"502": 0, "503": 0, "504": 0, "no answer": 0}
+        self.without_retry_after = 0
+        self.given_up = 0
+        self.unanswered = []  # why requests got no answer
+
+    def take(self):
+        """The number of the next write to make, or None when all are taken."""
+        with self.lock:
+            if self.next == WRITES:
+                return None
+            self.next += 1
+            return self.next - 1
+
+    def run(self, deadline):
+        """All the writes, from WRITER_THREADS threads at once; returns when every one is answered or time is up."""
+        threads = [threading.Thread(target=self.writer, args=(deadline,)) for _ in range(WRITER_THREADS)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+
+    def writer(self, deadline):
+        """One thread's share: writes taken one after another until none is left."""
+        while (number := self.take()) is not None:
+            self.write(number, deadline)
+
+    def write(self, number, deadline):
+        """One place, sent until it is answered (or the run's time is up)."""
+        lat, lon = self.coordinates[number]
+        body = {"name": f"Cluster {number}", "lat": lat, "lon": lon, "allowDuplicate": True}
+        token = self.tokens[number % len(self.tokens)]
+        while time.monotonic() < deadline:
+            try:
+                status, answer, headers = send(self.base, "POST", "/v1/places", body, token, timeout=ANSWER_WITHIN)
+            except OSError as error:
+                self.count("no answer")
+                with self.lock:
+                    self.unanswered.append(f"{type(error).__name__}: {error}")
+                continue
+            if status == 201:
+                with self.lock:
+                    self.answered.append(answer["id"])
+                return
+            if status in (502, 503, 504):
+                self.count(str(status))
+                if status == 503 and not headers.get("Retry-After"):
+                    with self.lock:
+                        self.without_retry_after += 1
+                time.sleep(0.2)
+                continue
+            fail(f"write {number} answered {status}: {answer}")
+            return
+        with self.lock:
+            self.given_up += 1
+
+    def count(self, what):
+        """One more request sent again because of `what`."""
+        with self.lock:
+            self.retried[what] += 1
+
+    def answered_count(self):
+        """How many writes were answered 201 so far."""
+        with self.lock:
+            return len(self.answered)
+
+
+def writes_with_failures(cluster, tokens, rng, deadline):
+    """Runs the write load; when KILL_AFTER writes are answered, one instance is killed -9, when RESTART_AFTER are,
+    PostgreSQL restarts. The load, and the instance that was killed."""
+    load = WriteLoad(cluster.nginx.base, tokens, rng)
+    victim = cluster.instances[1]
+    writers = threading.Thread(target=load.run, args=(deadline,))
+    writers.start()
+    wait_for(lambda: load.answered_count() >= KILL_AFTER or not writers.is_alive(), deadline)
+    victim.kill()
+    notes.append(f"instance {victim.name} killed -9 after {load.answered_count()} answered writes")
+    wait_for(lambda: load.answered_count() >= RESTART_AFTER or not writers.is_alive(), deadline)
+    at = load.answered_count()
+    with Timed("PostgreSQL restart (pg_ctl stop -m fast, start)"):
+        cluster.postgres.restart()
+    notes.append(f"PostgreSQL restarted after {at} answered writes")
+    writers.join()
+    return load, victim
+
+
+def wait_for(condition, deadline):
+    """Polls `condition` every 10 ms until it holds or the monotonic `deadline` passes."""
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def check_writes(database, nginx, load, writer_names):
+    """Every write answered 201 is a live place in the database."""
+    if load.given_up:
+        fail(f"{load.given_up} writes were still unanswered when the run's time was up")
+    if load.unanswered:
+        fail(f"{len(load.unanswered)} writes got no answer within {ANSWER_WITHIN} s (sent again after): "
+             f"{'; '.join(sorted(set(load.unanswered)))}; nginx logged them (499) as sent to {nginx.gave_up_on()}")
+    if load.without_retry_after:
+        fail(f"{load.without_retry_after} answers of 503 came without Retry-After")
+    stored = {row[0] for row in database.rows(
+        "SELECT p.id FROM place p JOIN user_account u ON u.id = p.owner_id "
+        f"WHERE p.deleted_at IS NULL AND u.username IN ({quoted(writer_names)})")}
+    missing = [place for place in load.answered if place not in stored]
+    if missing:
+        fail(f"{len(missing)} of {len(load.answered)} writes answered 201 are not in the database, e.g. {missing[:3]}")
+    extra = len(stored) - len(set(load.answered) & stored)
+    notes.append(f"{len(load.answered)} writes answered 201, all {'' if not missing else 'but some '}in the database; "
+                 f"{extra} more were made by requests whose answer was lost; retried: "
+                 + ", ".join(f"{count} × {what}" for what, count in load.retried.items()))
+
+
+# 3. 50 ballots at once
+
+def members_decision(base, database):
+    """MEMBERS people in one group and a tiered decision among five seeded places: the decision, the group, the
+    members' tokens and the places."""
+    tokens = [sign_up(base, f"voter{i}") for i in range(MEMBERS)]
+    group = expect(base, "POST", "/v1/groups", {"name": "Fifty"}, tokens[0], status=201)["id"]
+    for i in range(1, MEMBERS):
+        expect(base, "POST", f"/v1/groups/{group}/invitations", {"username": f"voter{i}"}, tokens[0], status=201)
+        expect(base, "POST", f"/v1/me/invitations/{group}/accept", token=tokens[i])
+    places = [row[0] for row in database.rows("SELECT id FROM place WHERE id LIKE 'sf-%' AND deleted_at IS NULL ORDER BY id LIMIT 5")]
+    body = {"groupId": group, "method": "tiered", "title": "All at once", "candidates": {"placeIds": places}}
+    decision = expect(base, "POST", "/v1/decisions", body, tokens[0], status=201)["id"]
+    return decision, group, tokens, places
+
+
+def ballots_at_once(base, decision, tokens, places):
+    """Every member's ballot sent at the same moment, each from its own thread; the answers' statuses."""
+    start = threading.Barrier(len(tokens))
+    statuses = [None] * len(tokens)
+
+    def cast(i):
+        ranking = places[i % len(places):] + places[:i % len(places)]
+        start.wait()
+        try:
+            statuses[i] = send(base, "PUT", f"/v1/decisions/{decision}/ballot", {"ranking": ranking}, tokens[i])[0]
+        except OSError as error:
+            statuses[i] = f"no answer ({error})"
+
+    threads = [threading.Thread(target=cast, args=(i,)) for i in range(len(tokens))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    refused = [status for status in statuses if status != 200]
+    if refused:
+        fail(f"{len(refused)} of {len(tokens)} simultaneous ballots were not answered 200: {sorted(map(str, refused))[:5]}")
+    view = expect(base, "GET", f"/v1/decisions/{decision}", token=tokens[0])
+    result = view.get("result") or {}
+    if view.get("status") != "completed" or result.get("ballotCount") != len(tokens):
+        fail(f"the {len(tokens)}-member decision ended as {view.get('status')} with {result.get('ballotCount')} ballots counted")
+    return result
+
+
+def check_same_result(instances, decision, token, result):
+    """Each instance, asked directly, shows the decision with the result the balancer's answer had."""
+    for instance in instances:
+        seen = expect(instance.base, "GET", f"/v1/decisions/{decision}", token=token).get("result")
+        if seen != result:
+            fail(f"instance {instance.name} shows decision {decision} with another result: {seen} instead of {result}")
+
+
+# 4. The checks against the database
+
+def check_decisions(database, decisions):
+    """Each decision completed once, with one result, and each event notified once to each of its recipients:
+    groupInvitation to each invitee, decisionStarted to each participant but the starter, decisionCompleted to each
+    participant."""
+    for decision, group in decisions:
+        rows = database.rows(f"SELECT status, result IS NOT NULL, created_by FROM decision WHERE id = {quoted([decision])}")
+        if len(rows) != 1 or rows[0][:2] != ["completed", "t"]:
+            fail(f"decision {decision} in the database (status, has a result, starter): {rows}")
+            continue
+        starter = rows[0][2]
+        participants = {row[0] for row in database.rows(f"SELECT user_id FROM decision_participant WHERE decision_id = {quoted([decision])}")}
+        wanted = {("decisionStarted", p) for p in participants - {starter}} | {("decisionCompleted", p) for p in participants}
+        check_notifications(database, f"decision {decision}", f"subject::jsonb->>'decisionId' = {quoted([decision])}", wanted)
+        invitees = participants - {starter}
+        check_notifications(database, f"group {group}'s invitations",
+                            f"kind = 'groupInvitation' AND subject::jsonb->>'groupId' = {quoted([group])}",
+                            {("groupInvitation", p) for p in invitees})
+
+
+def check_notifications(database, what, condition, wanted):
+    """Exactly one notification of each (kind, recipient) in `wanted`, and none other, among those matching
+    `condition`."""
+    counted = {(kind, recipient): int(count) for kind, recipient, count in database.rows(
+        f"SELECT kind, recipient_id, count(*) FROM notification WHERE {condition} GROUP BY kind, recipient_id")}
+    doubled = {key: count for key, count in counted.items() if count != 1}
+    missing = wanted - counted.keys()
+    unexpected = counted.keys() - wanted
+    if doubled or missing or unexpected:
+        fail(f"{what}: notifications made more than once {list(doubled.items())[:3]}, missing {sorted(missing)[:3]}, "
+             f"unexpected {sorted(unexpected)[:3]}")
+
+
+def distance(lat1, lon1, lat2, lon2):
+    """Haversine metres, as the index measures them."""
+    p1, p2, dl = math.radians(lat1), math.radians(lat2), math.radians(lon2 - lon1)
+    h = math.sin((p2 - p1) / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    return 2 * EARTH_RADIUS * math.asin(min(1, math.sqrt(h)))
+
+
+def nearby_queries(rng, count=24):
+    """Points and radii: most inside the written area, some anywhere."""
+    queries = []
+    for _ in range(count):
+        if rng.random() < 0.75:
+            lat, lon = rng.uniform(*WRITE_BOX[0]), rng.uniform(*WRITE_BOX[1])
+        else:
+            lat, lon = rng.uniform(-50, 60), rng.uniform(-170, 170)
+        queries.append((lat, lon, rng.choice([0.25, 1, 2, 5, 20])))
+    return queries
+
+
+def expected_nearby(live, lat, lon, radius_miles, limit):
+    """The brute-force answer: ids within the radius, nearest first (then by id), and the ids within a millimetre of
+    the edge, which floating point may put on either side."""
+    radius = radius_miles * 1609.344
+    near = sorted((d, place) for place, plat, plon in live if (d := distance(lat, lon, plat, plon)) <= radius + 0.001)
+    edge = {place for d, place in near if abs(d - radius) < 0.001}
+    return [place for _, place in near[:limit]], edge
+
+
+def nearby_mismatches(instance, live, queries, limit=500):
+    """The queries whose answer from `instance` differs from the brute-force scan, described."""
+    differing = []
+    for lat, lon, radius in queries:
+        status, answer, _ = send(instance.base, "GET", f"/v1/places/nearby?lat={lat}&lon={lon}&radius={radius}&limit={limit}")
+        if status != 200:
+            differing.append(f"{lat:.4f},{lon:.4f} r={radius} mi answered {status}")
+            continue
+        got = [place["id"] for place in answer["places"]]
+        expected, edge = expected_nearby(live, lat, lon, radius, limit)
+        got, expected = [p for p in got if p not in edge], [p for p in expected if p not in edge]
+        if got != expected:
+            at = next(i for i in range(max(len(got), len(expected))) if got[i:i + 1] != expected[i:i + 1])
+            differing.append(f"{lat:.4f},{lon:.4f} r={radius} mi: {len(got)} places, expected {len(expected)}; "
+                             f"at #{at} {got[at:at + 1]} where the scan has {expected[at:at + 1]}")
+    return differing
+
+
+def check_nearby(database, instances, rng):
+    """Every running instance, asked directly, answers nearby as a brute-force scan of the live places does. The
+    instances follow the database through the change feed on their own: each gets up to 10 s to catch up."""
+    live = [(place, float(lat), float(lon)) for place, lat, lon in
+            database.rows("SELECT id, latitude, longitude FROM place WHERE deleted_at IS NULL")]
+    queries = nearby_queries(rng)
+    for instance in instances:
+        started = time.monotonic()
+        while (differing := nearby_mismatches(instance, live, queries)) and time.monotonic() - started < 10:
+            time.sleep(0.25)
+        if differing:
+            fail(f"instance {instance.name}: {len(differing)} of {len(queries)} nearby answers differ from a brute-force scan "
+                 f"of {len(live)} live places, e.g. {differing[0]}")
+        else:
+            notes.append(f"instance {instance.name}: {len(queries)} nearby answers equal a brute-force scan of {len(live)} "
+                         f"live places (caught up within {time.monotonic() - started:.2f} s)")
+
+
+def check_ready(instances, seconds=15):
+    """Every running instance answers /ready 200 (it reached the database again after the restart)."""
+    for instance in instances:
+        deadline = time.monotonic() + seconds
+        while (status := ready_status(instance)) != 200 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        if status != 200:
+            fail(f"instance {instance.name}: /ready answered {status} {seconds} s after the checks began")
+
+
+def ready_status(instance):
+    """What /ready answers, asked of the instance directly."""
+    try:
+        return send(instance.base, "GET", "/ready", timeout=5)[0]
+    except OSError as error:
+        return f"no answer ({error})"
+
+
+def check_throttle(nginx):
+    """Wrong passwords for one account from one client address, sent through nginx one after another so they spread
+    over the instances: the first THROTTLE_BOUND are 401, the rest 429. Then a parallel burst for another account from
+    another address: at most THROTTLE_BOUND are let through to a password check."""
+    sign_up(nginx.base, "guarded")
+    offset = nginx.log_size()
+    statuses = [send(nginx.base, "POST", "/v1/auth/login", {"username": "guarded", "password": "not the password"},
+                     headers={"X-Forwarded-For": "203.0.113.7"})[0] for _ in range(THROTTLE_BOUND + 3)]
+    spread = sorted(set(nginx.upstreams_since(offset)))
+    if statuses != [401] * THROTTLE_BOUND + [429] * 3:
+        fail(f"login throttle across instances: {THROTTLE_BOUND + 3} wrong passwords from one address answered {statuses} "
+             f"(wanted {THROTTLE_BOUND} × 401, then 429), served by {spread}")
+    else:
+        notes.append(f"login throttle held: {THROTTLE_BOUND} × 401 then 429, the attempts served by {spread}")
+    sign_up(nginx.base, "burst")
+    burst = [None] * 40
+    start = threading.Barrier(len(burst))
+
+    def attempt(i):
+        start.wait()
+        burst[i] = send(nginx.base, "POST", "/v1/auth/login", {"username": "burst", "password": "not the password"},
+                        headers={"X-Forwarded-For": "203.0.113.8"})[0]
+
+    threads = [threading.Thread(target=attempt, args=(i,)) for i in range(len(burst))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    checked = burst.count(401)
+    if checked > THROTTLE_BOUND or burst.count(401) + burst.count(429) != len(burst):
+        fail(f"login throttle, a parallel burst of {len(burst)} wrong passwords through nginx: {checked} were checked "
+             f"(at most {THROTTLE_BOUND} may be), answers {sorted(set(map(str, burst)))}")
+    else:
+        notes.append(f"login throttle held in a parallel burst of {len(burst)}: {checked} checked, the rest 429")
+
+
+def check_secrets(instances):
+    """The database password appears in no instance's process title and no log line."""
+    for instance in instances:
+        if instance.running:
+            with open(f"/proc/{instance.process.pid}/cmdline", "rb") as file:
+                if POSTGRES_PASSWORD.encode() in file.read():
+                    fail(f"instance {instance.name}'s process title shows the database password")
+        with open(instance.log_path, errors="replace") as file:
+            if POSTGRES_PASSWORD in file.read():
+                fail(f"instance {instance.name}'s log shows the database password")
+
+
+# The run
+
+class Cluster:
+    """Everything the run starts, so that all of it is stopped, by pid, however the run ends."""
+
+    def __init__(self, binary, work):
+        self.binary = binary
+        self.work = work
+        self.postgres = PrivatePostgres(os.path.join(work, "postgres"), fsync=True)
+        self.instances = []
+        self.nginx = None
+        self.database = None
+
+    def start(self):
+        """PostgreSQL and its `places` database, three instances started together on it, nginx in front of them."""
+        with Timed("PostgreSQL: initdb and start"):
+            self.postgres.start()
+            Database(self.postgres.port, "postgres").rows("CREATE DATABASE places")
+            self.database = Database(self.postgres.port, "places")
+        url = f"postgres://places:{POSTGRES_PASSWORD}@127.0.0.1:{self.postgres.port}/places?sslmode=disable"
+        self.instances = [Instance(name, self.binary, url, self.work) for name in ("a", "b", "c")]
+        with Timed("three instances started together (one migration, seeds)"):
+            self.start_together(self.instances)
+        with Timed("nginx started"):
+            self.nginx = Nginx(self.work, self.instances)
+            self.nginx.start()
+
+    def start_together(self, instances):
+        """Starts the instances at once, as an operator's machines would, and waits for all of them."""
+        errors = []
+
+        def start(instance):
+            try:
+                instance.start()
+            except BaseException as error:  # places_server.start stops with SystemExit
+                errors.append(f"{error}")
+
+        threads = [threading.Thread(target=start, args=(instance,)) for instance in instances]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        if errors:
+            raise Broken("; ".join(errors))
+
+    def stop(self):
+        """nginx, the instances and PostgreSQL, each by its pid; a failure to stop one does not keep the others up."""
+        steps = ([self.nginx.stop] if self.nginx else []) + [instance.stop for instance in self.instances] + [self.postgres.stop]
+        for step in steps:
+            try:
+                step()
+            except Exception as error:
+                fail(f"stopping: {error}")
+
+
+def run(cluster, rng, started):
+    """The scenario, then the checks."""
+    cluster.start()
+    base = cluster.nginx.base
+    with Timed("the README's three-person decision through nginx"):
+        readme = readme_decision(base)
+    writer_names = [f"writer{i}" for i in range(WRITERS)]
+    writer_tokens = [sign_up(base, name) for name in writer_names]
+    with Timed(f"{WRITES} writes, one instance killed -9, PostgreSQL restarted"):
+        load, victim = writes_with_failures(cluster, writer_tokens, rng, deadline=started + 240)
+    with Timed(f"instance {victim.name} started again"):
+        victim.start()
+    with Timed(f"{MEMBERS} members signed up, grouped; a decision started"):
+        decision, group, tokens, places = members_decision(base, cluster.database)
+    with Timed(f"nginx sending to instance {victim.name} again (its fail_timeout)"):
+        cluster.nginx.wait_until_balanced()
+    with Timed(f"{MEMBERS} ballots at once"):
+        offset = cluster.nginx.log_size()
+        result = ballots_at_once(base, decision, tokens, places)
+        served = cluster.nginx.upstreams_since(offset)
+        notes.append(f"the {MEMBERS} simultaneous ballots were served by " + ", ".join(
+            f"{instance.name}: {served.count(f'127.0.0.1:{instance.port}')}" for instance in cluster.instances))
+    running = [instance for instance in cluster.instances if instance.running]
+    with Timed("checks: writes, /ready, nearby on each instance, decisions and notifications, throttle"):
+        check_writes(cluster.database, cluster.nginx, load, writer_names)
+        check_ready(running)
+        check_nearby(cluster.database, running, rng)
+        check_decisions(cluster.database, [readme, (decision, group)])
+        check_same_result(running, decision, tokens[0], result)
+        check_throttle(cluster.nginx)
+        check_secrets(cluster.instances)
+
+
+def main():
+    """Checks what the run needs, runs it, stops everything it started whatever happened, and sums up."""
+    if len(sys.argv) != 2:
+        raise SystemExit("usage: Tests/cluster/run-cluster-test.py PLACES_BINARY")
+    binary = os.path.abspath(sys.argv[1])
+    if not os.access(binary, os.X_OK):
+        raise SystemExit(f"cluster test: no places binary at {binary}")
+    nginx_binary(), psql_binary(), postgres_bin("initdb")  # say what is missing before starting anything
+    rng = random.Random(int(os.environ.get("PLACES_CLUSTER_SEED", "13")))
+    work = tempfile.mkdtemp(prefix="places-cluster-")
+    if os.geteuid() == 0:
+        os.chmod(work, 0o755)  # PostgreSQL runs as `postgres` and must reach its folder inside
+    cluster = Cluster(binary, work)
+    started = time.monotonic()
+    try:
+        run(cluster, rng, started)
+    except Broken as error:
+        fail(f"the run stopped: {error}")
+    except Exception:
+        fail(f"the run stopped on an error of its own:\n{traceback.format_exc()}")
+    finally:
+        with Timed("stopping everything (an instance with requests in flight waits for them, up to 30 s)"):
+            cluster.stop()
+    summary(time.monotonic() - started, work)
+
+
+def summary(seconds, work):
+    """The timings, the facts and the failures; exits 1 when a check failed (the work folder is kept then)."""
+    say("summary")
+    for what, took in timings:
+        print(f"  {took:7.2f} s  {what}")
+    for note in notes:
+        print(f"  - {note}")
+    print(f"  {seconds:7.2f} s  in all")
+    if failures:
+        print(f"cluster test: {len(failures)} failure(s); logs kept in {work}", file=sys.stderr)
+        for failure in failures:
+            print(f"  ✘ {failure}", file=sys.stderr)
+        sys.exit(1)
+    if os.environ.get("PLACES_CLUSTER_KEEP"):
+        say(f"logs kept in {work}")
+    else:
+        shutil.rmtree(work, ignore_errors=True)
+    say("ok")
+
+
+if __name__ == "__main__":
+    main()
