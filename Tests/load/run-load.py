@@ -11,18 +11,22 @@ with both builds in alternating rounds (--rounds) and prints both, medians over 
     Tests/load/run-load.py                          # 1M places, 60 s a run, 64 connections
     Tests/load/run-load.py --places 100000 --seconds 10 --json
     Tests/load/run-load.py --only mixed --compare ../previous/.build/release/places --rounds 3
+    Tests/load/run-load.py --postgres --rounds 3    # each load on PostgreSQL beside SQLite, same binary
 
 Needs wrk (Debian's package: apt-get install wrk). The generated CSV and its seeded database are kept in
 --work (default /tmp/places-load) and reused by later runs with the same --places; the database is copied
-fresh for every run, so writes of one run never reach the next.
+fresh for every run, so writes of one run never reach the next. With --postgres a private PostgreSQL server runs in
+--work: the CSV is seeded once into a template database (the seeding time is printed), and every run gets a fresh
+database made from it.
 """
-import argparse, json, os, re, shutil, statistics, subprocess, sys
+import argparse, json, os, re, shutil, statistics, subprocess, sys, time
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
 sys.path.insert(0, os.path.join(root, "Tests", "tools"))
 sys.dont_write_bytecode = True  # no __pycache__ left beside the shared module
 import places_server
+import private_postgres
 
 TARGETS = {"nearby": 12_000, "mixed": 6_000}
 
@@ -47,7 +51,9 @@ def parse_arguments():
     parser.add_argument("--port", type=int, default=18780)
     parser.add_argument("--only", choices=["nearby", "mixed"], help="run one of the two loads")
     parser.add_argument("--compare", help="another build of places (e.g. the previous main) run beside --binary")
-    parser.add_argument("--rounds", type=int, default=1, help="alternating rounds of each build (with --compare)")
+    parser.add_argument("--rounds", type=int, default=1, help="alternating rounds of each build (with --compare or --postgres)")
+    parser.add_argument("--postgres", action="store_true",
+                        help="run every load on a PostgreSQL-backed instance too, beside the SQLite-backed one (same binary)")
     return parser.parse_args()
 
 
@@ -98,6 +104,46 @@ def seeded_database(args):
         subprocess.run([args.binary, "seed", csv, "--database", database + ".part"], check=True)
         os.rename(database + ".part", database)
     return database
+
+
+class Postgres:
+    """A private PostgreSQL server in the work folder, holding the generated places in a template database."""
+
+    def __init__(self, args):
+        self.server = private_postgres.PrivatePostgres(os.path.join(args.work, "postgres"), fsync=True).start()
+        self.template = f"places_{args.places}"
+        self.runs = 0
+
+    def url(self, database):
+        return self.server.url.replace("/postgres?", f"/{database}?")
+
+    def psql(self, sql):
+        subprocess.run([private_postgres.postgres_bin("psql"), "-q", "-v", "ON_ERROR_STOP=1", "-c", sql, self.server.url],
+                       check=True, stdout=subprocess.DEVNULL)
+
+    def seeded(self, args, csv):
+        """The template database, seeded from the CSV with `places seed` (timed) unless it is there already."""
+        exists = subprocess.run([private_postgres.postgres_bin("psql"), "-tAc",
+                                 f"SELECT 1 FROM pg_database WHERE datname = '{self.template}'", self.server.url],
+                                capture_output=True, text=True, check=True).stdout.strip() == "1"
+        if not exists:
+            self.psql(f"CREATE DATABASE {self.template}_part")
+            started = time.monotonic()
+            subprocess.run([args.binary, "seed", csv, "--database", self.url(self.template + "_part")], check=True)
+            print(f"load: seeded {args.places:,} places into PostgreSQL in {time.monotonic() - started:.1f} s", file=sys.stderr)
+            self.psql(f"ALTER DATABASE {self.template}_part RENAME TO {self.template}")
+        return self
+
+    def fresh(self):
+        """A new database copied from the template, for one run (the one before it dropped)."""
+        if self.runs:
+            self.psql(f"DROP DATABASE IF EXISTS run_{self.runs} WITH (FORCE)")
+        self.runs += 1
+        self.psql(f"CREATE DATABASE run_{self.runs} TEMPLATE {self.template}")
+        return self.url(f"run_{self.runs}")
+
+    def stop(self):
+        self.server.stop()
 
 
 def wrk(args, server, script, script_args, seconds):
@@ -164,9 +210,12 @@ def per_kind(log_path, offset):
             for kind, values in latencies.items() if values}
 
 
-def run(args, name, database, binary):
-    fresh = os.path.join(args.work, "run.sqlite")
-    places_server.fresh_copy(database, fresh)
+def run(args, name, database, binary, postgres=None):
+    if postgres:
+        fresh = postgres.fresh()
+    else:
+        fresh = os.path.join(args.work, "run.sqlite")
+        places_server.fresh_copy(database, fresh)
     server = Server(args, fresh, binary)
     try:
         script, script_args = ("nearby.lua", ["1", "50"]) if name == "nearby" else ("mixed.lua", mixed_setup(args, server))
@@ -198,22 +247,40 @@ def main():
     args = parse_arguments()
     if shutil.which("wrk") is None:
         raise SystemExit("load: wrk is not installed (apt-get install wrk)")
-    builds = [("this", args.binary)] + ([("compared", args.compare)] if args.compare else [])
-    for _, binary in builds:
+    builds = [("this", args.binary, None)] + ([("compared", args.compare, None)] if args.compare else [])
+    for _, binary, _ in builds:
         if not os.path.exists(binary):
             raise SystemExit(f"load: no binary at {binary}; run `swift build -c release` first")
     database = seeded_database(args)
-    rounds = args.rounds if args.compare else 1
+    postgres = None
+    if args.postgres:
+        postgres = Postgres(args).seeded(args, os.path.join(args.work, f"places-{args.places}.csv"))
+        builds = [("sqlite", args.binary, None), ("postgres", args.binary, postgres)]
+    rounds = args.rounds if args.compare or args.postgres else 1
+    try:
+        results = measure(args, builds, database, rounds)
+    finally:
+        if postgres:
+            postgres.stop()
+    report(args, results)
+
+
+def measure(args, builds, database, rounds):
+    """Every load with every build, in alternating rounds; the medians by (load, build)."""
     results = {}
     for name in [args.only] if args.only else ["nearby", "mixed"]:
         print(f"load: {name}, {args.places:,} places, {args.connections} connections, {args.warmup} s warm-up, {args.seconds} s measured"
               f", {rounds} round(s) of {len(builds)} build(s)", file=sys.stderr)
-        runs = {build: [] for build, _ in builds}
+        runs = {build: [] for build, _, _ in builds}
         for _ in range(rounds):
-            for build, binary in builds:
-                runs[build].append(run(args, name, database, binary))
-        for build, _ in builds:
+            for build, binary, postgres in builds:
+                runs[build].append(run(args, name, database, binary, postgres))
+        for build, _, _ in builds:
             results[(name, build)] = median_result(runs[build])
+    return results
+
+
+def report(args, results):
     print(f"{'load':8} {'build':9} {'req/s':>9} {'target':>7} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6} {'RSS MiB before→after':>21} {'growth':>7}")
     for (name, build), r in results.items():
         print(f"{name:8} {build:9} {r['rps']:9,.0f} {TARGETS[name]:7,} {r['p50_ms']:7.2f} {r['p99_ms']:7.2f} {int(r['errors']):6} "

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Change-feed lag: how long after a place write through one instance the place is in another instance's nearby
+answers, over PostgreSQL (LISTEN/NOTIFY, with the 1 s poll behind it).
+
+Starts a private PostgreSQL server (or uses --database URL, an empty database), two `places serve` instances on it,
+and writes --writes places through the first, one at a time; after each 201 it asks the second for the place's point
+(keep-alive, as fast as it answers) until the place is there, and prints the lag's median, p99 and maximum.
+
+    swift build -c release
+    Tests/load/feed-lag.py                      # 1,000 writes
+"""
+import argparse, http.client, json, os, random, statistics, sys, tempfile, time
+
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.dirname(os.path.dirname(here))
+sys.path.insert(0, os.path.join(root, "Tests", "tools"))
+sys.dont_write_bytecode = True
+import places_server
+import private_postgres
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+class Client:
+    """One keep-alive connection to an instance."""
+
+    def __init__(self, port):
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+
+    def call(self, method, path, body=None, token=None):
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = "Bearer " + token
+        self.connection.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
+        response = self.connection.getresponse()
+        return response.status, json.loads(response.read() or b"null")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--binary", default=os.path.join(root, ".build", "release", "places"))
+    parser.add_argument("--database", help="a postgres:// URL of an empty database (default: a private server)")
+    parser.add_argument("--writes", type=int, default=1000)
+    parser.add_argument("--ports", default="18801,18802")
+    args = parser.parse_args()
+
+    work = tempfile.mkdtemp(prefix="places-feed-lag-")
+    os.chmod(work, 0o755)  # the server runs as the postgres user when we are root
+    server = None
+    url = args.database
+    if url is None:
+        server = private_postgres.PrivatePostgres(os.path.join(work, "postgres"), fsync=True).start()
+        url = server.url
+    ports = [int(p) for p in args.ports.split(",")]
+    instances = []
+    try:
+        for index, port in enumerate(ports):
+            instances.append(places_server.start(
+                args.binary,
+                ["--database", url, "--port", str(port), "--seeds", os.path.join(work, "no-seeds"), "--bcrypt-cost", "4",
+                 "--places-per-day", "100000000", "--log-level", "warning"],
+                os.path.join(work, f"instance-{index}.log"), f"http://127.0.0.1:{port}", seconds=60, who="feed-lag"))
+        writer, reader = Client(ports[0]), Client(ports[1])
+        writer.call("POST", "/v1/auth/register", {"username": "lag", "email": "lag@example.com", "password": "a long password"})
+        token = writer.call("POST", "/v1/auth/login", {"username": "lag", "password": "a long password"})[1]["token"]
+        rng = random.Random(13)
+        lags = []
+        for n in range(args.writes):
+            lat, lon = rng.uniform(-60, 60), rng.uniform(-170, 170)
+            status, place = writer.call("POST", "/v1/places", {"name": f"Lag {n}", "kind": "gem", "lat": lat, "lon": lon}, token)
+            written = time.monotonic()
+            if status != 201:
+                raise SystemExit(f"feed-lag: write {n} answered {status}: {place}")
+            while True:
+                _, near = reader.call("GET", f"/v1/places/nearby?lat={lat}&lon={lon}&radius=0.1&limit=5")
+                if any(p["id"] == place["id"] for p in near["places"]):
+                    lags.append((time.monotonic() - written) * 1000)
+                    break
+                if time.monotonic() - written > 5:
+                    raise SystemExit(f"feed-lag: write {n} never reached the second instance")
+        print(f"feed lag over {len(lags)} writes: median {statistics.median(lags):.2f} ms, p99 {percentile(lags, 0.99):.2f} ms, "
+              f"max {max(lags):.2f} ms")
+        print(json.dumps({"writes": len(lags), "median_ms": statistics.median(lags), "p99_ms": percentile(lags, 0.99),
+                          "max_ms": max(lags)}))
+    finally:
+        for instance in instances:
+            places_server.stop(instance)
+        if server:
+            server.stop()
+
+
+if __name__ == "__main__":
+    main()
