@@ -17,13 +17,20 @@ enum PostgresPlaceRow {
     /// The place's words as search sees them, each marked with its field (`n.` name, `l.` labels, `d.` description),
     /// space-separated, for `array_to_tsvector(string_to_array(…, ' '))`.
     static func searchLexemes(_ place: Place) -> String {
-        let fields = SearchText.fieldWords(name: place.name, tags: place.tags, cuisine: place.cuisine, description: place.description)
-        var lexemes: [String] = []
-        for (field, mark) in [(SearchText.Field.name, "n."), (.labels, "l."), (.description, "d.")] {
-            for word in (fields[field] ?? "").split(separator: " ") { lexemes.append(mark + word) }
+        var lexemes = ""
+        for (field, words) in SearchText.wordsByField(name: place.name, tags: place.tags, cuisine: place.cuisine, description: place.description) {
+            let mark = PostgresPlaceRow.lexemeMarks[field] ?? ""
+            for word in words {
+                if !lexemes.isEmpty { lexemes += " " }
+                lexemes += mark
+                lexemes += word
+            }
         }
-        return lexemes.joined(separator: " ")
+        return lexemes
     }
+
+    /// The mark of each field's lexemes, as `places_relevance` reads them.
+    static let lexemeMarks: [SearchText.Field: String] = [.name: "n.", .labels: "l.", .description: "d."]
 
     /// `INSERT INTO place (writtenColumns) VALUES (…)` for one place at `revision` (a subquery's value may stand for
     /// it), followed by `tail` (an `ON CONFLICT` clause, `RETURNING`, or nothing).

@@ -9,8 +9,8 @@ import PostgresNIO
 /// Each batch is streamed with COPY into a temporary staging table and written with one `INSERT … ON CONFLICT`. Into a
 /// live database, the rows are marked with a number of this transaction's own while it is open, and take their
 /// revision only at the end: the change counter (whose lock every place write waits for) is held for a moment, not for
-/// the whole seed. Into an empty table, the seed takes its revision first, and the search index is set aside and built
-/// once at the end.
+/// the whole seed. Into an empty table, the seed takes its revision first, and the search and revision indexes are
+/// set aside and built once at the end.
 final class PostgresSeedTransaction: SeedTransaction {
     /// What the importer asks of the open transaction.
     private enum Command {
@@ -124,7 +124,9 @@ private struct SeedWriter {
         let empty = try await connection.value("SELECT NOT EXISTS (SELECT 1 FROM place)", as: Bool.self, logger: logger) ?? false
         if empty {
             let revision = try await PostgresPlaceRepository.bumpRevision(on: connection, logger: logger)
+            // Built once at the end, in bulk, instead of row by row.
             try await connection.query("DROP INDEX place_search", logger: logger)
+            try await connection.query("DROP INDEX place_revision", logger: logger)
             return SeedWriter(connection: connection, logger: logger, stamp: revision, stampIsRevision: true)
         }
         return SeedWriter(connection: connection, logger: logger, stamp: -Int64.random(in: 1...Int64.max), stampIsRevision: false)
@@ -196,6 +198,7 @@ private struct SeedWriter {
         if stampIsRevision {
             try await connection.query("SET LOCAL maintenance_work_mem = '256MB'", logger: logger)
             try await connection.query("CREATE INDEX place_search ON place USING gin (search)", logger: logger)
+            try await connection.query("CREATE INDEX place_revision ON place (revision)", logger: logger)
             return
         }
         let revision = try await PostgresPlaceRepository.bumpRevision(on: connection, logger: logger)
