@@ -140,6 +140,8 @@ class Postgres:
             self.psql(f"DROP DATABASE IF EXISTS run_{self.runs} WITH (FORCE)")
         self.runs += 1
         self.psql(f"CREATE DATABASE run_{self.runs} TEMPLATE {self.template}")
+        # The copy's pages are written out now, not by the checkpointer in the middle of the measured run.
+        self.psql("CHECKPOINT")
         return self.url(f"run_{self.runs}")
 
     def stop(self):

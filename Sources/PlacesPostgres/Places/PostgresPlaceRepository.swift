@@ -73,9 +73,8 @@ public struct PostgresPlaceRepository: PlaceRepository {
     }
 
     public func insert(_ place: Place) async throws {
-        try await database.write { connection in
-            let revision = try await PostgresPlaceRepository.bumpRevision(on: connection, logger: logger)
-            try await connection.execute(PostgresPlaceRow.insert(place, revision: revision), logger: logger)
+        try await database.read { connection in
+            try await connection.execute(PostgresPlaceRow.insert(place), logger: logger)
         }
     }
 
@@ -89,9 +88,8 @@ public struct PostgresPlaceRepository: PlaceRepository {
     }
 
     public func update(_ place: Place) async throws {
-        try await database.write { connection in
-            let revision = try await PostgresPlaceRepository.bumpRevision(on: connection, logger: logger)
-            guard try await connection.execute(PostgresPlaceRow.replace(place, revision: revision), logger: logger) > 0 else {
+        try await database.read { connection in
+            guard try await connection.execute(PostgresPlaceRow.replace(place), logger: logger) > 0 else {
                 throw PlacesError.notFound("no place with id '\(place.id)'")
             }
         }
@@ -121,6 +119,8 @@ public struct PostgresPlaceRepository: PlaceRepository {
 
     public func save(_ rating: Rating) async throws -> RatingAggregate {
         try await database.write { connection in
+            // The counter first: its lock orders the saves of ratings, so the recount below sees every rating committed
+            // before it (a statement that waited for the lock would count from the moment it started).
             let revision = try await PostgresPlaceRepository.bumpRevision(on: connection, logger: logger)
             try await connection.execute(
                 """
@@ -147,7 +147,7 @@ public struct PostgresPlaceRepository: PlaceRepository {
     /// Deletes the rating and answers the place's new aggregate; `NothingToDelete` when there was no rating.
     private func deleteStoredRating(userID: String, placeID: String) async throws -> RatingAggregate {
         try await database.write { connection in
-            // The counter first: its lock orders this write among the others, as every place write is ordered.
+            // The counter first, as in `save`.
             let revision = try await PostgresPlaceRepository.bumpRevision(on: connection, logger: logger)
             guard try await connection.execute("DELETE FROM rating WHERE user_id = \(userID) AND place_id = \(placeID)", logger: logger) > 0
             else {

@@ -32,31 +32,35 @@ enum PostgresPlaceRow {
     /// The mark of each field's lexemes, as `places_relevance` reads them.
     static let lexemeMarks: [SearchText.Field: String] = [.name: "n.", .labels: "l.", .description: "d."]
 
-    /// `INSERT INTO place (writtenColumns) VALUES (…)` for one place at `revision` (a subquery's value may stand for
-    /// it), followed by `tail` (an `ON CONFLICT` clause, `RETURNING`, or nothing).
-    static func insert(_ place: Place, revision: Int64) -> PostgresQuery {
+    /// Inserts one place at the next revision, in one statement that bumps the change counter too: run on its own (its
+    /// own transaction), the counter's lock is held for that one statement, not across round trips.
+    static func insert(_ place: Place) -> PostgresQuery {
         """
-        INSERT INTO place (\(unescaped: writtenColumns)) VALUES (
+        WITH \(unescaped: PostgresPlaceRepository.bump)
+        INSERT INTO place (\(unescaped: writtenColumns)) SELECT
             \(place.id), \(place.kind.rawValue), \(place.name), \(place.description), \(place.coordinate.latitude),
             \(place.coordinate.longitude), \(place.address), \(place.city), \(StoredText.encodeTags(place.tags)), \(place.cuisine),
             \(place.priceLevel), \(place.phone), \(place.website), \(place.openingHours.map(StoredText.encodeHours)), \(place.timeZone),
             \(place.ownerID), \(place.seedSource), \(Timestamp.text(place.createdAt)), \(Timestamp.text(place.updatedAt)),
-            \(place.deletedAt.map(Timestamp.text)), \(revision), array_to_tsvector(string_to_array(\(searchLexemes(place)), ' '))
-        )
+            \(place.deletedAt.map(Timestamp.text)), bump.value, array_to_tsvector(string_to_array(\(searchLexemes(place)), ' '))
+        FROM bump
         """
     }
 
-    /// Rewrites a stored place whole (all but its id and creation time) at `revision`; answers how many rows changed.
-    static func replace(_ place: Place, revision: Int64) -> PostgresQuery {
+    /// Rewrites a stored place whole (all but its id and creation time) at the next revision, in one statement that
+    /// bumps the change counter too; answers how many rows changed.
+    static func replace(_ place: Place) -> PostgresQuery {
         """
+        WITH \(unescaped: PostgresPlaceRepository.bump)
         UPDATE place SET kind = \(place.kind.rawValue), name = \(place.name), description = \(place.description),
             latitude = \(place.coordinate.latitude), longitude = \(place.coordinate.longitude), address = \(place.address),
             city = \(place.city), tags = \(StoredText.encodeTags(place.tags)), cuisine = \(place.cuisine),
             price_level = \(place.priceLevel), phone = \(place.phone), website = \(place.website),
             opening_hours = \(place.openingHours.map(StoredText.encodeHours)), time_zone = \(place.timeZone),
             owner_id = \(place.ownerID), seed_source = \(place.seedSource), updated_at = \(Timestamp.text(place.updatedAt)),
-            deleted_at = \(place.deletedAt.map(Timestamp.text)), revision = \(revision),
+            deleted_at = \(place.deletedAt.map(Timestamp.text)), revision = bump.value,
             search = array_to_tsvector(string_to_array(\(searchLexemes(place)), ' '))
+        FROM bump
         WHERE id = \(place.id)
         """
     }
@@ -121,18 +125,21 @@ extension PostgresPlaceRepository {
     /// instance listens, so a write through one is in the others' index at once.
     static let feedChannel = "places_feed"
 
+    /// `bump`, a common table expression that increments the change counter, notifies the feed's listeners (at
+    /// commit) and answers the new `value`: a statement that writes a place at `bump.value` takes its revision itself.
+    static let bump = """
+        bump AS (
+            UPDATE change_counter SET value = value + 1 WHERE id = 1
+            RETURNING value, pg_notify('\(feedChannel)', value::text) IS NULL AS notified
+        )
+        """
+
     /// Increments the change counter inside the current transaction, notifies the feed's listeners (at commit), and
     /// returns the new value. The counter row's lock, held until commit, orders the writers: revisions become visible
     /// in the order they were drawn.
     static func bumpRevision(on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
         let revision = try await connection.value(
-            """
-            WITH bump AS (
-                UPDATE change_counter SET value = value + 1 WHERE id = 1
-                RETURNING value, pg_notify(\(feedChannel), value::text) IS NULL AS notified
-            )
-            SELECT value FROM bump
-            """,
+            "WITH \(unescaped: bump) SELECT value FROM bump",
             as: Int64.self,
             logger: logger
         )
