@@ -139,6 +139,7 @@ class Postgres:
         if self.runs:
             self.psql(f"DROP DATABASE IF EXISTS run_{self.runs} WITH (FORCE)")
         self.runs += 1
+        self.psql(f"DROP DATABASE IF EXISTS run_{self.runs} WITH (FORCE)")  # left by a run that was stopped
         self.psql(f"CREATE DATABASE run_{self.runs} TEMPLATE {self.template}")
         # The copy's pages are written out now, not by the checkpointer in the middle of the measured run.
         self.psql("CHECKPOINT")
