@@ -48,7 +48,9 @@ public protocol PlaceRepository: Sendable {
 }
 
 /// The transaction a seed file is written in, batch by batch. Exactly one of `commit` and `rollback` ends it; until
-/// then the engine keeps it open (and other writes wait).
+/// then the engine keeps it open (and other writes wait). Batches are written in the order `upsert` is called, and a
+/// caller may call it again before the batch before has answered (from a task that starts at once), so the engine
+/// never waits for the caller between batches.
 public protocol SeedTransaction: Sendable {
     /// Inserts each place or brings the stored one back to it, in order, and answers those it refused by their
     /// position in `places`: `conflict` when the id belongs to a place that seeds do not own (one added through the

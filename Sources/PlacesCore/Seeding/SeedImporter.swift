@@ -28,6 +28,7 @@ public struct SeedImporter: Sendable {
         let rows = SeedRowStream(path: path, stamp: stamp, source: source, progress: progress)
         defer { rows.finish() }
         let transaction = try await repository.beginSeed()
+        var inFlight: SentBatch?
         do {
             var report = SeedFileReport(file: path)
             while let batch = try await rows.next() {
@@ -44,22 +45,45 @@ public struct SeedImporter: Sendable {
                         invalid.append((rowError.line, rowError))
                     }
                 }
-                let refused = try await transaction.upsert(places)
-                report.loaded += places.count - refused.count
-                let refusals = refused.map { index, error in
-                    (line: lines[index], error: SeedRowError(file: path, line: lines[index], reason: error.message, field: error.field))
-                }
-                // Reported in file order, so the first refusal is the one that aborts the file.
-                for (_, rowError) in (invalid + refusals).sorted(by: { $0.line < $1.line }) {
-                    guard skipInvalid else { throw PlacesError(.invalidInput, rowError.description, field: rowError.field) }
-                    report.skipped.append(rowError)
-                }
+                // Handed over at once (an immediate task runs until it waits), so batches reach the transaction in
+                // file order; the one before is settled while this one is on its way, which keeps the engine busy.
+                let sent = SentBatch(count: places.count, lines: lines, invalid: invalid, refused: Task.immediate { [places] in
+                    try await transaction.upsert(places)
+                })
+                if let previous = inFlight { try await settle(previous, into: &report, file: path, skipInvalid: skipInvalid) }
+                inFlight = sent
             }
+            if let last = inFlight { try await settle(last, into: &report, file: path, skipInvalid: skipInvalid) }
+            inFlight = nil
             try await transaction.commit()
             return report
         } catch {
             await transaction.rollback()
+            _ = try? await inFlight?.refused.value
             throw error
+        }
+    }
+
+    /// A batch handed to the transaction: what the importer needs to report its refusals, and the refusals to come.
+    private struct SentBatch {
+        let count: Int
+        let lines: [Int]
+        let invalid: [(line: Int, error: SeedRowError)]
+        let refused: Task<[Int: PlacesError], any Error>
+    }
+
+    /// Waits for the batch's refusals and reports them with its invalid rows, in file order; the first one aborts the
+    /// file unless `skipInvalid`.
+    private func settle(_ batch: SentBatch, into report: inout SeedFileReport, file path: String, skipInvalid: Bool) async throws {
+        let refused = try await batch.refused.value
+        report.loaded += batch.count - refused.count
+        let refusals = refused.map { index, error in
+            (line: batch.lines[index], error: SeedRowError(file: path, line: batch.lines[index], reason: error.message, field: error.field))
+        }
+        // Reported in file order, so the first refusal is the one that aborts the file.
+        for (_, rowError) in (batch.invalid + refusals).sorted(by: { $0.line < $1.line }) {
+            guard skipInvalid else { throw PlacesError(.invalidInput, rowError.description, field: rowError.field) }
+            report.skipped.append(rowError)
         }
     }
 }
