@@ -49,7 +49,8 @@ enum ProcessTitle {
         for index in 0..<Int(CommandLine.argc) {
             guard let argument = CommandLine.unsafeArgv[index] else { continue }
             let text = String(cString: argument)
-            guard PostgresLocation.isURL(text), let scheme = text.range(of: "://"),
+            // The URL alone, or after `--database=`.
+            guard text.contains("postgres://") || text.contains("postgresql://"), let scheme = text.range(of: "://"),
                 let at = text[scheme.upperBound...].firstIndex(of: "@"),
                 let colon = text[scheme.upperBound..<at].firstIndex(of: ":")
             else { continue }

@@ -177,10 +177,10 @@ public final class PostgresPlacesDatabase: Sendable {
             case PostgresError.Code.uniqueViolation.raw, PostgresError.Code.foreignKeyViolation.raw,
                 PostgresError.Code.checkViolation.raw:
                 return PlacesError(.conflict, "the change conflicts with what is stored")
-            case PostgresError.Code.serializationFailure.raw, PostgresError.Code.deadlockDetected.raw,
-                PostgresError.Code.lockNotAvailable.raw, PostgresError.Code.adminShutdown.raw, PostgresError.Code.crashShutdown.raw,
-                PostgresError.Code.cannotConnectNow.raw, PostgresError.Code.tooManyConnections.raw:
-                return unavailable("the database is busy; try again")
+            case _ where unavailableStates.contains { state.hasPrefix($0) }:
+                // Busy, restarting, out of room, read-only after a failover, or a password changed under us: try again.
+                let message = error.serverInfo?[.message] ?? state
+                return unavailable("the database cannot answer now (\(state): \(message)); try again")
             default:
                 let message = error.serverInfo?[.message] ?? state
                 return PlacesError(.internalError, "database failure: \(message)")
@@ -188,6 +188,13 @@ public final class PostgresPlacesDatabase: Sendable {
         }
         return unavailable("the database at \(location) cannot be reached: \(reason(error))")
     }
+
+    /// SQLSTATEs (and classes, by their first two characters) that mean the database cannot answer now rather than
+    /// that the request is wrong: connection exceptions (08), invalid authorization (28), a missing database (3D000),
+    /// a read-only transaction (25006, a standby after a failover), transaction rollbacks such as serialization
+    /// failures and deadlocks (40), insufficient resources (53), operator intervention such as a shutdown or a
+    /// cancelled statement (57), a lock not available (55P03).
+    static let unavailableStates = ["08", "28", "3D000", "25006", "40", "53", "57", "55P03"]
 
     /// `unavailable`, to be tried again in a second (the answer's `Retry-After`).
     static func unavailable(_ message: String) -> PlacesError {

@@ -181,6 +181,12 @@ enum PlaceRepositoryContract {
                     try await store.places.search(try PlaceSearchQuery.parse(q: "twin", lat: "40", lon: "-74", radius: "5", page: page))
                 }
                 #expect(paged.map(\.place.id) == ["t-b", "t-a", "t-c", "t-d"])
+
+                // A cursor is the client's to send back: whatever numbers one holds, the answer is a page, never a crash.
+                for bits in [Double.infinity, -.infinity, .nan, 1e300] {
+                    let crafted = PageRequest(limit: 5, after: [PageRequest.keyPart(bits), "t-a"])
+                    _ = try await store.places.search(try PlaceSearchQuery.parse(q: "twin", lat: nil, lon: nil, radius: nil, page: crafted))
+                }
             },
             ContractCase("places", "search ignores case and accents, and ranks by SearchText's relevance (name 10, labels 4, description 1)") {
                 store in

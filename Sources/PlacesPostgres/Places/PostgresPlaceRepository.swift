@@ -119,8 +119,11 @@ public struct PostgresPlaceRepository: PlaceRepository {
 
     public func save(_ rating: Rating) async throws -> RatingAggregate {
         try await database.write { connection in
-            // The counter first: its lock orders the saves of ratings, so the recount below sees every rating committed
-            // before it (a statement that waited for the lock would count from the moment it started).
+            // The place's row, then the counter: every writer takes them in that order (a seed holds the rows of its
+            // places until it commits, and must not hold up the counter meanwhile). The counter's lock orders the
+            // saves of ratings, so the recount below sees every rating committed before it (a statement that waited
+            // for the lock would count from the moment it started).
+            try await PostgresPlaceRepository.lockPlace(rating.placeId, on: connection, logger: logger)
             let revision = try await PostgresPlaceRepository.bumpRevision(on: connection, logger: logger)
             try await connection.execute(
                 """
@@ -147,7 +150,8 @@ public struct PostgresPlaceRepository: PlaceRepository {
     /// Deletes the rating and answers the place's new aggregate; `NothingToDelete` when there was no rating.
     private func deleteStoredRating(userID: String, placeID: String) async throws -> RatingAggregate {
         try await database.write { connection in
-            // The counter first, as in `save`.
+            // The place's row, then the counter, as in `save`.
+            try await PostgresPlaceRepository.lockPlace(placeID, on: connection, logger: logger)
             let revision = try await PostgresPlaceRepository.bumpRevision(on: connection, logger: logger)
             guard try await connection.execute("DELETE FROM rating WHERE user_id = \(userID) AND place_id = \(placeID)", logger: logger) > 0
             else {
@@ -159,6 +163,11 @@ public struct PostgresPlaceRepository: PlaceRepository {
 
     /// Thrown inside `deleteRating`'s transaction when there was no rating, so that its revision is rolled back too.
     private struct NothingToDelete: Error {}
+
+    /// Locks the place's row for the rest of the transaction (before the change counter, as every writer does).
+    static func lockPlace(_ placeID: String, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.execute("SELECT 1 FROM place WHERE id = \(placeID) FOR NO KEY UPDATE", logger: logger)
+    }
 
     /// Recomputes the rating aggregate of the place from its ratings and stamps it with `revision`.
     static func recountRatings(of placeID: String, revision: Int64, on connection: PostgresConnection, logger: Logger) async throws
@@ -184,7 +193,8 @@ public struct PostgresPlaceRepository: PlaceRepository {
         let match = query.words.map { word in "('n.\(word)':* | 'l.\(word)':* | 'd.\(word)':*)" }.joined(separator: " & ")
         guard let circle = query.circle else {
             var key: [any PostgresDynamicTypeEncodable & Sendable]?
-            if let after = try query.page.after(parts: 2) { key = [Int(try PageRequest.double(after[0])), after[1]] }
+            // The relevance travels as a number's exact bits and is compared as one (any bits a cursor holds compare).
+            if let after = try query.page.after(parts: 2) { key = [try PageRequest.double(after[0]), after[1]] }
             let after = Keyset([.init(sql: "relevance", descending: true), .init(sql: "id")], after: key)
             let rows = try await database.read { connection in
                 try await connection.rows(

@@ -36,7 +36,7 @@ enum PostgresPlaceRow {
     /// own transaction), the counter's lock is held for that one statement, not across round trips.
     static func insert(_ place: Place) -> PostgresQuery {
         """
-        WITH \(unescaped: PostgresPlaceRepository.bump)
+        WITH \(unescaped: PostgresPlaceRepository.bump())
         INSERT INTO place (\(unescaped: writtenColumns)) SELECT
             \(place.id), \(place.kind.rawValue), \(place.name), \(place.description), \(place.coordinate.latitude),
             \(place.coordinate.longitude), \(place.address), \(place.city), \(StoredText.encodeTags(place.tags)), \(place.cuisine),
@@ -48,10 +48,12 @@ enum PostgresPlaceRow {
     }
 
     /// Rewrites a stored place whole (all but its id and creation time) at the next revision, in one statement that
-    /// bumps the change counter too; answers how many rows changed.
+    /// locks the place's row, then bumps the change counter (every writer takes them in that order), then writes;
+    /// answers how many rows changed (0, and no revision taken, when there is no such place).
     static func replace(_ place: Place) -> PostgresQuery {
         """
-        WITH \(unescaped: PostgresPlaceRepository.bump)
+        WITH target AS (SELECT id FROM place WHERE id = \(place.id) FOR NO KEY UPDATE),
+        \(unescaped: PostgresPlaceRepository.bump(when: "EXISTS (SELECT 1 FROM target)"))
         UPDATE place SET kind = \(place.kind.rawValue), name = \(place.name), description = \(place.description),
             latitude = \(place.coordinate.latitude), longitude = \(place.coordinate.longitude), address = \(place.address),
             city = \(place.city), tags = \(StoredText.encodeTags(place.tags)), cuisine = \(place.cuisine),
@@ -125,21 +127,24 @@ extension PostgresPlaceRepository {
     /// instance listens, so a write through one is in the others' index at once.
     static let feedChannel = "places_feed"
 
-    /// `bump`, a common table expression that increments the change counter, notifies the feed's listeners (at
-    /// commit) and answers the new `value`: a statement that writes a place at `bump.value` takes its revision itself.
-    static let bump = """
+    /// `bump`, a common table expression that increments the change counter (when `condition`, an SQL condition,
+    /// holds), notifies the feed's listeners (at commit) and answers the new `value`: a statement that writes a place
+    /// at `bump.value` takes its revision itself.
+    static func bump(when condition: String = "TRUE") -> String {
+        """
         bump AS (
-            UPDATE change_counter SET value = value + 1 WHERE id = 1
+            UPDATE change_counter SET value = value + 1 WHERE id = 1 AND \(condition)
             RETURNING value, pg_notify('\(feedChannel)', value::text) IS NULL AS notified
         )
         """
+    }
 
     /// Increments the change counter inside the current transaction, notifies the feed's listeners (at commit), and
     /// returns the new value. The counter row's lock, held until commit, orders the writers: revisions become visible
     /// in the order they were drawn.
     static func bumpRevision(on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
         let revision = try await connection.value(
-            "WITH \(unescaped: bump) SELECT value FROM bump",
+            "WITH \(unescaped: bump()) SELECT value FROM bump",
             as: Int64.self,
             logger: logger
         )

@@ -14,7 +14,7 @@ import PostgresNIO
 final class PostgresSeedTransaction: SeedTransaction {
     /// What the importer asks of the open transaction.
     private enum Command {
-        case upsert([Place], CheckedContinuation<[Int: PlacesError], any Error>)
+        case upsert(PreparedBatch, CheckedContinuation<[Int: PlacesError], any Error>)
         case commit
         case rollback
     }
@@ -29,9 +29,12 @@ final class PostgresSeedTransaction: SeedTransaction {
         self.commands = commands
         outcome = Task {
             do {
+                // Whether the table is empty, asked outside the seed's transaction: inside it, the question would hold a
+                // lock on the table that a second seed starting at once would wait behind, and the two would deadlock.
+                let looksEmpty = try await database.places.isEmpty()
                 // As long as the importer keeps it open: a seed file takes as long as it takes.
                 try await database.write(within: nil) { connection in
-                    var writer = try await SeedWriter.start(on: connection, logger: database.logger)
+                    var writer = try await SeedWriter.start(on: connection, looksEmpty: looksEmpty, logger: database.logger)
                     try await PostgresSeedTransaction.serve(stream, writer: &writer)
                 }
             } catch is RolledBack {
@@ -47,8 +50,11 @@ final class PostgresSeedTransaction: SeedTransaction {
     }
 
     func upsert(_ places: [Place]) async throws -> [Int: PlacesError] {
-        try await withCheckedThrowingContinuation { continuation in
-            if case .terminated = commands.yield(.upsert(places, continuation)) {
+        // Prepared here, in the caller, before it waits: an importer that keeps the next batch in flight has it
+        // turned into COPY text while the connection still writes the one before.
+        let batch = PreparedBatch(places)
+        return try await withCheckedThrowingContinuation { continuation in
+            if case .terminated = commands.yield(.upsert(batch, continuation)) {
                 continuation.resume(throwing: PlacesError(.internalError, "the seed transaction has ended"))
             }
         }
@@ -71,9 +77,9 @@ final class PostgresSeedTransaction: SeedTransaction {
     private static func serve(_ commands: AsyncStream<Command>, writer: inout SeedWriter) async throws {
         for await command in commands {
             switch command {
-            case .upsert(let places, let continuation):
+            case .upsert(let batch, let continuation):
                 do {
-                    continuation.resume(returning: try await writer.upsert(places))
+                    continuation.resume(returning: try await writer.upsert(batch))
                 } catch {
                     continuation.resume(throwing: error)
                     throw error
@@ -87,6 +93,33 @@ final class PostgresSeedTransaction: SeedTransaction {
         }
         // The importer went away without a word.
         throw RolledBack()
+    }
+}
+
+/// A batch of places ready for COPY: its text, and the positions that repeat an id of the batch.
+private struct PreparedBatch: Sendable {
+    let places: [Place]
+    /// The later positions of an id the batch names twice, with the first one's: one INSERT cannot write a row twice,
+    /// so a repeat waits for its first's verdict.
+    let repeats: [Int: Int]
+    /// The batch's rows (repeats left out) in COPY's text format.
+    let copyText: ByteBuffer
+
+    init(_ places: [Place]) {
+        var first: [String: Int] = [:]
+        var repeats: [Int: Int] = [:]
+        var buffer = ByteBuffer()
+        for (position, place) in places.enumerated() {
+            if let earlier = first[place.id] {
+                repeats[position] = earlier
+                continue
+            }
+            first[place.id] = position
+            SeedWriter.copyLine(place, position: position, into: &buffer)
+        }
+        self.places = places
+        self.repeats = repeats
+        copyText = buffer
     }
 }
 
@@ -107,9 +140,9 @@ private struct SeedWriter {
         "deleted_at", "lexemes",
     ]
 
-    /// Opens the seed in the current transaction: its staging table, its stamp, and, into an empty table, the search
-    /// index set aside.
-    static func start(on connection: PostgresConnection, logger: Logger) async throws -> SeedWriter {
+    /// Opens the seed in the current transaction: its staging table, its stamp, and, into an empty table (`looksEmpty`,
+    /// as another connection saw it just before), the indexes set aside.
+    static func start(on connection: PostgresConnection, looksEmpty: Bool, logger: Logger) async throws -> SeedWriter {
         try await connection.query(
             """
             CREATE TEMPORARY TABLE seed_batch (
@@ -121,32 +154,26 @@ private struct SeedWriter {
             """,
             logger: logger
         )
-        let empty = try await connection.value("SELECT NOT EXISTS (SELECT 1 FROM place)", as: Bool.self, logger: logger) ?? false
-        if empty {
-            let revision = try await PostgresPlaceRepository.bumpRevision(on: connection, logger: logger)
-            // Built once at the end, in bulk, instead of row by row.
-            try await connection.query("DROP INDEX place_search", logger: logger)
-            try await connection.query("DROP INDEX place_revision", logger: logger)
-            return SeedWriter(connection: connection, logger: logger, stamp: revision, stampIsRevision: true)
+        if looksEmpty {
+            // The table whole first, before this transaction has touched it (every writer takes what it writes before
+            // the change counter), and empty still under that lock: then the indexes can be set aside. Only a database
+            // that held no place a moment ago (a first start) is locked like this.
+            try await connection.query("LOCK TABLE place IN ACCESS EXCLUSIVE MODE", logger: logger)
+            if try await connection.value("SELECT NOT EXISTS (SELECT 1 FROM place)", as: Bool.self, logger: logger) ?? false {
+                let revision = try await PostgresPlaceRepository.bumpRevision(on: connection, logger: logger)
+                // Built once at the end, in bulk, instead of row by row.
+                try await connection.query("DROP INDEX place_search", logger: logger)
+                try await connection.query("DROP INDEX place_revision", logger: logger)
+                return SeedWriter(connection: connection, logger: logger, stamp: revision, stampIsRevision: true)
+            }
         }
         return SeedWriter(connection: connection, logger: logger, stamp: -Int64.random(in: 1...Int64.max), stampIsRevision: false)
     }
 
-    /// Writes the places, answering those refused by their position: `conflict` for a place added through the API,
-    /// `invalid_input` for an id this seed wrote already (in this batch or an earlier one).
-    mutating func upsert(_ places: [Place]) async throws -> [Int: PlacesError] {
-        // One INSERT cannot write a row twice: a repeated id in the batch waits for its first's verdict.
-        var first: [String: Int] = [:]
-        var repeats: [Int: Int] = [:]
-        var buffer = ByteBuffer()
-        for (position, place) in places.enumerated() {
-            if let earlier = first[place.id] {
-                repeats[position] = earlier
-                continue
-            }
-            first[place.id] = position
-            SeedWriter.copyLine(place, position: position, into: &buffer)
-        }
+    /// Writes the batch's places, answering those refused by their position: `conflict` for a place added through
+    /// the API, `invalid_input` for an id this seed wrote already (in this batch or an earlier one).
+    mutating func upsert(_ batch: PreparedBatch) async throws -> [Int: PlacesError] {
+        let (places, repeats, buffer) = (batch.places, batch.repeats, batch.copyText)
         try await connection.query("TRUNCATE seed_batch", logger: logger)
         try await connection.copyFrom(table: "seed_batch", columns: SeedWriter.stagedColumns, logger: logger) { writer in
             try await writer.write(buffer)
