@@ -169,27 +169,10 @@ private enum PostgresCopiedRows {
             case .integer(let number): buffer.writeString(String(number))
             case .real(let number): buffer.writeString(String(number))
             case .bool(let flag): buffer.writeStaticString(flag ? "t" : "f")
-            case .text(let text): writeEscaped(text, into: &buffer)
+            case .text(let text): CopyText.writeEscaped(text, into: &buffer)
             }
         }
         buffer.writeInteger(UInt8(ascii: "\n"))
-    }
-
-    /// Text with COPY's escapes for backslash, tab, newline and carriage return.
-    static func writeEscaped(_ text: String, into buffer: inout ByteBuffer) {
-        guard text.utf8.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else {
-            buffer.writeString(text)
-            return
-        }
-        for byte in text.utf8 {
-            switch byte {
-            case 0x5C: buffer.writeStaticString("\\\\")
-            case 0x09: buffer.writeStaticString("\\t")
-            case 0x0A: buffer.writeStaticString("\\n")
-            case 0x0D: buffer.writeStaticString("\\r")
-            default: buffer.writeInteger(byte)
-            }
-        }
     }
 
     /// Opens the copy in the transaction: locks the copied tables and the change counter against other writers

@@ -250,20 +250,7 @@ private struct SeedWriter {
                 buffer.writeStaticString("\\N")
                 return
             }
-            // Most fields need no escaping: write them whole.
-            if !value.utf8.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
-                buffer.writeString(value)
-                return
-            }
-            for byte in value.utf8 {
-                switch byte {
-                case 0x5C: buffer.writeStaticString("\\\\")
-                case 0x09: buffer.writeStaticString("\\t")
-                case 0x0A: buffer.writeStaticString("\\n")
-                case 0x0D: buffer.writeStaticString("\\r")
-                default: buffer.writeInteger(byte)
-                }
-            }
+            CopyText.writeEscaped(value, into: &buffer)
         }
         field(String(position))
         field(place.id)
