@@ -60,28 +60,8 @@ enum Engine {
     /// Every repository of the services, over this database.
     var repositories: PlacesServices.Repositories {
         switch self {
-        case .sqlite(let database, _):
-            PlacesServices.Repositories(
-                places: database.places,
-                accounts: database.accounts,
-                groups: database.groups,
-                collections: database.collections,
-                decisions: database.decisions,
-                notifications: database.notifications,
-                throttle: database.throttle,
-                leases: database.leases
-            )
-        case .postgres(let database):
-            PlacesServices.Repositories(
-                places: database.places,
-                accounts: database.accounts,
-                groups: database.groups,
-                collections: database.collections,
-                decisions: database.decisions,
-                notifications: database.notifications,
-                throttle: database.throttle,
-                leases: database.leases
-            )
+        case .sqlite(let database, _): database.repositories
+        case .postgres(let database): database.repositories
         }
     }
 

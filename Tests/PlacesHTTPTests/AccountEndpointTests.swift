@@ -171,7 +171,7 @@ struct AccountEndpointTests {
         try await TestApp.withDatabaseFile { path in
             func app() throws -> some ApplicationProtocol {
                 let database = try PlacesDatabase(path: path)
-                let services = PlacesServices(repositories: TestApp.repositories(database), hasher: try BcryptPasswordHasher(cost: 4))
+                let services = PlacesServices(repositories: database.repositories, hasher: try BcryptPasswordHasher(cost: 4))
                 return buildApplication(settings: ServerSettings(port: 0), services: services, logger: .init(label: "t"))
             }
             let token = try await app().test(.router) { client in try await client.signUp("persistent") }

@@ -20,7 +20,7 @@ struct DecisionDeadlineLeaseTests {
         let app = try await TestApp.togetherServices(Lisbon.places, clock: clock, database: database).app
         // Two more instances over the same database, each with its own services and lease holder.
         let instances = try (0..<2).map { _ in
-            PlacesServices(repositories: TestApp.repositories(database), hasher: try TestApp.hasher(), clock: clock)
+            PlacesServices(repositories: database.repositories, hasher: try TestApp.hasher(), clock: clock)
         }
         let rounds = instances.map { PeriodicService.decisionDeadlines($0.decisions, lease: $0.deadlineLease, logger: Logger(label: "test")) }
         try await app.test(.router) { client in

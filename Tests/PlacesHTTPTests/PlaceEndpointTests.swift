@@ -53,7 +53,7 @@ struct PlaceEndpointTests {
                         current = nil
                     }
                 }
-                let services = PlacesServices(repositories: TestApp.repositories(try PlacesDatabase.inMemory()), hasher: try TestApp.hasher())
+                let services = PlacesServices(repositories: try PlacesDatabase.inMemory().repositories, hasher: try TestApp.hasher())
                 var served: [String: Set<String>] = [:]
                 for route in buildRouter(services: services).routes where route.method != .head {
                     served[String(route.path.description.dropFirst()), default: []].insert(route.method.rawValue)

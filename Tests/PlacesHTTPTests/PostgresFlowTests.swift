@@ -18,16 +18,7 @@ struct PostgresFlowTests {
         do {
             try await database.places.seed(places)
             let services = PlacesServices(
-                repositories: PlacesServices.Repositories(
-                    places: database.places,
-                    accounts: database.accounts,
-                    groups: database.groups,
-                    collections: database.collections,
-                    decisions: database.decisions,
-                    notifications: database.notifications,
-                    throttle: database.throttle,
-                    leases: database.leases
-                ),
+                repositories: database.repositories,
                 hasher: try TestApp.hasher(),
                 throttle: TestApp.throttle(),
                 hashing: TestApp.hashing(),

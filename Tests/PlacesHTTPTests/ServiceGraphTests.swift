@@ -9,7 +9,7 @@ struct ServiceGraphTests {
     @Test func theIndexLoadsOnlyWhenPlacesAreShown() async throws {
         let database = try PlacesDatabase.inMemory()
         try await database.places.seed(Lisbon.places)
-        let services = PlacesServices(repositories: TestApp.repositories(database), hasher: try TestApp.hasher(), clock: { TestApp.now })
+        let services = PlacesServices(repositories: database.repositories, hasher: try TestApp.hasher(), clock: { TestApp.now })
         let registration = Registration(username: "ana", password: "correct horse battery", profile: ProfilePatch(email: .set("ana@example.com")))
         let ana = try await services.accounts.register(registration, clientAddress: "test")
         _ = try await services.accounts.settings(userID: ana.id)

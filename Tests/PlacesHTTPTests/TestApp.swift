@@ -71,7 +71,7 @@ enum TestApp {
             try await database.places.seed(places)
         }
         let services = PlacesServices(
-            repositories: repositories(database),
+            repositories: database.repositories,
             hasher: try hasher ?? TestApp.hasher(),
             throttle: throttle,
             hashing: hashing,
@@ -95,20 +95,6 @@ enum TestApp {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try await body(folder.appendingPathComponent("places.sqlite").path)
-    }
-
-    /// Every repository over `database`.
-    static func repositories(_ database: PlacesDatabase) -> PlacesServices.Repositories {
-        PlacesServices.Repositories(
-            places: database.places,
-            accounts: database.accounts,
-            groups: database.groups,
-            collections: database.collections,
-            decisions: database.decisions,
-            notifications: database.notifications,
-            throttle: database.throttle,
-            leases: database.leases
-        )
     }
 
     /// The JSON object of a response body.

@@ -1,0 +1,17 @@
+import PlacesCore
+
+extension PlacesDatabase {
+    /// Every repository of the services, over this database.
+    public var repositories: PlacesServices.Repositories {
+        PlacesServices.Repositories(
+            places: places,
+            accounts: accounts,
+            groups: groups,
+            collections: collections,
+            decisions: decisions,
+            notifications: notifications,
+            throttle: throttle,
+            leases: leases
+        )
+    }
+}
