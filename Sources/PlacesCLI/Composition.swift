@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PlacesCore
 import PlacesHTTP
 import PlacesPostgres
@@ -22,9 +23,10 @@ struct Composition {
         serving: Bool = false,
         hasher: (any PasswordHasher)? = nil,
         throttle: LoginThrottle.Policy = LoginThrottle.Policy(),
-        limits: UsageLimits = UsageLimits()
+        limits: UsageLimits = UsageLimits(),
+        logger: Logger = Logger(label: "places.postgres")
     ) async throws -> Composition {
-        let engine = try await Engine.open(try options.location(), readOnly: readOnly, serving: serving)
+        let engine = try await Engine.open(try options.location(), readOnly: readOnly, serving: serving, logger: logger)
         let services = PlacesServices(
             repositories: engine.repositories,
             hasher: try hasher ?? BcryptPasswordHasher(),
@@ -39,6 +41,61 @@ struct Composition {
 enum DatabaseLocation {
     case file(String)
     case postgres(PostgresLocation)
+
+    /// Reads a database argument: a `postgres://` or `postgresql://` URL (the scheme in any case), or else a file
+    /// path. An argument that looks like a URL (`mysql://…`, `postgres:user:secret@host/db` without its `//`, or
+    /// `user:secret@host/db`) and is not a PostgreSQL URL is refused rather than taken as the name of a new SQLite
+    /// file: a balancer would otherwise send traffic to an empty database of its own. `invalid_input` naming `field`;
+    /// the message never repeats the argument, which may hold a password.
+    init(argument: String, field: String) throws(PlacesError) {
+        guard let scheme = DatabaseLocation.urlScheme(of: argument) else {
+            self = .file(argument)
+            return
+        }
+        ProcessTitle.hidePasswords()
+        let lowered = scheme.lowercased()
+        guard ["postgres", "postgresql"].contains(lowered), argument.dropFirst(scheme.count).hasPrefix("://") else {
+            let named = scheme.isEmpty ? "no scheme" : "'\(lowered):'"
+            throw PlacesError.invalid(
+                field,
+                "the database looks like a URL (\(named)) but is not a PostgreSQL one: give postgres://user:password@host:5432/database, or a SQLite file path"
+            )
+        }
+        do {
+            self = .postgres(try PostgresLocation(url: lowered + argument.dropFirst(scheme.count)))
+        } catch {
+            throw PlacesError.invalid(field, error.message)
+        }
+    }
+
+    /// Schemes of databases and URLs that an operator may type without their `//`.
+    private static let knownSchemes: Set<String> = [
+        "postgres", "postgresql", "pgsql", "pg", "mysql", "mariadb", "sqlite", "sqlite3", "file", "http", "https", "jdbc", "redis", "mongodb",
+    ]
+
+    /// The scheme of an argument that looks like a URL (empty when it has none but holds `user:password@`); nil for an
+    /// argument that reads as a file path.
+    static func urlScheme(of argument: String) -> String? {
+        let scheme = argument.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) }
+        if let first = scheme.first, first.isLetter, argument.dropFirst(scheme.count).first == ":" {
+            if argument.dropFirst(scheme.count).hasPrefix("://") || knownSchemes.contains(scheme.lowercased()) { return String(scheme) }
+        }
+        return passwordRange(in: argument[...]) == nil ? nil : ""
+    }
+
+    /// Where the password of a URL-like argument is (`postgres://user:PASSWORD@host`, `postgres:user:PASSWORD@host`,
+    /// `user:PASSWORD@host`); nil when it holds none.
+    static func passwordRange(in argument: Substring) -> Range<String.Index>? {
+        var rest = argument
+        if let separator = rest.range(of: "://") {
+            rest = rest[separator.upperBound...]
+        } else if let colon = rest.firstIndex(of: ":"), knownSchemes.contains(rest[..<colon].lowercased()) {
+            rest = rest[rest.index(after: colon)...].drop { $0 == "/" }
+        }
+        let authority = rest.prefix { $0 != "/" }
+        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return nil }
+        return authority.index(after: colon)..<at
+    }
 }
 
 /// An open database of either engine.
@@ -49,11 +106,16 @@ enum Engine {
     /// Opens the database at `location`, creating and migrating it when needed (a SQLite file opened `readOnly` is
     /// never written). A server's request waits 3 s for a PostgreSQL connection before it answers 503; an operator's
     /// command waits up to 30 s.
-    static func open(_ location: DatabaseLocation, readOnly: Bool = false, serving: Bool = false) async throws -> Engine {
+    static func open(
+        _ location: DatabaseLocation,
+        readOnly: Bool = false,
+        serving: Bool = false,
+        logger: Logger = Logger(label: "places.postgres")
+    ) async throws -> Engine {
         switch location {
         case .file(let path): .sqlite(try PlacesDatabase(path: path, readOnly: readOnly), path: path)
         case .postgres(let location):
-            .postgres(try await PostgresPlacesDatabase.open(location, leaseTimeout: serving ? .seconds(3) : .seconds(30)))
+            .postgres(try await PostgresPlacesDatabase.open(location, leaseTimeout: serving ? .seconds(3) : .seconds(30), logger: logger))
         }
     }
 

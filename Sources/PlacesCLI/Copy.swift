@@ -80,13 +80,7 @@ extension Places {
 
         /// Where a database argument points; `invalid_input` naming `field` for a URL that does not read.
         static func location(_ argument: String, field: String) throws -> DatabaseLocation {
-            guard PostgresLocation.isURL(argument) else { return .file(argument) }
-            ProcessTitle.hidePasswords()
-            do {
-                return .postgres(try PostgresLocation(url: argument))
-            } catch {
-                throw PlacesError.invalid(field, error.message)
-            }
+            try DatabaseLocation(argument: argument, field: field)
         }
 
         /// The path of a SQLite target that does not exist yet (the copy creates it); nil otherwise.

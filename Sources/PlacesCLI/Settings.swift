@@ -25,11 +25,9 @@ struct DatabaseOptions: ParsableArguments {
     /// The database argument after flag, environment and default: a path, or a URL.
     var path: String { Setting.value(database, environment: "PLACES_DATABASE", default: "./places.sqlite") }
 
-    /// Where the argument points; `invalid_input` (field `database`) for a PostgreSQL URL that does not read.
+    /// Where the argument points; `invalid_input` (field `database`) for a URL that is not a PostgreSQL URL that reads.
     func location() throws(PlacesError) -> DatabaseLocation {
-        guard PostgresLocation.isURL(path) else { return .file(path) }
-        ProcessTitle.hidePasswords()
-        return .postgres(try PostgresLocation(url: path))
+        try DatabaseLocation(argument: path, field: "database")
     }
 
     /// The path of a SQLite database that must already exist (commands that only read it), `not_found` when there is
@@ -43,20 +41,19 @@ struct DatabaseOptions: ParsableArguments {
 
 /// The process's command line as `ps` and /proc show it.
 enum ProcessTitle {
-    /// Overwrites the password of every `postgres://user:password@host` argument with asterisks, in the process's own
-    /// argument memory (what `ps` shows), once the arguments have been read.
+    /// Overwrites the password of every argument that looks like a URL with a password (`postgres://user:password@host`,
+    /// alone or after `--database=`, and mistyped ones too) with asterisks, in the process's own argument memory (what
+    /// `ps` shows), once the arguments have been read.
     static func hidePasswords() {
         for index in 0..<Int(CommandLine.argc) {
             guard let argument = CommandLine.unsafeArgv[index] else { continue }
             let text = String(cString: argument)
             // The URL alone, or after `--database=`.
-            guard text.contains("postgres://") || text.contains("postgresql://"), let scheme = text.range(of: "://"),
-                let at = text[scheme.upperBound...].firstIndex(of: "@"),
-                let colon = text[scheme.upperBound..<at].firstIndex(of: ":")
-            else { continue }
-            let start = text.utf8.distance(from: text.startIndex, to: text.index(after: colon))
-            let end = text.utf8.distance(from: text.startIndex, to: at)
-            for offset in start..<end { argument[offset] = CChar(UInt8(ascii: "*")) }
+            let value = text.hasPrefix("-") ? text.firstIndex(of: "=").map { text[text.index(after: $0)...] } ?? "" : text[...]
+            guard let password = DatabaseLocation.passwordRange(in: value) else { continue }
+            let start = text.utf8.distance(from: text.startIndex, to: password.lowerBound)
+            let end = text.utf8.distance(from: text.startIndex, to: password.upperBound)
+            for position in start..<end { argument[position] = CChar(UInt8(ascii: "*")) }
         }
     }
 }
