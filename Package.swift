@@ -62,7 +62,7 @@ let package = Package(
         // The shared engine for several instances: the only target that imports postgres-nio.
         .target(
             name: "PlacesPostgres",
-            dependencies: ["GeoIndex", "PlacesCore", .product(name: "PostgresNIO", package: "postgres-nio"), logging],
+            dependencies: ["GeoIndex", "PlacesCore", .product(name: "PostgresNIO", package: "postgres-nio"), logging, metrics],
             swiftSettings: swiftSettings
         ),
         .target(

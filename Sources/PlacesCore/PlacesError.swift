@@ -30,8 +30,13 @@ public struct PlacesError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let unsupportedMediaType = Code(rawValue: "unsupported_media_type")
         /// The request's target (path and query) is longer than the server reads: 414.
         public static let uriTooLong = Code(rawValue: "uri_too_long")
-        /// A part the answer needs is missing or not ready (for example an unreadable file).
+        /// A part the answer needs is missing or not ready (for example an unreadable file, or a database that does not
+        /// answer): nothing was changed, try again (HTTP's `Retry-After` says when).
         public static let unavailable = Code(rawValue: "unavailable")
+        /// The database stopped answering after a change was sent to it: the change may or may not have been made.
+        /// Read what it would have changed before sending it again (a retried ballot is safe; a retried create may
+        /// make a second one): 503 with `Retry-After`.
+        public static let outcomeUnknown = Code(rawValue: "outcome_unknown")
         /// Something failed inside the service; the message says what, without internals.
         public static let internalError = Code(rawValue: "internal_error")
     }
@@ -46,12 +51,16 @@ public struct PlacesError: Error, Sendable, Hashable, CustomStringConvertible {
     public var retryAfterSeconds: Int?
     /// For a conflict with a stored thing: that thing's id (a `duplicate_place`'s existing place).
     public var existingID: String?
+    /// For `unavailable` and `outcome_unknown`: why, as one short stable word for metrics and logs (`no_connection`,
+    /// `timeout`, `unreachable`, `database_busy`, `index_loading`, `hashing_busy`, …); never shown to a client.
+    public var cause: String?
 
     /// Makes an error with its code, message and (optional) field.
-    public init(_ code: Code, _ message: String, field: String? = nil) {
+    public init(_ code: Code, _ message: String, field: String? = nil, cause: String? = nil) {
         self.code = code
         self.message = message
         self.field = field
+        self.cause = cause
     }
 
     /// Bad input in one field.

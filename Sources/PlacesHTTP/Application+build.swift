@@ -65,7 +65,8 @@ public func buildRouter(
     services: PlacesServices,
     trustedProxies: Set<String> = [],
     corsOrigins: Set<String> = [],
-    metrics: PlacesMetrics = PlacesMetrics()
+    metrics: PlacesMetrics = PlacesMetrics(),
+    requestDeadline: Duration = .seconds(3)
 ) -> Router<PlacesRequestContext> {
     let routes = Route.all(services: services, metrics: metrics)
     let router = Router(context: PlacesRequestContext.self)
@@ -73,6 +74,7 @@ public func buildRouter(
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: CORSMiddleware(origins: corsOrigins))
+    router.add(middleware: DatabaseDeadlineMiddleware(limit: requestDeadline))
     router.add(middleware: RevisionMiddleware(places: services.places))
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: RequestLimitsMiddleware())

@@ -110,9 +110,15 @@ struct Route: Sendable {
             try JSONResponse.make(Health(status: "ok", places: services.places.indexedCount))
         }
         // Readiness, for a load balancer: 200 only when the database answers and the index has applied every change
-        // committed so far; 503 `unavailable` (with Retry-After) otherwise. /health stays a liveness check.
+        // committed so far; 503 `unavailable` (with Retry-After) otherwise, within a second whatever the database
+        // does, since a balancer's health check must not hang. /health stays a liveness check.
         let ready: @Sendable (Request, PlacesRequestContext) async throws -> Response = { _, _ in
-            let revision = try await services.places.readiness()
+            let answer = try await withTimeLimit(.seconds(1)) {
+                try await DatabaseDeadline.within(.milliseconds(800)) { try await services.places.readiness() }
+            }
+            guard let revision = answer else {
+                throw PlacesError(.unavailable, "not ready: the database or the index did not answer within a second", cause: "not_ready")
+            }
             return try JSONResponse.make(Readiness(status: "ready", places: services.places.indexedCount, revision: revision))
         }
         let renderMetrics: @Sendable (Request, PlacesRequestContext) async throws -> Response = { _, _ in

@@ -75,17 +75,39 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
 
     /// The client's configuration for this location.
     var configuration: PostgresClient.Configuration {
-        let tls: PostgresClient.Configuration.TLS
+        let tls: PostgresClient.Configuration.TLS =
+            switch tlsConfiguration {
+            case nil: .disable
+            case let configuration? where sslMode == .prefer: .prefer(configuration)
+            case let configuration?: .require(configuration)
+            }
+        return PostgresClient.Configuration(host: host, port: port, username: username, password: password, database: database, tls: tls)
+    }
+
+    /// One connection's configuration for this location (a direct connection, outside the pool).
+    var connectionConfiguration: PostgresConnection.Configuration {
+        get throws {
+            let tls: PostgresConnection.Configuration.TLS =
+                switch tlsConfiguration {
+                case nil: .disable
+                case let configuration? where sslMode == .prefer: .prefer(try NIOSSLContext(configuration: configuration))
+                case let configuration?: .require(try NIOSSLContext(configuration: configuration))
+                }
+            return PostgresConnection.Configuration(host: host, port: port, username: username, password: password, database: database, tls: tls)
+        }
+    }
+
+    /// The TLS the mode asks for; nil when disabled. `prefer` and `require` do not check the certificate (as libpq).
+    private var tlsConfiguration: TLSConfiguration? {
         switch sslMode {
         case .disable:
-            tls = .disable
+            return nil
         case .prefer, .require:
             var unchecked = TLSConfiguration.makeClientConfiguration()
             unchecked.certificateVerification = .none
-            tls = sslMode == .prefer ? .prefer(unchecked) : .require(unchecked)
+            return unchecked
         case .verifyFull:
-            tls = .require(.makeClientConfiguration())
+            return .makeClientConfiguration()
         }
-        return PostgresClient.Configuration(host: host, port: port, username: username, password: password, database: database, tls: tls)
     }
 }

@@ -8,7 +8,7 @@ extension PostgresPlacesDatabase: CopySource {
     /// Reads every copied table in one REPEATABLE READ READ ONLY transaction (one snapshot of the database), each
     /// table streamed in primary-key order and handed on a batch at a time.
     public func readCopy(_ deliver: @escaping @Sendable (CopiedTable, [[StoredValue]]) async throws -> Void) async throws -> Int64 {
-        try await snapshot(within: nil) { [logger] connection in
+        try await snapshot(within: .none) { [logger] connection in
             let revision = try await connection.value("SELECT value FROM change_counter WHERE id = 1", as: Int64.self, logger: logger)
             for table in DatabaseCopy.tables {
                 let columns = table.columnNames.map(PostgresPlacesDatabase.quoted).joined(separator: ", ")
@@ -62,7 +62,7 @@ extension PostgresPlacesDatabase: CopyTarget {
         generation: String,
         _ fill: @escaping @Sendable (any CopySink) async throws -> Int64
     ) async throws -> Int64 {
-        try await write(within: nil) { [logger] connection in
+        try await write(within: .none) { [logger] connection in
             try await PostgresCopiedRows.prepare(connection, replacing: replacing, logger: logger)
             let sourceRevision = try await fill(PostgresCopySink(connection: connection, logger: logger))
             return try await PostgresCopiedRows.finish(connection, sourceRevision: sourceRevision, generation: generation, logger: logger)

@@ -32,9 +32,9 @@ extension PostgresPlacesDatabase {
         }
     }
 
-    /// A failure as a log line can show it: a database error's meaning, never the password.
+    /// A failure as a log line can show it: a database error in full, never the password.
     static func describe(_ error: any Error, location: PostgresLocation) -> String {
-        if let error = error as? PSQLError { return mapped(error, location: location).message }
+        if let error = error as? PSQLError { return detail(error) }
         return "\(error)"
     }
 }

@@ -313,7 +313,7 @@ extension PostgresPlacesDatabase {
     /// `unavailable` when the database is at a newer version than that (a newer release migrated it).
     func migrate() async throws {
         let known = PostgresPlacesDatabase.migrations.last?.version ?? 0
-        try await write(within: nil) { [logger, schema] connection in
+        try await write(within: .none) { [logger, schema] connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresPlacesDatabase.migrationLock))", logger: logger)
             if let schema {
                 try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(PostgresPlacesDatabase.quoted(schema))"), logger: logger)

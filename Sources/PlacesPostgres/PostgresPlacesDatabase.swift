@@ -15,11 +15,16 @@ public final class PostgresPlacesDatabase: Sendable {
     let logger: Logger
     /// How long an access waits for a connection before it fails `unavailable`.
     let leaseTimeout: Duration
+    /// The pool's gauges.
+    let gauges = PoolGauges()
+    /// When a failure to get a connection was last diagnosed (`noConnection(waited:)`).
+    let diagnosing = Mutex<ContinuousClock.Instant?>(nil)
     private let running: Task<Void, Never>
 
     /// Connects to the database at `location` and migrates it; `schema`, when given, is the schema every connection
-    /// works in (tests give each case a schema of its own). `unavailable` when the server cannot be reached or its
-    /// schema is newer than this binary knows.
+    /// works in (tests give each case a schema of its own). `unavailable` saying what is wrong when the server cannot
+    /// be reached, refuses the user or the password, has no such database or no TLS where the URL requires it, or
+    /// when its schema is newer than this binary knows.
     public static func open(
         _ location: PostgresLocation,
         schema: String? = nil,
@@ -34,6 +39,8 @@ public final class PostgresPlacesDatabase: Sendable {
         // The pool's own messages (each failed attempt to connect, while the server is down) only at debug level.
         var background = logger
         if background.logLevel > .debug { background.logLevel = .warning }
+        // One direct connection first: the pool would only say that it waited, whatever the reason.
+        if let failure = await diagnose(location, schema: schema, within: .seconds(5), logger: logger) { throw failure }
         let client = PostgresClient(configuration: configuration, backgroundLogger: background)
         let database = PostgresPlacesDatabase(location: location, schema: schema, client: client, logger: logger, leaseTimeout: leaseTimeout)
         do {
@@ -65,7 +72,7 @@ public final class PostgresPlacesDatabase: Sendable {
     /// Removes the schema and everything in it (a test's own schema, when the test is done); nothing without one.
     public func dropSchema() async throws {
         guard let schema else { return }
-        try await read { [logger] connection in
+        _ = try await change(within: .none) { [logger] connection in
             try await connection.query(PostgresQuery(unsafeSQL: "DROP SCHEMA \(PostgresPlacesDatabase.quoted(schema)) CASCADE"), logger: logger)
         }
     }
@@ -75,118 +82,202 @@ public final class PostgresPlacesDatabase: Sendable {
         "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
-    /// How long an access may take, from asking for a connection to its answer, unless it says otherwise: a request
-    /// is answered `unavailable` rather than held when the database does not answer in time.
+    /// How long an access may take, from asking for a connection to its answer.
+    enum Bound: Sendable {
+        /// Until the request's deadline (`DatabaseDeadline`, about 3 s for the whole request), or `patience` outside a
+        /// request.
+        case request
+        /// Its own limit, whatever the request's: a long read such as the index's full load.
+        case own(Duration)
+        /// No limit: seeds, copies and migrations, which an operator starts and watches.
+        case none
+    }
+
+    /// How long an access outside a request may take, when it does not say otherwise.
     static let patience = Duration.seconds(10)
 
-    /// Runs statements outside a transaction (each statement is then its own), turning database errors into
-    /// `PlacesError`; the body's own errors pass unchanged. `within` bounds the whole access (nil: unbounded).
-    func read<T: Sendable>(
-        within patience: Duration? = PostgresPlacesDatabase.patience,
-        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
-    ) async throws -> T {
-        try await leased(within: patience, body)
+    /// Runs statements that only read, outside a transaction, turning database errors into `PlacesError`; the body's
+    /// own errors pass unchanged.
+    func read<T: Sendable>(within bound: Bound = .request, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await leased(.statements(writing: false), within: bound, body)
+    }
+
+    /// Runs statements that write outside a transaction (each statement is then its own): when the database stops
+    /// answering once one was sent, the caller is told `outcome_unknown`, since it may have been committed.
+    func change<T: Sendable>(within bound: Bound = .request, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await leased(.statements(writing: true), within: bound, body)
     }
 
     /// Runs one transaction (READ COMMITTED, PostgreSQL's default), committed when the body returns and rolled back
-    /// when it throws; database errors become `PlacesError`, the body's own errors pass unchanged.
-    func write<T: Sendable>(
-        within patience: Duration? = PostgresPlacesDatabase.patience,
-        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
-    ) async throws -> T {
-        try await transaction("BEGIN", within: patience, body)
+    /// when it throws; database errors become `PlacesError`, the body's own errors pass unchanged. When COMMIT was
+    /// sent and its answer never came, the caller is told `outcome_unknown`.
+    func write<T: Sendable>(within bound: Bound = .request, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await leased(.transaction("BEGIN"), within: bound, body)
     }
 
     /// Runs reads that must agree (a counter and the rows at that counter) in one read-only snapshot of the database.
-    func snapshot<T: Sendable>(
-        within patience: Duration? = PostgresPlacesDatabase.patience,
-        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
-    ) async throws -> T {
-        try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", within: patience, body)
+    func snapshot<T: Sendable>(within bound: Bound = .request, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await leased(.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"), within: bound, body)
     }
 
-    /// Runs the body between `begin` and COMMIT on one connection, rolling back when it throws.
-    private func transaction<T: Sendable>(
-        _ begin: PostgresQuery,
-        within patience: Duration?,
-        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
-    ) async throws -> T {
-        try await leased(within: patience) { [logger] connection in
-            try await connection.query(begin, logger: logger)
-            do {
-                let value = try await body(connection)
-                try await connection.query("COMMIT", logger: logger)
-                return value
-            } catch {
-                // A connection the server cut is not returned to a usable state by ROLLBACK; the pool drops it.
-                _ = try? await connection.query("ROLLBACK", logger: logger)
-                throw error
-            }
-        }
+    /// What an access runs on its connection.
+    enum AccessKind: Sendable {
+        /// Statements outside a transaction; `writing` when one of them may change something.
+        case statements(writing: Bool)
+        /// The body between `begin` and COMMIT, rolled back when it throws.
+        case transaction(PostgresQuery)
     }
 
-    /// Runs the body on a connection of the pool, its `PSQLError` turned into `PlacesError`.
+    /// Runs the body on a connection of the pool, its `PSQLError` turned into a `PlacesError` a client may see (the
+    /// database's own words and address go to the log, never to the caller).
     ///
-    /// The pool waits for the server for as long as it takes, and a query sent on a connection the server has just cut
-    /// can wait forever (postgres-nio 1.33 drops it unanswered); a request does neither. The body runs in a task of its
-    /// own, and the caller is answered `unavailable` (try again) when there is no connection within `leaseTimeout`, or
-    /// no answer within `patience`: the connection is then closed, so a transaction left open on it can never commit
-    /// afterwards, and the pool replaces it.
+    /// The pool waits for the server for as long as it takes, and a query sent on a connection the server has just
+    /// cut, or to a server that stopped (SIGSTOP, a network that drops packets), can wait forever: postgres-nio 1.33
+    /// writes a query with no promise and keeps no timeout of its own (so a pooled idle connection to a frozen server
+    /// is handed out at once and its query never answered). A request does neither. The body runs in a task of its
+    /// own, and the caller is answered `unavailable` (try again) when there is no connection by the lease's limit, or
+    /// no answer by the bound: the connection is then closed, so a transaction left open on it can never commit
+    /// afterwards, and the pool replaces it. When the answer to a COMMIT (or to a write outside a transaction) was
+    /// lost, the caller is answered `outcome_unknown` instead.
     private func leased<T: Sendable>(
-        within patience: Duration?,
+        _ kind: AccessKind,
+        within bound: Bound,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
-        let (client, leaseTimeout, location) = (client, leaseTimeout, location)
+        let asked = ContinuousClock.now
+        let deadline: ContinuousClock.Instant? =
+            switch bound {
+            case .request: DatabaseDeadline.current ?? asked + PostgresPlacesDatabase.patience
+            case .own(let limit): asked + limit
+            case .none: nil
+            }
+        let leaseDeadline = deadline.map { min($0, asked + leaseTimeout) } ?? asked + leaseTimeout
+        let (client, logger, gauges) = (client, logger, gauges)
         return try await withCheckedThrowingContinuation { continuation in
             let access = Access<T>(continuation)
             let work = Task {
                 do {
-                    let value = try await client.withConnection { connection in
-                        // Given up on while waiting for the connection: the body never runs.
-                        guard access.start(on: connection) else { throw CancellationError() }
-                        return try await body(connection)
+                    var value: T?
+                    // A connection closed a moment ago (by a watchdog, or by the server) can still be handed out, and a
+                    // query written to it is never answered; nothing was sent on it, so another is asked for.
+                    for _ in 0..<3 where value == nil {
+                        value = try await client.withConnection { connection -> T? in
+                            if connection.isClosed { return nil }
+                            // Given up on while waiting for the connection: the body never runs.
+                            guard access.start(on: connection, committing: kind.commitsAsItGoes) else { throw CancellationError() }
+                            gauges.connectionWait.recordInterval(since: asked)
+                            gauges.inUse.increment()
+                            defer { gauges.inUse.decrement() }
+                            do {
+                                return try await PostgresPlacesDatabase.run(kind, on: connection, access: access, logger: logger, body)
+                            } catch {
+                                // A connection the watchdog closed goes back to the pool only once it is closed, so that
+                                // the pool never hands it out again.
+                                if access.isAbandoned || connection.isClosed { try? await connection.closeFuture.get() }
+                                throw error
+                            }
+                        }
                     }
+                    guard let value else { throw PostgresPlacesDatabase.unavailable("the database cannot be reached; try again", cause: "unreachable") }
                     access.finish(.success(value))
                 } catch let error as PSQLError {
-                    access.finish(.failure(PostgresPlacesDatabase.mapped(error, location: location)))
+                    // Once the watchdog answered, the failure it caused (the connection it closed) is no news.
+                    if !access.isAbandoned { access.finish(.failure(self.failure(error, committing: access.isCommitting))) }
                 } catch {
                     access.finish(.failure(error))
                 }
             }
             access.watchdog = Task {
-                try? await Task.sleep(for: leaseTimeout)
-                if access.abandonIfWaiting(PostgresPlacesDatabase.unavailable("the database at \(location) gave no connection within \(leaseTimeout); try again")) {
+                try? await Task.sleep(until: leaseDeadline)
+                let noConnection = PostgresPlacesDatabase.unavailable("the database gave no connection in time; try again", cause: "no_connection")
+                if access.abandonIfWaiting(noConnection) {
                     work.cancel()
+                    self.noConnection(waited: ContinuousClock.now - asked)
                     return
                 }
-                guard let patience, patience > leaseTimeout else { return }
-                try? await Task.sleep(for: patience - leaseTimeout)
-                if let connection = access.abandonIfRunning(PostgresPlacesDatabase.unavailable("the database at \(location) did not answer within \(patience); try again")) {
+                guard let deadline else { return }
+                if deadline > leaseDeadline { try? await Task.sleep(until: deadline) }
+                let timedOut = PostgresPlacesDatabase.unavailable("the database did not answer in time; try again", cause: "timeout")
+                if let (connection, committing) = access.abandonIfRunning(timedOut, orIfCommitting: PostgresPlacesDatabase.outcomeUnknown) {
                     work.cancel()
+                    logger.warning(
+                        committing ? "the database did not answer a commit in time; its outcome is unknown" : "the database did not answer in time",
+                        metadata: ["database": "\(self.location)", "waited": "\(ContinuousClock.now - asked)"]
+                    )
                     try? await connection.close()
                 }
             }
         }
     }
 
-    /// The `PlacesError` a database failure means for a user: a broken rule of the schema is a conflict, a server that
-    /// cannot be reached is unavailable (try again), anything else an internal error, logged without the password.
-    static func mapped(_ error: PSQLError, location: PostgresLocation) -> PlacesError {
-        if let state = error.serverInfo?[.sqlState] {
-            switch state {
-            case PostgresError.Code.uniqueViolation.raw, PostgresError.Code.foreignKeyViolation.raw,
-                PostgresError.Code.checkViolation.raw:
-                return PlacesError(.conflict, "the change conflicts with what is stored")
-            case _ where unavailableStates.contains { state.hasPrefix($0) }:
-                // Busy, restarting, out of room, read-only after a failover, or a password changed under us: try again.
-                let message = error.serverInfo?[.message] ?? state
-                return unavailable("the database cannot answer now (\(state): \(message)); try again")
-            default:
-                let message = error.serverInfo?[.message] ?? state
-                return PlacesError(.internalError, "database failure: \(message)")
-            }
+    /// Runs the body on `connection` as `kind` says.
+    private static func run<T: Sendable>(
+        _ kind: AccessKind,
+        on connection: PostgresConnection,
+        access: Access<T>,
+        logger: Logger,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        guard case .transaction(let begin) = kind else { return try await body(connection) }
+        try await connection.query(begin, logger: logger)
+        let value: T
+        do {
+            value = try await body(connection)
+        } catch {
+            // A connection the server cut is not returned to a usable state by ROLLBACK; the pool drops it.
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            throw error
         }
-        return unavailable("the database at \(location) cannot be reached: \(reason(error))")
+        access.committing()
+        try await connection.query("COMMIT", logger: logger)
+        return value
+    }
+
+    /// What the caller of an access is told of a database failure, the details logged for the operator.
+    private func failure(_ error: PSQLError, committing: Bool) -> PlacesError {
+        let failure = PostgresPlacesDatabase.mapped(error)
+        // A server error answers the statement (a COMMIT refused is rolled back); any other failure while committing
+        // lost the answer, so nobody knows whether the change was made.
+        let lost = committing && error.serverInfo?[.sqlState] == nil
+        let answer = lost ? PostgresPlacesDatabase.outcomeUnknown : failure
+        switch answer.code {
+        case .conflict: break
+        case .internalError:
+            logger.error("database failure", metadata: ["database": "\(location)", "error": "\(PostgresPlacesDatabase.detail(error))"])
+        default:
+            logger.warning(
+                lost ? "the database's answer to a change was lost; its outcome is unknown" : "the database cannot answer",
+                metadata: ["database": "\(location)", "error": "\(PostgresPlacesDatabase.detail(error))", "cause": "\(answer.cause ?? "")"]
+            )
+        }
+        return answer
+    }
+
+    /// The `PlacesError` a database failure means for a client, in words of our own: a broken rule of the schema is a
+    /// conflict, a server that cannot answer now is unavailable (try again), anything else an internal error.
+    static func mapped(_ error: PSQLError) -> PlacesError {
+        guard let state = error.serverInfo?[.sqlState] else {
+            return unavailable("the database cannot be reached; try again", cause: "unreachable")
+        }
+        switch state {
+        case PostgresError.Code.uniqueViolation.raw, PostgresError.Code.foreignKeyViolation.raw, PostgresError.Code.checkViolation.raw:
+            return PlacesError(.conflict, "the change conflicts with what is stored")
+        case _ where unavailableStates.contains { state.hasPrefix($0) }:
+            // Busy, restarting, out of room, read-only after a failover, or a password changed under us: try again.
+            return unavailable("the database cannot answer now; try again", cause: "database_refused")
+        default:
+            return PlacesError(.internalError, "the database failed to answer; the failure was logged")
+        }
+    }
+
+    /// A database failure in full, for the operator's log: the server's SQLSTATE and message, or the connection's
+    /// own reason. Never the password.
+    static func detail(_ error: PSQLError) -> String {
+        if let state = error.serverInfo?[.sqlState] {
+            return "\(state): \(error.serverInfo?[.message] ?? "")"
+        }
+        if let underlying = error.underlying { return "\(error.code): \(underlying)" }
+        return "\(error.code)"
     }
 
     /// SQLSTATEs (and classes, by their first two characters) that mean the database cannot answer now rather than
@@ -196,17 +287,31 @@ public final class PostgresPlacesDatabase: Sendable {
     /// cancelled statement (57), a lock not available (55P03).
     static let unavailableStates = ["08", "28", "3D000", "25006", "40", "53", "57", "55P03"]
 
-    /// `unavailable`, to be tried again in a second (the answer's `Retry-After`).
-    static func unavailable(_ message: String) -> PlacesError {
+    /// `unavailable`, to be tried again in a second (the answer's `Retry-After`), and why.
+    static func unavailable(_ message: String, cause: String) -> PlacesError {
         var error = PlacesError(.unavailable, message)
         error.retryAfterSeconds = 1
+        error.cause = cause
         return error
     }
 
-    /// A short reason for a failure that did not come from the server (the connection's own).
-    static func reason(_ error: PSQLError) -> String {
-        if let underlying = error.underlying { return "\(error.code): \(underlying)" }
-        return "\(error.code)"
+    /// A change whose COMMIT (or statement) was sent and whose answer never came.
+    static var outcomeUnknown: PlacesError {
+        var error = PlacesError(
+            .outcomeUnknown,
+            "the database stopped answering after the change was sent, so it may or may not have been made; read it back before sending it again"
+        )
+        error.retryAfterSeconds = 1
+        error.cause = "outcome_unknown"
+        return error
+    }
+}
+
+extension PostgresPlacesDatabase.AccessKind {
+    /// True when the body's statements commit as they run: a lost answer then leaves the outcome unknown.
+    var commitsAsItGoes: Bool {
+        if case .statements(writing: true) = self { return true }
+        return false
     }
 }
 
@@ -215,8 +320,8 @@ private final class Access<T: Sendable>: Sendable {
     private enum Phase {
         /// Waiting for a connection.
         case waiting
-        /// The body runs on this connection.
-        case running(PostgresConnection)
+        /// The body runs on this connection; `committing` once a change may have been committed.
+        case running(PostgresConnection, committing: Bool)
         /// The caller has its answer.
         case answered
     }
@@ -225,6 +330,7 @@ private final class Access<T: Sendable>: Sendable {
         var phase = Phase.waiting
         var continuation: CheckedContinuation<T, any Error>?
         var watchdog: Task<Void, Never>?
+        var committing = false
     }
 
     private let state: Mutex<State>
@@ -247,11 +353,31 @@ private final class Access<T: Sendable>: Sendable {
     }
 
     /// Moves to running on `connection`; false when the caller was already answered.
-    func start(on connection: PostgresConnection) -> Bool {
+    func start(on connection: PostgresConnection, committing: Bool) -> Bool {
         state.withLock { state in
             guard case .waiting = state.phase else { return false }
-            state.phase = .running(connection)
+            state.phase = .running(connection, committing: committing)
+            state.committing = committing
             return true
+        }
+    }
+
+    /// From now on a lost answer leaves the outcome unknown (COMMIT is being sent).
+    func committing() {
+        state.withLock { state in
+            state.committing = true
+            if case .running(let connection, _) = state.phase { state.phase = .running(connection, committing: true) }
+        }
+    }
+
+    /// True once a change may have been committed.
+    var isCommitting: Bool { state.withLock { $0.committing } }
+
+    /// True once the caller was answered while the body still ran (the watchdog gave up on it).
+    var isAbandoned: Bool {
+        state.withLock { state in
+            if case .answered = state.phase { return true }
+            return false
         }
     }
 
@@ -279,17 +405,18 @@ private final class Access<T: Sendable>: Sendable {
         return continuation != nil
     }
 
-    /// Answers the caller with `error` if the body is still running, and hands back its connection to close.
-    func abandonIfRunning(_ error: PlacesError) -> PostgresConnection? {
-        let taken = state.withLock { state -> (CheckedContinuation<T, any Error>, PostgresConnection)? in
-            guard case .running(let connection) = state.phase, let continuation = state.continuation else { return nil }
+    /// Answers the caller if the body is still running, with `error`, or `committingError` once a change may have been
+    /// committed; hands back its connection to close, and whether it was committing.
+    func abandonIfRunning(_ error: PlacesError, orIfCommitting committingError: PlacesError) -> (PostgresConnection, Bool)? {
+        let taken = state.withLock { state -> (CheckedContinuation<T, any Error>, PostgresConnection, Bool)? in
+            guard case .running(let connection, let committing) = state.phase, let continuation = state.continuation else { return nil }
             state.phase = .answered
             state.continuation = nil
-            return (continuation, connection)
+            return (continuation, connection, committing)
         }
-        guard let (continuation, connection) = taken else { return nil }
-        continuation.resume(throwing: error)
-        return connection
+        guard let (continuation, connection, committing) = taken else { return nil }
+        continuation.resume(throwing: committing ? committingError : error)
+        return (connection, committing)
     }
 }
 
@@ -303,7 +430,7 @@ extension PostgresPlacesDatabase {
         do {
             try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(quoted(name))"))
         } catch let error as PSQLError {
-            throw mapped(error, location: server)
+            throw diagnosis(of: error, at: server)
         }
     }
 }

@@ -32,6 +32,10 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as PlacesError {
+            if error.status == .serviceUnavailable {
+                // Why the server could not answer: `places_unavailable_total{cause="timeout"}` and the like.
+                Counter(label: "places_unavailable", dimensions: [("cause", error.cause ?? error.code.rawValue)]).increment()
+            }
             return try error.response(from: request, context: context)
         } catch let error as any HTTPResponseError {
             let (translated, status) = ErrorMiddleware.translate(error)

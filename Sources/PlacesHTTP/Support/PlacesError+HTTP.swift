@@ -15,7 +15,7 @@ extension PlacesError: HTTPResponseError {
         case .payloadTooLarge: .contentTooLarge
         case .unsupportedMediaType: .unsupportedMediaType
         case .uriTooLong: .uriTooLong
-        case .unavailable: .serviceUnavailable
+        case .unavailable, .outcomeUnknown: .serviceUnavailable
         default: .internalServerError
         }
     }
@@ -29,7 +29,8 @@ extension PlacesError: HTTPResponseError {
     func response(status: HTTPResponse.Status) throws -> Response {
         let detail = ErrorBody.Detail(code: code.rawValue, message: message, field: field, existingId: existingID)
         var response = try JSONResponse.make(ErrorBody(error: detail), status: status)
-        if let retryAfterSeconds { response.headers[.retryAfter] = String(retryAfterSeconds) }
+        // Every 503 says when to try again: a second unless the error knows better.
+        if let seconds = retryAfterSeconds ?? (status == .serviceUnavailable ? 1 : nil) { response.headers[.retryAfter] = String(seconds) }
         if code == .unauthorized { response.headers[.wwwAuthenticate] = "Bearer" }
         return response
     }

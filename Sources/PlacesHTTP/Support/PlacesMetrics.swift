@@ -48,6 +48,7 @@ public final class PlacesMetrics: Sendable {
         "hb.request.errors": "http_request_errors_total",
         "http.server.request.duration": "http_request_duration_seconds",
         "http.server.active_requests": "http_active_requests",
+        "places_unavailable": "places_unavailable_total",
     ]
     /// Hummingbird's dimensions as Prometheus labels.
     static let labelNames = [

@@ -30,7 +30,7 @@ public struct PostgresNotificationRepository: NotificationRepository {
     }
 
     public func markRead(id: String, recipientID: String, now: Date) async throws -> Bool {
-        try await database.read { connection in
+        try await database.change { connection in
             // Already read counts as done; only someone else's or an unknown id is "none".
             try await connection.value(
                 """
@@ -48,7 +48,7 @@ public struct PostgresNotificationRepository: NotificationRepository {
     }
 
     public func markAllRead(recipientID: String, now: Date) async throws -> Int {
-        try await database.read { connection in
+        try await database.change { connection in
             try await connection.execute(
                 "UPDATE notification SET read_at = \(Timestamp.text(now)) WHERE recipient_id = \(recipientID) AND read_at IS NULL",
                 logger: database.logger

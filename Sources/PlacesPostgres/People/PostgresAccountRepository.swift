@@ -239,7 +239,7 @@ public struct PostgresAccountRepository: AccountRepository {
 
     public func deleteSession(tokenHash: String) async throws {
         // One statement: a transaction of its own.
-        _ = try await database.read { connection in
+        _ = try await database.change { connection in
             try await connection.execute("DELETE FROM session WHERE token_hash = \(tokenHash)", logger: database.logger)
         }
     }
@@ -279,7 +279,7 @@ public struct PostgresAccountRepository: AccountRepository {
     public func save(_ settings: UserSettings, userID: String, now: Date) async throws {
         let text = String(decoding: try PlacesJSON.makeEncoder().encode(settings), as: UTF8.self)
         // One statement: a transaction of its own.
-        _ = try await database.read { connection in
+        _ = try await database.change { connection in
             try await connection.execute(
                 """
                 INSERT INTO user_settings (user_id, settings, updated_at) VALUES (\(userID), \(text), \(Timestamp.text(now)))

@@ -20,7 +20,7 @@ public struct PostgresPlaceRepository: PlaceRepository {
     public func liveSummaries() async throws -> PlaceSnapshot {
         // One snapshot for the counter and the rows, so the summaries are exactly those at that revision; a million
         // of them take seconds.
-        try await database.snapshot(within: .seconds(300)) { connection in
+        try await database.snapshot(within: .own(.seconds(300))) { connection in
             let (revision, generation) = try await PostgresPlaceRepository.counter(on: connection, logger: logger)
             var summaries: [PlaceSummary] = []
             var shared = SharedValues()
@@ -73,7 +73,7 @@ public struct PostgresPlaceRepository: PlaceRepository {
     }
 
     public func insert(_ place: Place) async throws {
-        try await database.read { connection in
+        try await database.change { connection in
             try await connection.execute(PostgresPlaceRow.insert(place), logger: logger)
         }
     }
@@ -88,7 +88,7 @@ public struct PostgresPlaceRepository: PlaceRepository {
     }
 
     public func update(_ place: Place) async throws {
-        try await database.read { connection in
+        try await database.change { connection in
             guard try await connection.execute(PostgresPlaceRow.replace(place), logger: logger) > 0 else {
                 throw PlacesError.notFound("no place with id '\(place.id)'")
             }
@@ -96,7 +96,7 @@ public struct PostgresPlaceRepository: PlaceRepository {
     }
 
     public func setFavorite(userID: String, placeID: String, favorite: Bool, now: Date) async throws {
-        try await database.read { connection in
+        try await database.change { connection in
             if favorite {
                 try await connection.execute(
                     "INSERT INTO favorite (user_id, place_id, created_at) VALUES (\(userID), \(placeID), \(Timestamp.text(now))) ON CONFLICT DO NOTHING",

@@ -33,7 +33,7 @@ final class PostgresSeedTransaction: SeedTransaction {
                 // lock on the table that a second seed starting at once would wait behind, and the two would deadlock.
                 let looksEmpty = try await database.places.isEmpty()
                 // As long as the importer keeps it open: a seed file takes as long as it takes.
-                try await database.write(within: nil) { connection in
+                try await database.write(within: .none) { connection in
                     var writer = try await SeedWriter.start(on: connection, looksEmpty: looksEmpty, logger: database.logger)
                     try await PostgresSeedTransaction.serve(stream, writer: &writer)
                 }
