@@ -29,6 +29,9 @@ extension Places {
         @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical (env PLACES_LOG_LEVEL).")
         var logLevel: String?
 
+        @Option(name: .long, help: "Log format: text, or json for one JSON object a line (env PLACES_LOG_FORMAT; default text).")
+        var logFormat: String?
+
         @Option(
             name: .customLong("trusted-proxy"),
             help: "Address of a reverse proxy whose X-Forwarded-For names the client; repeatable (env PLACES_TRUSTED_PROXIES, comma-separated)."
@@ -97,14 +100,38 @@ extension Places {
                 trustedProxies: Set(proxies),
                 corsOrigins: Set(origins)
             )
+            let formatText = Setting.value(logFormat, environment: "PLACES_LOG_FORMAT", default: "text")
+            guard ["text", "json"].contains(formatText.lowercased()) else {
+                throw PlacesError.invalid("log-format", "log format must be text or json, got '\(formatText)'")
+            }
+            let json = formatText.lowercased() == "json"
             let logger = Logger(label: "places") { label in
-                var handler = StreamLogHandler.standardError(label: label)
+                var handler: any LogHandler = json ? JSONLogHandler(label: label) : StreamLogHandler.standardError(label: label)
                 handler.logLevel = level
                 return handler
             }
 
             logger.debug("Swift concurrency's global executor", metadata: ["onEventLoops": "\(handlersOnEventLoops)"])
-            let composition = try await Composition.open(databaseOptions, serving: true, hasher: try accountOptions.hasher(), throttle: throttle, limits: limits)
+            // Metrics first: the database's pool gauges are made when it opens.
+            let location = try databaseOptions.location()
+            var databaseSize: (@Sendable () -> Int)?
+            if case .file(let path) = location {
+                databaseSize = {
+                    [path, path + "-wal"].reduce(0) { total, file in
+                        total + ((try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int ?? 0)
+                    }
+                }
+            }
+            let metrics = PlacesMetrics(databaseSize: databaseSize)
+            MetricsSystem.bootstrap(metrics.factory)
+            let composition = try await Composition.open(
+                databaseOptions,
+                serving: true,
+                hasher: try accountOptions.hasher(),
+                throttle: throttle,
+                limits: limits,
+                logger: logger
+            )
             let engine = composition.engine
             try await seedFirstStart(engine.repositories.places, logger: logger)
             let services = composition.services
@@ -120,19 +147,9 @@ extension Places {
                 PeriodicService.indexSync(places, doorbell: doorbell, logger: logger) as any Service,
                 PeriodicService.decisionDeadlines(services.decisions, lease: services.deadlineLease, logger: logger),
             ]
-            var databaseSize: (@Sendable () -> Int)?
-            switch engine {
-            case .sqlite(_, let path):
-                databaseSize = {
-                    [path, path + "-wal"].reduce(0) { total, file in
-                        total + ((try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int ?? 0)
-                    }
-                }
-            case .postgres(let database):
+            if case .postgres(let database) = engine {
                 background.append(BackgroundTask("change feed") { await database.listenForChanges { doorbell.ring() } })
             }
-            let metrics = PlacesMetrics(databaseSize: databaseSize)
-            MetricsSystem.bootstrap(metrics.factory)
             let app = buildApplication(
                 settings: settings,
                 services: services,

@@ -11,7 +11,9 @@ counted), brings the killed instance back, and sends 50 ballots on one decision 
 that every write answered 2xx is in the database, that every instance's nearby answers (asked of each instance
 directly) equal a brute-force scan of the database's live places, that each decision has one result and each event
 one notification per recipient, and that the login throttle holds across instances (10 wrong passwords from one
-address, spread over the instances, then 429). It stops everything it started by pid, also when it fails, prints a
+address, spread over the instances, then 429). Last it stops PostgreSQL with SIGSTOP while requests are in flight:
+a write and a signed-in read answer 503 with Retry-After within about 3 s, /ready within a second, an anonymous
+nearby 200 from the index, and no answer names the database's address. It stops everything it started by pid, also when it fails, prints a
 summary with timings and exits non-zero when a check failed.
 
 Needs Debian's `postgresql` and `nginx` packages (.ci/run installs them) and Python 3's standard library only.
@@ -782,6 +784,67 @@ def run(cluster, rng, started):
         check_same_result(running, decision, tokens[0], result)
         check_throttle(cluster.nginx)
         check_secrets(cluster.instances)
+    with Timed("the database frozen (SIGSTOP) while requests are in flight, then thawed"):
+        frozen_database(cluster, writer_tokens[0])
+
+
+# 5. A frozen database
+
+FROZEN_WRITE_WITHIN = 4.5  # seconds: a write or signed-in read answers 503 within about 3 s (the request's deadline)
+FROZEN_READY_WITHIN = 1.5  # seconds: /ready answers within 1 s, whatever the database does
+
+
+def frozen_database(cluster, token):
+    """PostgreSQL stopped with SIGSTOP (a frozen server, or a network that drops packets) while requests are in
+    flight, on an instance whose pool holds idle connections: a write and a signed-in read answer 503 with Retry-After
+    within about 3 s, /ready within a second, and an anonymous nearby answers from the index. SIGCONT then, and the
+    instance is ready again."""
+    instance = next(instance for instance in cluster.instances if instance.running)
+    expect(instance.base, "GET", "/v1/me", token=token)  # the pool holds a connection that worked a moment ago
+    postmaster = cluster.postgres.pid()
+    frozen = [postmaster] + children(postmaster)
+    requests = {
+        "write": ("POST", "/v1/places", {"kind": "gem", "name": "Frozen gem", "lat": 37.77, "lon": -122.42}, token, FROZEN_WRITE_WITHIN),
+        "signed-in read": ("GET", "/v1/me", None, token, FROZEN_WRITE_WITHIN),
+        "ready": ("GET", "/ready", None, None, FROZEN_READY_WITHIN),
+        "anonymous nearby": ("GET", "/v1/places/nearby?lat=37.77&lon=-122.42&radius=5", None, None, FROZEN_READY_WITHIN),
+    }
+    answers = {}
+
+    def ask(name):
+        method, path, body, bearer, _ = requests[name]
+        started = time.monotonic()
+        try:
+            status, answer, headers = send(instance.base, method, path, body, bearer, timeout=ANSWER_WITHIN)
+            answers[name] = (status, answer, headers.get("Retry-After"), time.monotonic() - started)
+        except OSError as error:
+            answers[name] = (f"no answer ({error})", None, None, time.monotonic() - started)
+
+    for pid in frozen:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        threads = [threading.Thread(target=ask, args=(name,)) for name in requests]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        for pid in frozen:
+            os.kill(pid, signal.SIGCONT)
+    for name, (status, answer, retry_after, took) in answers.items():
+        within = requests[name][4]
+        notes.append(f"database frozen: {name} answered {status} in {took:.2f} s")
+        wanted = 200 if name == "anonymous nearby" else 503
+        if status != wanted:
+            fail(f"database frozen: {name} answered {status} {answer}, not {wanted}")
+        if took > within:
+            fail(f"database frozen: {name} took {took:.2f} s, more than {within} s")
+        if wanted == 503 and not retry_after:
+            fail(f"database frozen: {name}'s 503 has no Retry-After")
+        text = json.dumps(answer)
+        if wanted == 503 and (str(cluster.postgres.port) in text or "127.0.0.1" in text):
+            fail(f"database frozen: {name}'s 503 names the database's address: {text}")
+    check_ready([instance])
 
 
 def main():

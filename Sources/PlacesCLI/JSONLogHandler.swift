@@ -1,0 +1,83 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// Writes each log event as one JSON object a line on standard error, for log collectors (`--log-format json`): the
+/// same fields as the text lines (`timestamp`, `level`, `label`, `source`, `message`, and the metadata's keys beside
+/// them; a metadata key that would hide one of those is written as `metadata.KEY`).
+struct JSONLogHandler: LogHandler {
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
+    var metadataProvider: Logger.MetadataProvider?
+    let label: String
+
+    init(label: String, metadataProvider: Logger.MetadataProvider? = nil) {
+        self.label = label
+        self.metadataProvider = metadataProvider
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    /// The fields every line has, in this order.
+    static let fixedKeys: Set<String> = ["timestamp", "level", "label", "source", "message"]
+
+    func log(event: LogEvent) {
+        var merged = metadata
+        if let provided = metadataProvider?.get() { merged.merge(provided) { _, provided in provided } }
+        if let own = event.metadata { merged.merge(own) { _, own in own } }
+        var line = "{"
+        line += JSONLogHandler.pair("timestamp", .string(JSONLogHandler.timestamp()))
+        line += "," + JSONLogHandler.pair("level", .string(event.level.rawValue))
+        line += "," + JSONLogHandler.pair("label", .string(label))
+        line += "," + JSONLogHandler.pair("source", .string(event.source))
+        line += "," + JSONLogHandler.pair("message", .string(event.message.description))
+        for key in merged.keys.sorted() {
+            let name = JSONLogHandler.fixedKeys.contains(key) ? "metadata." + key : key
+            line += "," + JSONLogHandler.pair(name, merged[key]!)
+        }
+        line += "}\n"
+        JSONLogHandler.output.withLock { _ in FileHandle.standardError.write(Data(line.utf8)) }
+    }
+
+    /// One line is written at a time, whole.
+    private static let output = Mutex(())
+
+    private static func pair(_ key: String, _ value: Logger.Metadata.Value) -> String {
+        quoted(key) + ":" + json(value)
+    }
+
+    private static func json(_ value: Logger.Metadata.Value) -> String {
+        switch value {
+        case .string(let text): quoted(text)
+        case .stringConvertible(let convertible): quoted(convertible.description)
+        case .array(let values): "[" + values.map(json).joined(separator: ",") + "]"
+        case .dictionary(let values): "{" + values.keys.sorted().map { pair($0, values[$0]!) }.joined(separator: ",") + "}"
+        }
+    }
+
+    /// `text` as a JSON string.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// Now, as the text lines show it, in UTC with milliseconds (`2026-11-23T01:37:29.123Z`).
+    private static func timestamp() -> String {
+        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(Date.now)
+    }
+}
