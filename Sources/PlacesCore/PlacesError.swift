@@ -54,6 +54,9 @@ public struct PlacesError: Error, Sendable, Hashable, CustomStringConvertible {
     /// For `unavailable` and `outcome_unknown`: why, as one short stable word for metrics and logs (`no_connection`,
     /// `timeout`, `unreachable`, `database_busy`, `index_loading`, `hashing_busy`, …); never shown to a client.
     public var cause: String?
+    /// What the operator's log needs to know of a failure inside the service (a database's own message); never shown to
+    /// a client.
+    public var detail: String?
 
     /// Makes an error with its code, message and (optional) field.
     public init(_ code: Code, _ message: String, field: String? = nil, cause: String? = nil) {

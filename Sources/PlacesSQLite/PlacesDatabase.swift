@@ -124,9 +124,15 @@ public struct PlacesDatabase: Sendable {
 
     static func mapped(_ error: DatabaseError) -> PlacesError {
         switch error.resultCode {
-        case .SQLITE_BUSY, .SQLITE_LOCKED: PlacesError(.unavailable, "the database is busy; try again")
-        case .SQLITE_CONSTRAINT: PlacesError(.conflict, "the change conflicts with what is stored")
-        default: PlacesError(.internalError, "database failure: \(reason(error))")
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return PlacesError(.unavailable, "the database is busy; try again", cause: "database_busy")
+        case .SQLITE_CONSTRAINT:
+            return PlacesError(.conflict, "the change conflicts with what is stored")
+        default:
+            // The database's own words go to the log (the edge logs `detail`), never to a client.
+            var failure = PlacesError(.internalError, "the database failed to answer; the failure was logged")
+            failure.detail = reason(error)
+            return failure
         }
     }
 

@@ -32,6 +32,9 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as PlacesError {
+            if let detail = error.detail {
+                context.logger.error("the service failed", metadata: ["error": "\(error.code.rawValue): \(error.message)", "detail": "\(detail)"])
+            }
             if error.status == .serviceUnavailable {
                 // Why the server could not answer: `places_unavailable_total{cause="timeout"}` and the like.
                 Counter(label: "places_unavailable", dimensions: [("cause", error.cause ?? error.code.rawValue)]).increment()
