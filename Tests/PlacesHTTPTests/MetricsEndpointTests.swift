@@ -48,6 +48,23 @@ struct MetricsEndpointTests {
         }
     }
 
+    @Test func howFarBehindTheDatabaseTheIndexIsIsShown() async throws {
+        // Gauges of its own: other tests render the shared ones at the same time.
+        let (app, database, places, _) = try await TestApp.togetherServices([TestApp.place("gem-1", 10, 10)], metrics: PlacesMetrics())
+        try await app.test(.router) { client in
+            var samples = try Self.samples(String(buffer: try await client.json(.get, "/metrics").body))
+            #expect(samples["places_index_changes_behind"] == 0 && samples["places_index_behind_seconds"] == 0)
+            // Written behind the index's back, as another instance (or the CLI) would.
+            try await database.places.seed([TestApp.place("gem-2", 10, 10.01), TestApp.place("gem-3", 10, 10.02)])
+            samples = try Self.samples(String(buffer: try await client.json(.get, "/metrics").body))
+            #expect(samples["places_index_changes_behind"] == 2)
+            #expect((samples["places_index_behind_seconds"] ?? -1) >= 0)
+            try await places.syncIndex()
+            samples = try Self.samples(String(buffer: try await client.json(.get, "/metrics").body))
+            #expect(samples["places_index_changes_behind"] == 0 && samples["places_index_behind_seconds"] == 0)
+        }
+    }
+
     @Test func serverErrorsAreCountedAsErrorsAndClientErrorsAreNot() async throws {
         let hasher = try RecordingHasher()
         let hashing = HashingQueue(policy: .init(concurrent: 1, waiting: 0, retryAfterSeconds: 1))
@@ -65,6 +82,7 @@ struct MetricsEndpointTests {
             _ = try await client.json(.get, "/v1/places/no-such-place")
             let samples = try Self.samples(String(buffer: try await client.json(.get, "/metrics").body))
             #expect((samples[#"http_request_errors_total{route="/v1/auth/login",method="POST",status="503"}"#] ?? 0) >= 1)
+            #expect((samples[#"places_unavailable_total{cause="hashing_busy"}"#] ?? 0) >= 1)
             // Hummingbird makes an error series for every route and status it answers; a client's errors stay at 0.
             let clientErrors = samples.filter { $0.key.hasPrefix("http_request_errors_total") && $0.key.contains(#"status="4"#) }
             #expect(clientErrors[#"http_request_errors_total{route="/v1/places/{id}",method="GET",status="404"}"#] == 0)

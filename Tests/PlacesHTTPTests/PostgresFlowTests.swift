@@ -38,6 +38,18 @@ struct PostgresFlowTests {
         try await PostgresStore(database: database).close()
     }
 
+    @Test func thePoolIsMeasuredForOperators() async throws {
+        // swift-metrics has one backend per process (the shared registry); the database's gauges are made when it
+        // opens, after it. Read straight from the registry: rendering would set the shared gauges other tests check.
+        let shared = MetricsEndpointTests.metrics.registry
+        try await Self.withClient(Lisbon.places) { client in
+            _ = try await client.signUp("ops")
+            let samples = try MetricsEndpointTests.samples(String(decoding: shared.emitToBuffer(), as: UTF8.self))
+            #expect((samples["places_database_connection_wait_seconds_count"] ?? 0) >= 2)
+            #expect(samples["places_database_connections_in_use"] != nil)
+        }
+    }
+
     @Test func registerFindNearbyAddAPlaceAndSettleATieredDecision() async throws {
         try await Self.withClient(Lisbon.places) { client in
             let crew = try await client.crew("Friday crew", admin: "ana", members: ["ben", "cyd"])

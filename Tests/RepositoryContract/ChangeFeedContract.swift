@@ -41,6 +41,15 @@ enum ChangeFeedContract {
                 let none = try #require(try await store.places.changes(since: afterDelete, limit: 10))
                 #expect(none.upserted.isEmpty && none.deleted.isEmpty && none.revision == afterDelete)
             },
+            ContractCase("places", "changeCount(since:) counts the places changed after a revision") { store in
+                let start = try await store.places.liveSummaries().revision
+                #expect(try await store.places.changeCount(since: start) == 0)
+                for id in ["a", "b"] { try await store.places.seed([Sample.place(id)]) }
+                try await store.places.seed([Sample.place("a")])
+                #expect(try await store.places.changeCount(since: start) == 2, "a place changed twice counts once")
+                let now = try await store.places.liveSummaries().revision
+                #expect(try await store.places.changeCount(since: now) == 0)
+            },
             ContractCase("places", "changes(since:) is nil when more than the limit changed, and a snapshot is current at the same counter") {
                 store in
                 let start = try await store.places.liveSummaries().revision

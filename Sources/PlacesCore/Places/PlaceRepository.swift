@@ -11,6 +11,8 @@ public protocol PlaceRepository: Sendable {
     /// What changed after `revision`, in commit order, and the counter it is current at; nil when more than `limit`
     /// places changed (the caller then loads a whole snapshot instead of reading the changes twice).
     func changes(since revision: Int64, limit: Int) async throws -> PlaceChanges?
+    /// How many places changed after `revision`: the changes an index at that revision has not applied yet.
+    func changeCount(since revision: Int64) async throws -> Int
 
     /// Opens the one transaction a seed file is written in: batches of places go in one after another, and nothing
     /// of them is visible (or left behind) unless it commits.

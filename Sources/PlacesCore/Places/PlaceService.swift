@@ -11,6 +11,8 @@ public struct PlaceService: Sendable {
     let index: PlaceIndex
     /// True once the index holds the places (a server loads them at start; a command only when it needs them).
     private let indexLoaded = IndexLoaded()
+    /// When the index was last seen caught up with the database.
+    private let caughtUp = CaughtUp()
     let clock: @Sendable () -> Date
     let makePlaceID: @Sendable () -> String
     let limits: UsageLimits
@@ -54,6 +56,7 @@ public struct PlaceService: Sendable {
     public func loadIndex() async throws {
         index.replaceAll(try await repository.liveSummaries())
         indexLoaded.flag.store(true, ordering: .releasing)
+        caughtUp.now()
     }
 
     /// The index, loaded the first time it is needed: a server loads it at start, a command of the CLI only when it
@@ -89,6 +92,7 @@ public struct PlaceService: Sendable {
         } else if changes.revision > index.revision {
             index.apply(changes)
         }
+        caughtUp.now()
         return changes.upserted.count + changes.deleted.count
     }
 
@@ -122,6 +126,35 @@ public struct PlaceService: Sendable {
         try await syncIndex()
         return index.revision
     }
+}
+
+/// How far behind the database an index is.
+@PublicInit
+public struct IndexLag: Sendable, Equatable {
+    /// Places changed in the database that the index has not applied.
+    public var changes: Int
+    /// While there are such changes, the time since the index was last seen caught up with the database: none of
+    /// them is older. Zero when there are none.
+    public var seconds: Double
+}
+
+extension PlaceService {
+    /// How far behind the database the index is now (one count in the database); for the operator's metrics.
+    public func indexLag() async throws -> IndexLag {
+        let changes = try await repository.changeCount(since: index.revision)
+        guard changes > 0 else { return IndexLag(changes: 0, seconds: 0) }
+        let behind = ContinuousClock.now - caughtUp.at
+        return IndexLag(changes: changes, seconds: Double(behind.components.seconds) + Double(behind.components.attoseconds) / 1e18)
+    }
+}
+
+/// When a place service's index last applied everything the database had committed; shared by its copies.
+private final class CaughtUp: Sendable {
+    private let instant = Mutex(ContinuousClock.now)
+
+    var at: ContinuousClock.Instant { instant.withLock { $0 } }
+
+    func now() { instant.withLock { $0 = .now } }
 }
 
 /// Whether a place service's index was loaded; shared by the copies of the service.

@@ -8,13 +8,16 @@ import Prometheus
 ///
 /// Requests are counted and timed by route, method and status through swift-metrics (Hummingbird's
 /// `MetricsMiddleware`), which the server points at `factory` once per process; the gauges (places in the index,
-/// the database's size, active decisions) are read when the metrics are scraped.
+/// the database's size, active decisions, how far behind the database the index is) are read when the metrics are
+/// scraped.
 public final class PlacesMetrics: Sendable {
     /// The collector every metric is kept in.
     public let registry: PrometheusCollectorRegistry
     private let placesIndexed: Prometheus.Gauge
     private let databaseBytes: Prometheus.Gauge?
     private let decisionsActive: Prometheus.Gauge
+    private let indexChangesBehind: Prometheus.Gauge
+    private let indexBehindSeconds: Prometheus.Gauge
     private let databaseSize: (@Sendable () -> Int)?
 
     /// Makes the metrics; `databaseSize` says how many bytes the database's files hold (a SQLite file's; a shared
@@ -26,6 +29,14 @@ public final class PlacesMetrics: Sendable {
         databaseBytes =
             databaseSize == nil ? nil : registry.makeGauge(name: "places_database_bytes", help: "Bytes of the SQLite database and its WAL.")
         decisionsActive = registry.makeGauge(name: "places_decisions_active", help: "Group decisions still taking ballots.")
+        indexChangesBehind = registry.makeGauge(
+            name: "places_index_changes_behind",
+            help: "Place changes committed in the database that this instance's index has not applied."
+        )
+        indexBehindSeconds = registry.makeGauge(
+            name: "places_index_behind_seconds",
+            help: "While the index is behind, seconds since it was last seen caught up with the database (no missed change is older)."
+        )
     }
 
     /// The swift-metrics backend writing into `registry`, with Prometheus names and latency buckets from 100 µs.
@@ -71,6 +82,9 @@ public final class PlacesMetrics: Sendable {
         placesIndexed.set(Int64(services.places.indexedCount))
         if let databaseSize { databaseBytes?.set(Int64(databaseSize())) }
         decisionsActive.set(Int64(try await services.decisions.activeCount()))
+        let lag = try await services.places.indexLag()
+        indexChangesBehind.set(Int64(lag.changes))
+        indexBehindSeconds.set(lag.seconds)
         var response = Response(status: .ok, body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
         response.headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
         return response

@@ -256,6 +256,12 @@ public struct PostgresPlaceRepository: PlaceRepository {
         PlaceSearchHit(place: try PostgresPlaceRow.place(row), relevance: Double(try row.get("relevance", as: Int.self)), distanceMeters: distanceMeters)
     }
 
+    public func changeCount(since revision: Int64) async throws -> Int {
+        try await database.read { connection in
+            try await connection.value("SELECT count(*) FROM place WHERE revision > \(revision)", as: Int.self, logger: logger) ?? 0
+        }
+    }
+
     public func liveCount() async throws -> Int {
         try await database.read { connection in
             try await connection.value("SELECT count(*) FROM place WHERE deleted_at IS NULL", as: Int.self, logger: logger) ?? 0

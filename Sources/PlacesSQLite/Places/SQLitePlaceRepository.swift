@@ -50,6 +50,12 @@ public struct SQLitePlaceRepository: PlaceRepository {
         }
     }
 
+    public func changeCount(since revision: Int64) async throws -> Int {
+        try await database.readStatement { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM place WHERE revision > ?", arguments: [revision]) ?? 0
+        }
+    }
+
     public func beginSeed() async throws -> any SeedTransaction {
         SQLiteSeedTransaction(database: database)
     }
