@@ -28,18 +28,28 @@ struct JSONLogHandler: LogHandler {
         var merged = metadata
         if let provided = metadataProvider?.get() { merged.merge(provided) { _, provided in provided } }
         if let own = event.metadata { merged.merge(own) { _, own in own } }
-        var line = "{"
-        line += JSONLogHandler.pair("timestamp", .string(JSONLogHandler.timestamp()))
-        line += "," + JSONLogHandler.pair("level", .string(event.level.rawValue))
-        line += "," + JSONLogHandler.pair("label", .string(label))
-        line += "," + JSONLogHandler.pair("source", .string(event.source))
-        line += "," + JSONLogHandler.pair("message", .string(event.message.description))
-        for key in merged.keys.sorted() {
-            let name = JSONLogHandler.fixedKeys.contains(key) ? "metadata." + key : key
-            line += "," + JSONLogHandler.pair(name, merged[key]!)
-        }
-        line += "}\n"
+        let line = JSONLogHandler.line(
+            timestamp: Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(Date.now),
+            level: event.level,
+            label: label,
+            source: event.source,
+            message: event.message.description,
+            metadata: merged
+        )
         JSONLogHandler.output.withLock { _ in FileHandle.standardError.write(Data(line.utf8)) }
+    }
+
+    /// One event as its line of JSON, newline included.
+    static func line(timestamp: String, level: Logger.Level, label: String, source: String, message: String, metadata: Logger.Metadata) -> String {
+        var line = "{" + pair("timestamp", .string(timestamp))
+        line += "," + pair("level", .string(level.rawValue))
+        line += "," + pair("label", .string(label))
+        line += "," + pair("source", .string(source))
+        line += "," + pair("message", .string(message))
+        for key in metadata.keys.sorted() {
+            line += "," + pair(fixedKeys.contains(key) ? "metadata." + key : key, metadata[key]!)
+        }
+        return line + "}\n"
     }
 
     /// One line is written at a time, whole.
@@ -74,10 +84,5 @@ struct JSONLogHandler: LogHandler {
             }
         }
         return out + "\""
-    }
-
-    /// Now, as the text lines show it, in UTC with milliseconds (`2026-11-23T01:37:29.123Z`).
-    private static func timestamp() -> String {
-        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(Date.now)
     }
 }
