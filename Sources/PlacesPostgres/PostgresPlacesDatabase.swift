@@ -131,10 +131,12 @@ public final class PostgresPlacesDatabase: Sendable {
     /// Runs the body on a connection of the pool, its `PSQLError` turned into a `PlacesError` a client may see (the
     /// database's own words and address go to the log, never to the caller).
     ///
-    /// The pool waits for the server for as long as it takes, and a query sent on a connection the server has just
-    /// cut, or to a server that stopped (SIGSTOP, a network that drops packets), can wait forever: postgres-nio 1.33
-    /// writes a query with no promise and keeps no timeout of its own (so a pooled idle connection to a frozen server
-    /// is handed out at once and its query never answered). A request does neither. The body runs in a task of its
+    /// The pool waits for the server for as long as it takes (vapor/postgres-nio#489 and #602: a pool that cannot
+    /// connect, for a wrong password or a missing database, only logs why), and a query sent on a connection that was
+    /// just closed, or to a server that stopped (SIGSTOP, a network that drops packets), can wait forever: postgres-nio
+    /// 1.33 writes a query to a closed channel with no promise (the case vapor/postgres-nio#487 fixed for a closure in
+    /// the middle of a query, not before it) and keeps no timeout of its own, so a pooled idle connection to a frozen
+    /// server is handed out at once and its query never answered. A request does neither. The body runs in a task of its
     /// own, and the caller is answered `unavailable` (try again) when there is no connection by the lease's limit, or
     /// no answer by the bound: the connection is then closed, so a transaction left open on it can never commit
     /// afterwards, and the pool replaces it. When the answer to a COMMIT (or to a write outside a transaction) was
