@@ -9,7 +9,7 @@ enum CommandEngine: String, CaseIterable, CustomTestStringConvertible {
     case sqlite
     case postgres
 
-    static var available: [CommandEngine] { TestPostgres.url != nil || TestPostgres.underCI ? allCases : [.sqlite] }
+    static var available: [CommandEngine] { TestPostgres.available ? allCases : [.sqlite] }
 
     var testDescription: String { rawValue }
 }

@@ -4,26 +4,39 @@ import PlacesPostgres
 import PlacesRepositoryContract
 import Testing
 
-/// The PostgreSQL server the tests use: `PLACES_TEST_POSTGRES_URL` (`.ci/run` starts a private one and sets it).
+/// The PostgreSQL server the tests use: the one `PLACES_TEST_POSTGRES_URL` names (`.ci/run` starts one and sets it),
+/// else a private one the run starts on first use when PostgreSQL's server programs are installed (`PrivateTestServer`).
 ///
-/// Without it the suites are skipped on a developer's machine, saying why, and fail under CI (`CI` set): a suite that
-/// needs PostgreSQL never passes by not running.
+/// With neither the suites are skipped on a developer's machine, saying why, and fail under CI (`CI` set): a suite that
+/// needs PostgreSQL never passes by not running. A private server that fails to start fails the suites, with its reason.
 public enum TestPostgres {
-    public static let url = ProcessInfo.processInfo.environment["PLACES_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    /// The server named by the environment, which overrides the private one.
+    public static let configuredURL = ProcessInfo.processInfo.environment["PLACES_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
     public static let underCI = ProcessInfo.processInfo.environment["CI"].map { !$0.isEmpty } ?? false
 
-    /// Runs the suite when there is a server, or under CI (where a missing server fails it).
+    /// Whether the PostgreSQL suites run: a server is named, one can be started, or CI (where a missing server fails them).
+    public static var available: Bool { configuredURL != nil || PrivateTestServer.installed || underCI }
+
+    /// Runs the suite when `available`, else skips it saying why.
     public static let enabled = Testing.ConditionTrait.enabled(
-        if: url != nil || underCI,
-        "PostgreSQL suites need PLACES_TEST_POSTGRES_URL (start one: python3 Tests/tools/private_postgres.py start /tmp/pg)"
+        if: available,
+        "PostgreSQL suites need PostgreSQL's server programs (Debian's postgresql package) and python3, or PLACES_TEST_POSTGRES_URL"
     )
+
+    /// The server's URL: the configured one, else the run's private server, started once by the first test that asks.
+    static let url: Result<String, PlacesError> = {
+        if let configuredURL { return .success(configuredURL) }
+        guard PrivateTestServer.installed else {
+            return .failure(
+                PlacesError(.unavailable, "PLACES_TEST_POSTGRES_URL is not set, PostgreSQL is not installed, and CI needs the PostgreSQL suites")
+            )
+        }
+        return PrivateTestServer.url()
+    }()
 
     /// The server's location; fails the test when there is none.
     public static func location() throws -> PostgresLocation {
-        guard let url else {
-            throw PlacesError(.unavailable, "PLACES_TEST_POSTGRES_URL is not set, and CI needs the PostgreSQL suites to run")
-        }
-        return try PostgresLocation(url: url)
+        try PostgresLocation(url: try url.get())
     }
 
     /// A fresh, migrated database in a schema of its own. A full test run starts hundreds of cases at once on a few
