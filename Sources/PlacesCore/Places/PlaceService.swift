@@ -13,6 +13,8 @@ public struct PlaceService: Sendable {
     private let indexLoaded = IndexLoaded()
     /// When the index was last seen caught up with the database.
     private let caughtUp = CaughtUp()
+    /// The syncs in flight, which concurrent callers share.
+    let syncs = SyncFlights()
     let clock: @Sendable () -> Date
     let makePlaceID: @Sendable () -> String
     let limits: UsageLimits
@@ -78,9 +80,18 @@ public struct PlaceService: Sendable {
 
     /// Applies what other writers committed since the index's revision; returns how many places changed. An index
     /// nothing has loaded yet stays unloaded: it reads everything when first needed.
+    ///
+    /// Single-flight: callers at the same moment share one sync that starts after they called (see `SyncFlights`),
+    /// so a burst of writes, catch-ups and readiness checks reads the changes (or, after a new generation, the whole
+    /// table) once.
     @discardableResult
     public func syncIndex() async throws -> Int {
         guard indexLoaded.flag.load(ordering: .acquiring) else { return 0 }
+        return try await syncs.fresh { [self] in try await applyChanges() }
+    }
+
+    /// One sync: reads what changed since the index's revision and applies it, or reloads everything.
+    private func applyChanges() async throws -> Int {
         guard let changes = try await repository.changes(since: index.revision, limit: PlaceService.largeChangeSet) else {
             let before = index.revision
             try await loadIndex()
@@ -109,6 +120,9 @@ public struct PlaceService: Sendable {
         let deadline = ContinuousClock.now + patience
         while index.revision < revision {
             guard ContinuousClock.now < deadline else { return false }
+            // A sync already under way (another catch-up's, a write's) may bring it there: wait for that one first.
+            await syncs.running()
+            if index.revision >= revision { break }
             do {
                 try await syncIndex()
             } catch {

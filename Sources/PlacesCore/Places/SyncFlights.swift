@@ -1,0 +1,60 @@
+import Synchronization
+
+/// Index syncs in flight, shared by the copies of a place service: callers at the same moment share one sync, so N
+/// read-your-writes catch-ups after a new generation load the whole table once, not N times.
+///
+/// At most one sync runs and one waits behind it. A caller that needs what was committed before it called (a write
+/// about to answer, `/ready`, the periodic round) joins the waiting one, which starts after every one of its callers
+/// arrived, or queues it; a caller that only needs a revision first waits for the running one and asks again only when
+/// that one fell short.
+final class SyncFlights: Sendable {
+    private struct State {
+        var running: Task<Int, any Error>?
+        var waiting: Task<Int, any Error>?
+        /// Callers awaiting a flight right now (tests wait until they all joined).
+        var joined = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// The result of a sync that starts after this call: the one waiting behind the running one, or a new one.
+    func fresh(_ sync: @escaping @Sendable () async throws -> Int) async throws -> Int {
+        let flight = state.withLock { state -> Task<Int, any Error> in
+            state.joined += 1
+            if let waiting = state.waiting { return waiting }
+            let before = state.running
+            // Unstructured, so a caller that is cancelled does not cancel the sync the others wait for.
+            let flight = Task {
+                if let before { _ = await before.result }
+                defer { self.landed() }
+                return try await sync()
+            }
+            if before == nil { state.running = flight } else { state.waiting = flight }
+            return flight
+        }
+        defer { state.withLock { $0.joined -= 1 } }
+        return try await flight.value
+    }
+
+    /// Waits for the sync running now, if any; its failure is left to the caller's own sync.
+    func running() async {
+        let flight = state.withLock { state -> Task<Int, any Error>? in
+            if state.running != nil { state.joined += 1 }
+            return state.running
+        }
+        guard let flight else { return }
+        _ = await flight.result
+        state.withLock { $0.joined -= 1 }
+    }
+
+    /// How many callers await a sync now.
+    var joined: Int { state.withLock { $0.joined } }
+
+    /// The running sync ended: the waiting one (already past its wait) is the running one now.
+    private func landed() {
+        state.withLock { state in
+            state.running = state.waiting
+            state.waiting = nil
+        }
+    }
+}
