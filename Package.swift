@@ -133,6 +133,7 @@ let package = Package(
                 "PlacesSQLite",
                 "PlacesTestPostgres",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 logging,
             ] + nio,
             swiftSettings: swiftSettings

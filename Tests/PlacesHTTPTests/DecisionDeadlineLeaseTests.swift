@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import PlacesCore
 import PlacesSQLite
+import ServiceLifecycle
 import Synchronization
 import Testing
 
@@ -56,5 +57,31 @@ struct DecisionDeadlineLeaseTests {
             #expect(try await instances[0].deadlineLease.acquire() == false)
             #expect(try await client.notifications(crew.ben, kind: "decisionCompleted").count == 1)
         }
+    }
+
+    /// At graceful shutdown the instance gives its lease up: another takes it at its next round, not after it runs out.
+    @Test func theLeaseIsReleasedAtGracefulShutdown() async throws {
+        let database = try PlacesDatabase.inMemory()
+        let clock: @Sendable () -> Date = { TestApp.now }
+        let instance = PlacesServices(repositories: database.repositories, hasher: try TestApp.hasher(), clock: clock)
+        let lease = instance.deadlineLease
+        let other = Lease(lease.name, repository: database.leases, holder: "other", clock: clock)
+        let deadlines = PeriodicService.decisionDeadlines(instance.decisions, lease: lease, interval: .milliseconds(1), logger: Logger(label: "test"))
+        let group = ServiceGroup(services: [deadlines], logger: Logger(label: "test"))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            // Its first round takes the lease (the clock stands still, so it never runs out).
+            var rounds = 0
+            while try await database.leases.holder(of: lease.name, now: TestApp.now) != lease.holder, rounds < 10_000 {
+                try await Task.sleep(for: .milliseconds(1))
+                rounds += 1
+            }
+            #expect(try await database.leases.holder(of: lease.name, now: TestApp.now) == lease.holder)
+            #expect(try await other.acquire() == false, "held by the running instance")
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+        #expect(try await database.leases.holder(of: lease.name, now: TestApp.now) == nil)
+        #expect(try await other.acquire(), "another instance takes it at once")
     }
 }

@@ -9,15 +9,23 @@ extension PeriodicService {
     /// outlasts a few rounds), and an instance that does not hold it skips the round. When the holder dies or loses the
     /// database, its lease runs out and another instance's next round takes it. Should two rounds ever overlap (a
     /// round that outlasts its lease), a decision still ends once: its save is refused when it changed since its read.
+    /// At graceful shutdown the instance gives the lease up, so another instance's next round takes it at once rather
+    /// than after it runs out.
     public static func decisionDeadlines(
         _ decisions: DecisionService,
         lease: Lease,
         interval: Duration = .seconds(5),
         logger: Logger
     ) -> PeriodicService {
-        PeriodicService(description: "decision deadlines", interval: interval, logger: logger) {
-            guard try await lease.acquire() else { return }
-            try await decisions.enforceDeadlines()
-        }
+        PeriodicService(
+            description: "decision deadlines",
+            interval: interval,
+            logger: logger,
+            stopped: { try await lease.release() },
+            round: {
+                guard try await lease.acquire() else { return }
+                try await decisions.enforceDeadlines()
+            }
+        )
     }
 }

@@ -11,9 +11,22 @@ public struct PeriodicService: Service, CustomStringConvertible {
     /// Rung when there is work before the interval is up (another instance committed changes).
     var doorbell: Doorbell?
     let logger: Logger
+    /// Run once when the rounds stop (graceful shutdown, or cancellation), such as giving up a lease.
+    var stopped: (@Sendable () async throws -> Void)?
     let round: @Sendable () async throws -> Void
 
     public func run() async throws {
+        await rounds()
+        guard let stopped else { return }
+        // In a task of its own: a cancelled service's task would have its database access refused.
+        let ending = Task { try await stopped() }
+        if case .failure(let error) = await ending.result {
+            logger.warning("\(description) could not finish stopping", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// The rounds, until graceful shutdown or cancellation.
+    private func rounds() async {
         while !Task.isShuttingDownGracefully {
             do {
                 try await cancelWhenGracefulShutdown {
