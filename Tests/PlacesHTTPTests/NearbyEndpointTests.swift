@@ -2,6 +2,7 @@ import Foundation
 import GeoIndex
 import Hummingbird
 import HummingbirdTesting
+import PlacesSQLite
 import Testing
 
 @testable import PlacesHTTP
@@ -111,6 +112,32 @@ struct NearbyEndpointTests {
             let error = try await client.error(.get, "/v1/places/nearby?" + query, expect: .badRequest)
             #expect(error.code == "invalid_input")
             #expect(error.field == field)
+        }
+    }
+
+    /// A signed-in request that names its centre and radius reads no settings: its one access is the caller's session.
+    /// Leaving the radius (or the centre) out reads them, once.
+    @Test func aSignedInRequestNamingCentreAndRadiusReadsNoSettings() async throws {
+        let log = StatementLog()
+        let database = try PlacesDatabase.inMemory(statements: { log.record($0) }, accesses: { log.access() })
+        let app = try await TestApp.togetherServices(Self.places, database: database).app
+        try await app.test(.router) { client in
+            let token = try await client.signUp("ana")
+            func nearby(_ query: String) async throws -> (statements: [String], accesses: Int) {
+                try await log.during {
+                    let response = try await client.json(.get, "/v1/places/nearby?\(query)", token: token)
+                    #expect(response.status == .ok, "\(query): \(String(buffer: response.body))")
+                }
+            }
+            let settings = { (statements: [String]) in statements.filter { $0.contains("user_settings") }.count }
+            for query in ["lat=37.7749&lon=-122.4194&radius=1", "lat=37.7749&lon=-122.4194&radiusKm=2&kind=gem"] {
+                let named = try await nearby(query)
+                #expect(settings(named.statements) == 0, "\(query): \(named.statements)")
+                #expect(named.accesses == 1, "\(query): \(named.statements)")
+            }
+            let defaulted = try await nearby("lat=37.7749&lon=-122.4194")
+            #expect(settings(defaulted.statements) == 1, "\(defaulted.statements)")
+            #expect(defaulted.accesses == 2, "\(defaulted.statements)")
         }
     }
 }

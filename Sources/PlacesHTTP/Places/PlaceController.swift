@@ -22,8 +22,10 @@ struct PlaceController: Sendable {
             minRating: parameters["minRating"],
             openAt: parameters["openAt"]
         )
+        // Settings are read only for what the request leaves out: a request naming its centre and radius reads none.
+        let complete = parameters["lat"] != nil && parameters["lon"] != nil && (parameters["radius"] != nil || parameters["radiusKm"] != nil)
         var defaults: NearbyQuery.Defaults?
-        if let caller = context.caller {
+        if let caller = context.caller, !complete {
             let settings = try await accounts.settings(userID: caller.user.id)
             defaults = NearbyQuery.Defaults(center: settings.defaultLocation?.coordinate, radiusMiles: settings.defaultRadiusMiles)
         }
