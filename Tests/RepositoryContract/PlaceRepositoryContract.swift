@@ -213,6 +213,6 @@ enum PlaceRepositoryContract {
                 #expect(try await hits("lumi cafe") == ["named 20"])
                 #expect(try await hits("quiet") == ["described 4", "named 4"], "equal relevance: by id")
             },
-        ] + PlaceRepositoryContract.seedCases
+        ] + PlaceRepositoryContract.seedCases + PlaceRepositoryContract.circleCases
     }
 }

@@ -215,17 +215,23 @@ public struct PostgresPlaceRepository: PlaceRepository {
                 return (hit, [PageRequest.keyPart(hit.details.relevance), hit.place.id])
             }
         }
-        // Inside a circle: SQL keeps the matches in the circle's latitude band, and Swift measures each one's distance
-        // (Geodesy, the one definition of distance, bit for bit what SQLite and the index compute), keeps those inside,
-        // and pages them in order of relevance, distance, id.
-        let degrees = circle.radiusMeters / Geodesy.earthRadiusMeters * 180 / Double.pi
+        // Inside a circle: SQL keeps the matches in the circle's bounds (its latitude band, and its longitudes, one side
+        // of the antimeridian or both), and Swift measures each one's distance (Geodesy, the one definition of distance,
+        // bit for bit what SQLite and the index compute), keeps those inside, and pages them in order of relevance,
+        // distance, id.
+        let bounds = CircleBounds(center: circle.center, radiusMeters: circle.radiusMeters)
+        // Always two longitude ranges, so the statement has one shape: the second repeats the first when there is one.
+        let first = bounds.longitudes[0]
+        let second = bounds.longitudes.count > 1 ? bounds.longitudes[1] : first
         let rows = try await database.read { connection in
             try await connection.rows(
                 """
                 SELECT * FROM (
                     SELECT place.*, places_relevance(search, \(query.words)) AS relevance
                     FROM place WHERE search @@ \(match)::tsquery AND deleted_at IS NULL
-                        AND latitude BETWEEN \(circle.center.latitude - degrees) AND \(circle.center.latitude + degrees)
+                        AND latitude BETWEEN \(bounds.latitude.lowerBound) AND \(bounds.latitude.upperBound)
+                        AND (longitude BETWEEN \(first.lowerBound) AND \(first.upperBound)
+                            OR longitude BETWEEN \(second.lowerBound) AND \(second.upperBound))
                 ) AS hit
                 WHERE relevance > 0
                 """,
