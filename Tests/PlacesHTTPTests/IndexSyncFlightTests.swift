@@ -61,6 +61,7 @@ final class ReplacedDatabase: PlaceRepository {
         return changes
     }
 
+    func changeCount(since revision: Int64) async throws -> Int { try await inner.changeCount(since: revision) }
     func place(id: String) async throws -> Place? { try await inner.place(id: id) }
     func beginSeed() async throws -> any SeedTransaction { try await inner.beginSeed() }
     func insert(_ place: Place) async throws { try await inner.insert(place) }
