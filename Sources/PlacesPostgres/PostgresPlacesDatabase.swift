@@ -153,6 +153,10 @@ public final class PostgresPlacesDatabase: Sendable {
             case .own(let limit): asked + limit
             case .none: nil
             }
+        if let deadline, deadline <= asked {
+            // The request spent its time before it got here (hashing a password, say): nothing is sent.
+            throw PostgresPlacesDatabase.unavailable("the database did not answer in time; try again", cause: "timeout")
+        }
         let leaseDeadline = deadline.map { min($0, asked + leaseTimeout) } ?? asked + leaseTimeout
         let (client, logger, gauges) = (client, logger, gauges)
         return try await withCheckedThrowingContinuation { continuation in
