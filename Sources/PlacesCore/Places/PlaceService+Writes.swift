@@ -240,11 +240,13 @@ extension PlaceService {
         return (rating, aggregate)
     }
 
-    /// Removes the user's rating of a place; `not_found` when they had none.
+    /// Removes the user's rating of a place and returns the place's aggregate, whether or not they had one (idempotent,
+    /// as `unfavorite` is: a retried delete answers as the first did); `not_found` for an unknown place.
     public func unrate(placeID: String, user: User) async throws -> RatingAggregate {
         try PlaceDraft.checkID(placeID)
         guard let aggregate = try await repository.deleteRating(userID: user.id, placeID: placeID) else {
-            throw PlacesError.notFound("you have not rated place '\(placeID)'")
+            guard let place = try await repository.place(id: placeID) else { throw PlacesError.notFound("no place with id '\(placeID)'") }
+            return place.rating
         }
         try await syncIndex()
         return aggregate
