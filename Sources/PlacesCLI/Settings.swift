@@ -76,13 +76,15 @@ func printJSON(_ value: some Encodable) throws {
     print(String(decoding: try PlacesJSON.makeEncoder().encode(value), as: UTF8.self))
 }
 
-/// How a failure leaves the process: the message on stderr, exit 64 for bad input and 1 for anything else.
+/// How a failure leaves the process: the message on stderr, exit 64 for bad input (a name or id that matches nothing
+/// included) and 1 for anything else.
 enum Failure {
     static func exit(_ error: any Error) -> ExitCode {
         if let error = error as? PlacesError {
             // The stable code first, as the API's error body has it: `invalid_input (lat): lat must be …`.
             printError(error.description)
-            return error.code == .invalidInput || error.code == .notFound ? ExitCode(64) : ExitCode(1)
+            let badInput: Set<PlacesError.Code> = [.invalidInput, .notFound, .unknownReference]
+            return badInput.contains(error.code) ? ExitCode(64) : ExitCode(1)
         }
         if let error = error as? ExitCode { return error }
         printError("\(error)")

@@ -9,6 +9,9 @@ public struct PlacesError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let invalidInput = Code(rawValue: "invalid_input")
         /// The thing asked for does not exist.
         public static let notFound = Code(rawValue: "not_found")
+        /// The request's body (or a command's option) names something, by id or by name, that does not exist: 422, with
+        /// the field named. `not_found` (404) is kept for the resource the address names.
+        public static let unknownReference = Code(rawValue: "unknown_reference")
         /// The caller is not signed in.
         public static let unauthorized = Code(rawValue: "unauthorized")
         /// The caller is signed in but may not do this.
@@ -84,6 +87,22 @@ public struct PlacesError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An unknown id.
     public static func notFound(_ message: String) -> PlacesError {
         PlacesError(.notFound, message)
+    }
+
+    /// A command names something (`field`: an id or a username in a request's body) that does not exist. Anything the
+    /// caller may not know exists answers the same, so it tells nothing more than "no such thing".
+    public static func unknownReference(_ field: String, _ message: String) -> PlacesError {
+        PlacesError(.unknownReference, message, field: field)
+    }
+
+    /// The result of `lookup`, which finds what a command names in `field`: a `not_found` it throws becomes
+    /// `unknown_reference` for `field` (the thing named is missing, not the resource the address names).
+    public static func referenced<Found>(_ field: String, _ lookup: () async throws -> Found) async throws -> Found {
+        do {
+            return try await lookup()
+        } catch let error as PlacesError where error.code == .notFound || error.code == .unknownReference {
+            throw PlacesError.unknownReference(field, error.message)
+        }
     }
 
     /// Input quoted for a message, cut to a readable length: an error never echoes a huge value back.

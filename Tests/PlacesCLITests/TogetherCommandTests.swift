@@ -28,6 +28,12 @@ struct TogetherCommandTests {
         let collection = try places.json(["collection", "create", "--name", "Dinner", "--group", groupID, "--as", "ana"])
         let collectionID = try #require(collection["id"] as? String)
         for id in placeIDs { _ = try places.json(["collection", "add", collectionID, id, "--as", "ben"]) }
+        // A place or a person named that does not exist is bad input, as an unknown id of what a command acts on is.
+        for unknown in [["collection", "add", collectionID, "nowhere", "--as", "ben"], ["group", "invite", groupID, "nobody", "--as", "ana"]] {
+            let refused = try places.run(unknown)
+            #expect(refused.status == 64, "\(unknown)")
+            #expect(refused.err.contains("unknown_reference"), "\(unknown): \(refused.err)")
+        }
 
         let started = try places.json([
             "decision", "start", "--method", "tiered", "--group", groupID, "--collection", collectionID, "--as", "ana",

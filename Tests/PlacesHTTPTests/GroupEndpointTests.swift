@@ -18,7 +18,14 @@ struct GroupEndpointTests {
             #expect(asked["status"] as? String == "pending")
             #expect(try await client.json(.post, "/v1/friends/requests", token: ana, body: ["username": "ben"]).status == .conflict)
             #expect(try await client.json(.post, "/v1/friends/requests", token: ana, body: ["username": "ana"]).status == .badRequest)
-            #expect(try await client.json(.post, "/v1/friends/requests", token: ana, body: ["username": "nobody"]).status == .notFound)
+            let nobody = try await client.error(
+                .post,
+                "/v1/friends/requests",
+                token: ana,
+                body: ["username": "nobody"],
+                expect: .unprocessableContent
+            )
+            #expect(nobody.code == "unknown_reference" && nobody.field == "username")
             let incoming = try await client.object(.get, "/v1/friends/requests", token: ben)
             #expect(((incoming["items"] as? [[String: Any]])?.first?["from"] as? [String: Any])?["username"] as? String == "ana")
             let notice = try #require(try await client.notifications(ben, kind: "friendRequest").first)
@@ -93,7 +100,14 @@ struct GroupEndpointTests {
                 _ = try await client.object(.post, "/v1/collections/\(id)/places", token: ana, body: ["placeId": place])
             }
             #expect(try await client.json(.post, "/v1/collections/\(id)/places", token: ana, body: ["placeId": "lx-a-tasca"]).status == .conflict)
-            #expect(try await client.json(.post, "/v1/collections/\(id)/places", token: ana, body: ["placeId": "nowhere"]).status == .notFound)
+            let nowhere = try await client.error(
+                .post,
+                "/v1/collections/\(id)/places",
+                token: ana,
+                body: ["placeId": "nowhere"],
+                expect: .unprocessableContent
+            )
+            #expect(nowhere.code == "unknown_reference" && nowhere.field == "placeId")
             #expect(try await client.json(.get, "/v1/collections/\(id)", token: ben).status == .forbidden)
             #expect(try await client.json(.post, "/v1/collections/\(id)/places", token: ben, body: ["placeId": "lx-c-cantina"]).status == .forbidden)
 

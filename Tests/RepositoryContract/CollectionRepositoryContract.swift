@@ -88,7 +88,9 @@ enum CollectionRepositoryContract {
                 #expect(try await store.collections.collection(id: "c-1")?.updatedAt == Sample.at(5), "a change of places touches it")
 
                 await expectError(.conflict) { try await store.collections.add(placeID: "p4", to: "c-1", at: 0, by: ann, now: Sample.at(6)) }
-                await expectError(.notFound) { try await store.collections.add(placeID: "ghost", to: "c-1", at: nil, by: ann, now: Sample.at(6)) }
+                await expectError(.unknownReference, field: "placeId") {
+                    try await store.collections.add(placeID: "ghost", to: "c-1", at: nil, by: ann, now: Sample.at(6))
+                }
                 await expectError(.notFound) { try await store.collections.add(placeID: "p1", to: "c-ghost", at: nil, by: ann, now: Sample.at(6)) }
 
                 #expect(try await store.collections.remove(placeID: "p4", from: "c-1", now: Sample.at(7)))

@@ -19,7 +19,7 @@ public struct CollectionService: Sendable {
         let groupID = try TextRules.text(command.groupId, field: "groupId", limit: 40)
         if let groupID {
             guard let group = try await groups.group(id: groupID) else {
-                throw PlacesError(.notFound, "no group with id \(PlacesError.quoted(groupID))", field: "groupId")
+                throw PlacesError.unknownReference("groupId", "no group with id \(PlacesError.quoted(groupID))")
             }
             guard group.role(of: caller.id) != nil else { throw PlacesError.forbidden("only members add collections to a group") }
         }
@@ -90,8 +90,8 @@ public struct CollectionService: Sendable {
             throw PlacesError.invalid("position", "position must be a whole number from 0 to \(CollectionService.maximumPlaces - 1)")
         }
         do {
-            _ = try await places.place(id: placeID)
-        } catch let error as PlacesError where error.code == .notFound || error.code == .invalidInput {
+            _ = try await PlacesError.referenced("placeId") { try await places.place(id: placeID) }
+        } catch let error as PlacesError where error.code == .invalidInput {
             throw PlacesError(error.code, error.message, field: "placeId")
         }
         guard try await repository.entries(collectionID: id).count < CollectionService.maximumPlaces else {

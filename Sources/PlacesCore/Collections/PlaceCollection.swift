@@ -94,7 +94,8 @@ public protocol CollectionRepository: Sendable {
     /// Every entry, in order (deleted places included: they come back when restored).
     func entries(collectionID: String) async throws -> [CollectionEntry]
     /// Inserts the place at `position` (0-based; nil or past the end appends) and sets the collection's `updatedAt`;
-    /// `conflict` when it is there already, `not_found` when the collection or the place does not exist.
+    /// `conflict` when it is there already, `not_found` when the collection does not exist, `unknown_reference`
+    /// (`placeId`) when the place does not.
     func add(placeID: String, to collectionID: String, at position: Int?, by userID: String, now: Date) async throws
     /// Removes the place, setting the collection's `updatedAt`; false when it was not there.
     func remove(placeID: String, from collectionID: String, now: Date) async throws -> Bool

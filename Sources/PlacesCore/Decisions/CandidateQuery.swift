@@ -20,7 +20,10 @@ struct CandidateQuery {
         guard (1...DecisionService.maximumCandidates).contains(limit) else {
             throw .invalid("\(field).limit", "limit must be a whole number from 1 to \(DecisionService.maximumCandidates)")
         }
-        func text(_ value: String?, _ name: String) throws(PlacesError) -> String? { try TextRules.text(value, field: name, limit: 100) }
+        // A filter given blank is refused, not dropped: `kind: ""` filtering nothing would vote over places not asked for.
+        func text(_ value: String?, _ name: String) throws(PlacesError) -> String? {
+            try TextRules.nonBlankText(value, field: name, limit: 100, blank: "\(name) must not be blank; leave it out to filter nothing")
+        }
         func price(_ value: Int?, _ name: String) throws(PlacesError) -> String? {
             guard let value else { return nil }
             guard (1...4).contains(value) else { throw .invalid(name, "\(name) must be a whole number from 1 to 4") }

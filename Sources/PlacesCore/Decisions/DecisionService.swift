@@ -34,7 +34,7 @@ public struct DecisionService: Sendable {
         var group: Group?
         if let groupID = try TextRules.text(command.groupId, field: "groupId", limit: 40) {
             guard let found = try await groups.group(id: groupID) else {
-                throw PlacesError(.notFound, "no group with id \(PlacesError.quoted(groupID))", field: "groupId")
+                throw PlacesError.unknownReference("groupId", "no group with id \(PlacesError.quoted(groupID))")
             }
             guard found.role(of: caller.id) != nil else { throw PlacesError.forbidden("only members start a group's decisions") }
             group = found
@@ -161,7 +161,7 @@ public struct DecisionService: Sendable {
         var ids: [String] = []
         for name in names {
             guard let user = try await accounts.user(login: .username(name)) else {
-                throw PlacesError(.invalidInput, "no user named \(PlacesError.quoted(name))", field: "participants")
+                throw PlacesError.unknownReference("participants", "no user named \(PlacesError.quoted(name))")
             }
             if let group {
                 guard group.role(of: user.id) != nil else {
@@ -183,13 +183,13 @@ public struct DecisionService: Sendable {
             guard let collectionID = try TextRules.text(id, field: "candidates.collectionId", limit: 40) else {
                 throw PlacesError.invalid("candidates.collectionId", "collectionId is required")
             }
-            ids = try await collections.placeIDs(caller, id: collectionID)
+            ids = try await PlacesError.referenced("candidates.collectionId") { try await collections.placeIDs(caller, id: collectionID) }
         case .places(let placeIDs):
             ids = []
             for id in placeIDs {
                 do {
-                    _ = try await places.place(id: id)
-                } catch let error as PlacesError {
+                    _ = try await PlacesError.referenced("candidates.placeIds") { try await places.place(id: id) }
+                } catch let error as PlacesError where error.code == .invalidInput {
                     throw PlacesError(.invalidInput, error.message, field: "candidates.placeIds")
                 }
                 guard !ids.contains(id) else { throw PlacesError.invalid("candidates.placeIds", "place '\(id)' is named twice") }

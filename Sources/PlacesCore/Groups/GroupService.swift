@@ -14,7 +14,7 @@ public struct GroupService: Sendable {
 
     /// Asks `username` to be friends; when they had already asked the caller, the two become friends at once.
     public func requestFriend(_ caller: User, username: String) async throws -> FriendshipStatus {
-        let other = try await person(username, field: "username")
+        let other = try await PlacesError.referenced("username") { try await person(username, field: "username") }
         guard other.id != caller.id else { throw PlacesError.invalid("username", "you cannot befriend yourself") }
         switch try await repository.friendship(caller.id, other.id) {
         case .friends:
@@ -128,7 +128,7 @@ public struct GroupService: Sendable {
     /// Invites `username` into the group (admins); they join when they accept.
     public func invite(_ caller: User, groupID: String, username: String) async throws -> GroupInvitation {
         let group = try await adminGroup(caller, groupID)
-        let invitee = try await person(username, field: "username")
+        let invitee = try await PlacesError.referenced("username") { try await person(username, field: "username") }
         guard group.role(of: invitee.id) == nil else {
             throw PlacesError(.conflict, "\(invitee.username) is already a member", field: "username")
         }
@@ -177,7 +177,7 @@ public struct GroupService: Sendable {
         guard let role = group.role(of: caller.id) else { throw PlacesError.forbidden("you are not a member of this group") }
         var successorID: String?
         if let successor {
-            let next = try await person(successor, field: "successor")
+            let next = try await PlacesError.referenced("successor") { try await person(successor, field: "successor") }
             guard group.role(of: next.id) != nil, next.id != caller.id else {
                 throw PlacesError.invalid("successor", "the successor must be another member of the group")
             }
@@ -248,6 +248,8 @@ public struct GroupService: Sendable {
         return group
     }
 
+    /// The user `username` names, or `not_found` (a username the address names; one a body names is looked up through
+    /// `PlacesError.referenced`).
     private func person(_ username: String, field: String) async throws -> User {
         guard let user = try await accounts.user(login: .username(username)) else {
             throw PlacesError(.notFound, "no user named \(PlacesError.quoted(username))", field: field)

@@ -18,6 +18,14 @@ public enum TextRules {
         return text.isEmpty ? nil : text
     }
 
+    /// As `text`, for a field that may be left out but not given blank (an empty `successor` names nobody: the caller
+    /// meant something, and it is not what they sent).
+    public static func nonBlankText(_ raw: String?, field: String, limit: Int, blank message: String) throws(PlacesError) -> String? {
+        guard let raw else { return nil }
+        guard let text = try text(raw, field: field, limit: limit) else { throw .invalid(field, message) }
+        return text
+    }
+
     /// The text as `text` reads it, for a name other people see (a display name, a group's name): it may not hold
     /// characters that reorder or hide text (bidirectional overrides, zero-width characters).
     public static func shownName(_ raw: String?, field: String, limit: Int) throws(PlacesError) -> String? {

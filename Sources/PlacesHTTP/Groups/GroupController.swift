@@ -47,7 +47,12 @@ struct GroupController: Sendable {
     /// `POST /v1/groups/{id}/leave {successor?}` → 204.
     @Sendable func leave(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
         let body = try await RequestBody.optionalObject(request, context: context, allowed: ["successor"])
-        let successor = try TextRules.text(try body?.rawText("successor"), field: "successor", limit: 40)
+        let successor = try TextRules.nonBlankText(
+            try body?.rawText("successor"),
+            field: "successor",
+            limit: 40,
+            blank: "successor must be another member's username; leave it out to name nobody"
+        )
         try await groups.leave(caller.user, groupID: try context.pathText("id"), successor: successor)
         return Response(status: .noContent)
     }

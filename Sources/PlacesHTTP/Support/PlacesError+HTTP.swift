@@ -7,6 +7,7 @@ extension PlacesError: HTTPResponseError {
         switch code {
         case .invalidInput: .badRequest
         case .notFound: .notFound
+        case .unknownReference: .unprocessableContent
         case .unauthorized: .unauthorized
         case .forbidden: .forbidden
         case .conflict, .duplicatePlace, .limitReached: .conflict

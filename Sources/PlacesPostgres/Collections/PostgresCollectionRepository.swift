@@ -102,7 +102,7 @@ public struct PostgresCollectionRepository: CollectionRepository {
                 logger: database.logger
             )
             guard known == true else {
-                throw PlacesError(.notFound, "no place with id \(PlacesError.quoted(placeID))", field: "placeId")
+                throw PlacesError.unknownReference("placeId", "no place with id \(PlacesError.quoted(placeID))")
             }
             let count =
                 try await connection.value(

@@ -77,7 +77,7 @@ public struct SQLiteCollectionRepository: CollectionRepository {
                 throw PlacesError(.conflict, "place \(PlacesError.quoted(placeID)) is already in this collection", field: "placeId")
             }
             guard try db.exists("SELECT 1 FROM place WHERE id = ?", arguments: [placeID]) else {
-                throw PlacesError(.notFound, "no place with id \(PlacesError.quoted(placeID))", field: "placeId")
+                throw PlacesError.unknownReference("placeId", "no place with id \(PlacesError.quoted(placeID))")
             }
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM collection_entry WHERE collection_id = ?", arguments: [collectionID]) ?? 0
             let slot = min(max(position ?? count, 0), count)
