@@ -1,8 +1,12 @@
 import Hummingbird
 import PlacesCore
 
-/// One route of the API: a method, a path (`{name}` is a path parameter), and the handler that answers it. A GET
-/// route answers HEAD too, with its GET handler (`HeadMiddleware` drops the body).
+/// One route of the API: a method, a path (`{name}` is a path parameter), the query parameters it reads, and the
+/// handler that answers it. A GET route answers HEAD too, with its GET handler (`HeadMiddleware` drops the body).
+///
+/// The query string is read before the handler runs (after the caller, for a signed-in route: 401 comes first), with
+/// the names the route declares; any other name is refused with 400 naming it, and the handler reads
+/// `context.query`. A route that declares none refuses every query parameter.
 struct Route: Sendable {
     /// What answers a request.
     typealias Handler = @Sendable (Request, PlacesRequestContext) async throws -> Response
@@ -11,18 +15,31 @@ struct Route: Sendable {
 
     let method: HTTPRequest.Method
     let path: String
+    /// The query parameters the route reads.
+    let query: QueryParameters.Names
     let handler: Handler
 
-    /// A route that anybody may call.
-    init(_ method: HTTPRequest.Method, _ path: String, use handler: @escaping Handler) {
+    /// A route whose handler runs with `context.query` read as `query` declares, after the caller when `signedIn`.
+    private init(_ method: HTTPRequest.Method, _ path: String, query: QueryParameters.Names, signedIn: Bool, handler: @escaping Handler) {
         self.method = method
         self.path = path
-        self.handler = handler
+        self.query = query
+        self.handler = { request, context in
+            if signedIn { _ = try context.requireCaller() }
+            var context = context
+            context.query = try QueryParameters(request.uri.query, accepting: query)
+            return try await handler(request, context)
+        }
+    }
+
+    /// A route that anybody may call.
+    init(_ method: HTTPRequest.Method, _ path: String, query: QueryParameters.Names = [], use handler: @escaping Handler) {
+        self.init(method, path, query: query, signedIn: false, handler: handler)
     }
 
     /// A route for the signed-in caller only (401 before anything else is read).
-    init(_ method: HTTPRequest.Method, _ path: String, signedIn handler: @escaping SignedInHandler) {
-        self.init(method, path) { request, context in
+    init(_ method: HTTPRequest.Method, _ path: String, query: QueryParameters.Names = [], signedIn handler: @escaping SignedInHandler) {
+        self.init(method, path, query: query, signedIn: true) { request, context in
             try await handler(request, context, try context.requireCaller())
         }
     }
@@ -34,18 +51,20 @@ struct Route: Sendable {
         answer: @escaping @Sendable (User, String) async throws -> Answer
     ) {
         let parameter = Route.parameter(of: path)
-        self.init(method, path) { _, context in
-            try JSONResponse.make(try await answer(try context.requireCaller().user, try context.pathText(parameter)))
+        let handler: SignedInHandler = { _, context, caller in
+            try JSONResponse.make(try await answer(caller.user, try context.pathText(parameter)))
         }
+        self.init(method, path, signedIn: handler)
     }
 
     /// A route that does `act` for the signed-in caller and the path's parameter, and answers 204.
     init(_ method: HTTPRequest.Method, _ path: String, act: @escaping @Sendable (User, String) async throws -> Void) {
         let parameter = Route.parameter(of: path)
-        self.init(method, path) { _, context in
-            try await act(try context.requireCaller().user, try context.pathText(parameter))
+        let handler: SignedInHandler = { _, context, caller in
+            try await act(caller.user, try context.pathText(parameter))
             return Response(status: .noContent)
         }
+        self.init(method, path, signedIn: handler)
     }
 
     /// A route that answers the signed-in caller with the page of `list` the request's `limit` and `cursor` ask for.
@@ -54,10 +73,10 @@ struct Route: Sendable {
         _ path: String,
         list: @escaping @Sendable (User, PageRequest) async throws -> Page<Item>
     ) {
-        self.init(method, path) { request, context in
-            let caller = try context.requireCaller()
-            return try JSONResponse.make(try await list(caller.user, try PageRequest(request)))
+        let handler: SignedInHandler = { _, context, caller in
+            try JSONResponse.make(try await list(caller.user, try PageRequest(context.query)))
         }
+        self.init(method, path, query: .page, signedIn: handler)
     }
 
     /// A route that creates what the body asks for, as the signed-in caller: 201 with it, and `Location` at its id
@@ -67,11 +86,11 @@ struct Route: Sendable {
         _ path: String,
         create: @escaping @Sendable (User, Command) async throws -> Created
     ) {
-        self.init(method, path) { request, context in
-            let caller = try context.requireCaller()
+        let handler: SignedInHandler = { request, context, caller in
             let created = try await create(caller.user, try await Command(request, context: context))
             return try JSONResponse.created(created, at: "/\(path)/\(created.id)")
         }
+        self.init(method, path, signedIn: handler)
     }
 
     /// A route that changes what the path's parameter names as the body asks, as the signed-in caller, and answers
@@ -82,11 +101,11 @@ struct Route: Sendable {
         change: @escaping @Sendable (User, String, Command) async throws -> Answer
     ) {
         let parameter = Route.parameter(of: path)
-        self.init(method, path) { request, context in
-            let caller = try context.requireCaller()
+        let handler: SignedInHandler = { request, context, caller in
             let command = try await Command(request, context: context)
             return try JSONResponse.make(try await change(caller.user, try context.pathText(parameter), command))
         }
+        self.init(method, path, signedIn: handler)
     }
 
     /// The name of the last `{…}` segment of `path`.
@@ -140,11 +159,11 @@ struct Route: Sendable {
             Route(.get, "v1/me/settings", signedIn: accountHandlers.settings),
             Route(.put, "v1/me/settings", signedIn: accountHandlers.replaceSettings),
             Route(.patch, "v1/me/settings", signedIn: accountHandlers.updateSettings),
-            Route(.get, "v1/me/favorites", signedIn: accountHandlers.favorites),
-            Route(.get, "v1/users/search", signedIn: accountHandlers.searchUsers),
+            Route(.get, "v1/me/favorites", query: ["lat", "lon", "limit", "cursor"], signedIn: accountHandlers.favorites),
+            Route(.get, "v1/users/search", query: ["q", "limit", "cursor"], signedIn: accountHandlers.searchUsers),
             Route(.post, "v1/places", signedIn: placeHandlers.create),
-            Route(.get, "v1/places/nearby", use: placeHandlers.nearby),
-            Route(.get, "v1/places/search", use: placeHandlers.search),
+            Route(.get, "v1/places/nearby", query: PlaceController.nearbyQuery, use: placeHandlers.nearby),
+            Route(.get, "v1/places/search", query: ["q", "lat", "lon", "radius", "limit", "cursor"], use: placeHandlers.search),
             Route(.get, "v1/places/{id}", use: placeHandlers.place),
             Route(.patch, "v1/places/{id}", signedIn: placeHandlers.update),
             Route(.delete, "v1/places/{id}", signedIn: placeHandlers.delete),
@@ -155,7 +174,7 @@ struct Route: Sendable {
             Route(.delete, "v1/places/{id}/rating", signedIn: placeHandlers.unrate),
             Route(.get, "v1/friends", list: groups.friends),
             Route(.delete, "v1/friends/{username}", act: groups.unfriend),
-            Route(.get, "v1/friends/requests", signedIn: groupHandlers.friendRequests),
+            Route(.get, "v1/friends/requests", query: ["direction", "limit", "cursor"], signedIn: groupHandlers.friendRequests),
             Route(.post, "v1/friends/requests", signedIn: groupHandlers.requestFriend),
             Route(.post, "v1/friends/requests/{username}/accept", answer: groups.acceptFriend),
             Route(.post, "v1/friends/requests/{username}/decline", act: groups.declineFriend),
@@ -173,7 +192,7 @@ struct Route: Sendable {
             Route(.post, "v1/me/invitations/{id}/decline", signedIn: groupHandlers.declineInvitation),
             Route(.get, "v1/collections", list: collections.list),
             Route(.post, "v1/collections", create: collections.create),
-            Route(.get, "v1/collections/{id}", signedIn: collectionHandlers.detail),
+            Route(.get, "v1/collections/{id}", query: ["lat", "lon"], signedIn: collectionHandlers.detail),
             Route(.patch, "v1/collections/{id}", change: collections.update),
             Route(.delete, "v1/collections/{id}", act: collections.delete),
             Route(.post, "v1/collections/{id}/places", change: collections.add),
@@ -187,7 +206,7 @@ struct Route: Sendable {
             Route(.post, "v1/decisions/{id}/cancel", answer: decisions.cancel),
             Route(.post, "v1/decisions/{id}/pick", signedIn: decisionHandlers.pick),
             Route(.get, "v1/decisions/{id}/recount", answer: decisions.recount),
-            Route(.get, "v1/notifications", signedIn: notificationHandlers.list),
+            Route(.get, "v1/notifications", query: .page, signedIn: notificationHandlers.list),
             Route(.post, "v1/notifications/read-all", signedIn: notificationHandlers.readAll),
             Route(.post, "v1/notifications/{id}/read", use: notificationHandlers.read),
         ]

@@ -50,6 +50,12 @@ struct PostgresFlowTests {
         }
     }
 
+    /// A NUL never reaches PostgreSQL (whose text cannot hold one): every path, body, query and cursor refuses it with
+    /// 400 naming the field, as on SQLite (`ReliableAnswerTests`).
+    @Test func aNULIsRefusedInEveryPathBodyQueryAndCursor() async throws {
+        try await Self.withClient(Lisbon.places) { client in try await NULProbe.run(client) }
+    }
+
     @Test func registerFindNearbyAddAPlaceAndSettleATieredDecision() async throws {
         try await Self.withClient(Lisbon.places) { client in
             let crew = try await client.crew("Friday crew", admin: "ana", members: ["ben", "cyd"])

@@ -86,8 +86,9 @@ public struct PageRequest: Sendable, Hashable {
         guard body.utf8.allSatisfy({ $0.isBase64URL }) else { return nil }
         var base64 = body.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
+        // No sort key this server writes holds a NUL (no stored text does), and a crafted one must not reach a database.
         guard let data = Data(base64Encoded: base64), let key = try? JSONDecoder().decode([String].self, from: data),
-            !key.isEmpty
+            !key.isEmpty, !key.contains(where: { $0.utf8.contains(0) })
         else { return nil }
         return key
     }

@@ -26,6 +26,14 @@ public enum TextRules {
         return text
     }
 
+    /// Refuses a NUL (U+0000) in any text a request carries, whatever the field, before anything reads it: no field
+    /// means one, a storage engine may refuse it (PostgreSQL's text cannot hold it) or cut the text at it, and a C
+    /// library reads it as the end of the text. Other control characters are each field's rule (`text`).
+    public static func checkNoNUL(_ text: String, field: String) throws(PlacesError) {
+        guard text.utf8.contains(0) else { return }
+        throw .invalid(field, "\(field) contains a control character (U+0000)")
+    }
+
     /// The text as `text` reads it, for a name other people see (a display name, a group's name): it may not hold
     /// characters that reorder or hide text (bidirectional overrides, zero-width characters).
     public static func shownName(_ raw: String?, field: String, limit: Int) throws(PlacesError) -> String? {

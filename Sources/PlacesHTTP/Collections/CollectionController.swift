@@ -9,7 +9,7 @@ struct CollectionController: Sendable {
 
     /// `GET /v1/collections/{id}?lat=&lon=`: the places in order, with distances when a location is given.
     @Sendable func detail(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
-        let parameters = try QueryParameters(request.uri.query)
+        let parameters = context.query
         var center: Coordinate?
         if parameters["lat"] != nil || parameters["lon"] != nil {
             center = try NearbyQuery.parse(lat: parameters["lat"], lon: parameters["lon"], limit: nil, filter: PlaceFilter()).center

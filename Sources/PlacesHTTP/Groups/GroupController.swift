@@ -19,7 +19,7 @@ struct GroupController: Sendable {
 
     /// `GET /v1/friends/requests?direction=incoming|sent`
     @Sendable func friendRequests(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
-        let parameters = try QueryParameters(request.uri.query)
+        let parameters = context.query
         let incoming: Bool
         switch parameters["direction"] ?? "incoming" {
         case "incoming": incoming = true

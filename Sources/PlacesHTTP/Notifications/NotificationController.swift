@@ -7,7 +7,7 @@ struct NotificationController: Sendable {
 
     /// `GET /v1/notifications?limit=&cursor=`
     @Sendable func list(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
-        let parameters = try QueryParameters(request.uri.query)
+        let parameters = context.query
         let page = try PageRequest.parse(limit: parameters["limit"], cursor: parameters["cursor"])
         return try JSONResponse.make(try await notifications.list(recipientID: caller.user.id, page: page))
     }

@@ -73,7 +73,7 @@ struct AccountController: Sendable {
 
     /// `GET /v1/me/favorites?lat=&lon=&limit=&cursor=`: nearest first when a location is given.
     @Sendable func favorites(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
-        let parameters = try QueryParameters(request.uri.query)
+        let parameters = context.query
         let page = try PageRequest.parse(limit: parameters["limit"], cursor: parameters["cursor"])
         var center: Coordinate?
         if parameters["lat"] != nil || parameters["lon"] != nil {
@@ -84,7 +84,7 @@ struct AccountController: Sendable {
 
     /// `GET /v1/users/search?q=&limit=&cursor=` (signed in): public fields only.
     @Sendable func searchUsers(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
-        let parameters = try QueryParameters(request.uri.query)
+        let parameters = context.query
         let page = try PageRequest.parse(limit: parameters["limit"], cursor: parameters["cursor"])
         return try JSONResponse.make(try await accounts.searchUsers(parameters["q"], page: page))
     }

@@ -8,11 +8,17 @@ struct PlaceController: Sendable {
     let service: PlaceService
     let accounts: AccountService
 
+    /// The query parameters `nearby` reads; `tag` may be given more than once.
+    static let nearbyQuery = QueryParameters.Names(
+        ["lat", "lon", "radius", "radiusKm", "limit", "kind", "tag", "cuisine", "minPrice", "maxPrice", "minRating", "openAt", "format"],
+        repeatable: ["tag"]
+    )
+
     /// `GET /v1/places/nearby?lat=&lon=&radius=|radiusKm=&limit=&kind=&tag=&cuisine=&minPrice=&maxPrice=&minRating=&openAt=&format=`
     ///
     /// A signed-in caller's default location and radius fill in what the request leaves out.
     @Sendable func nearby(request: Request, context: PlacesRequestContext) async throws -> Response {
-        let parameters = try QueryParameters(request.uri.query, repeatable: ["tag"])
+        let parameters = context.query
         let filter = try PlaceFilter.parse(
             kind: parameters["kind"],
             tags: parameters.all("tag"),
@@ -51,7 +57,7 @@ struct PlaceController: Sendable {
 
     /// `GET /v1/places/search?q=&lat=&lon=&radius=&limit=&cursor=`
     @Sendable func search(request: Request, context: PlacesRequestContext) async throws -> Response {
-        let parameters = try QueryParameters(request.uri.query)
+        let parameters = context.query
         let page = try PageRequest.parse(limit: parameters["limit"], cursor: parameters["cursor"])
         let query = try PlaceSearchQuery.parse(
             q: parameters["q"],

@@ -21,13 +21,37 @@ public struct FieldReader: Sendable {
         self.fields = fields
     }
 
-    /// Parses a JSON document, or throws `invalid_input` saying where it breaks.
+    /// Parses a JSON document, or throws `invalid_input` saying where it breaks. A NUL (`\u0000`) in any text or name
+    /// of it, however deep, is refused here, naming the field (`candidates.nearby.kind`; a list's entries by the list's
+    /// name), so no command ever carries one.
     public static func parse(_ bytes: [UInt8]) throws(PlacesError) -> FieldValue {
         guard !bytes.isEmpty else { throw .invalid("body", "the body is empty; send a JSON object") }
+        let value: FieldValue
         do {
-            return try JSONText.parse(bytes: bytes)
+            value = try JSONText.parse(bytes: bytes)
         } catch {
             throw .invalid("body", "the body is not valid JSON: \(error)")
+        }
+        try checkNoNUL(value, field: nil)
+        return value
+    }
+
+    /// Refuses a NUL in any text or name of `value`, the field at `field` (nil for the body itself).
+    private static func checkNoNUL(_ value: FieldValue, field: String?) throws(PlacesError) {
+        switch value {
+        case .text(let text):
+            try TextRules.checkNoNUL(text, field: field ?? "body")
+        case .list(let values):
+            for value in values { try checkNoNUL(value, field: field) }
+        case .object(let fields):
+            // In name order, so the field named is the same whatever order the object's names came in.
+            for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+                let path = field.map { "\($0).\(name)" } ?? name
+                try TextRules.checkNoNUL(name, field: path)
+                try checkNoNUL(value, field: path)
+            }
+        default:
+            return
         }
     }
 

@@ -15,6 +15,8 @@ public struct PlacesRequestContext: RequestContext {
     public var caller: Caller?
     /// The client's address as the login throttle counts it (see `ClientAddress`).
     public var clientAddress = "unknown"
+    /// The request's query parameters, read with the names its route declares (see `Route`).
+    var query = QueryParameters()
 
     /// Makes a context for one request.
     public init(source: Source) {
@@ -26,12 +28,13 @@ public struct PlacesRequestContext: RequestContext {
     /// Bodies above 1 MiB are refused with 413.
     public var maxUploadSize: Int { 1_048_576 }
 
-    /// The path parameter `name`, percent-decoded (an id may arrive as `a%3Ab` for `a:b`).
+    /// The path parameter `name`, percent-decoded (an id may arrive as `a%3Ab` for `a:b`); a NUL (`%00`) is refused.
     func pathText(_ name: String) throws -> String {
         let raw = try parameters.require(name)
         guard let text = raw.removingPercentEncoding else {
             throw PlacesError.invalid(name, "\(name) holds a malformed percent-encoding")
         }
+        try TextRules.checkNoNUL(text, field: name)
         return text
     }
 

@@ -3,20 +3,51 @@ import Hummingbird
 import PlacesCore
 
 /// A request's query string, decoded the way browsers and `curl --data-urlencode` encode it: names and values
-/// percent-decoded, `+` read as a space. A name given twice is refused, since the answer would depend on which
-/// one the server happened to read, unless the route declares it repeatable (`tag=a&tag=b`).
-struct QueryParameters {
+/// percent-decoded, `+` read as a space.
+///
+/// Each route declares the names it reads (`Names`); any other name is refused, naming it, as an unknown key of a
+/// body is: a misspelt filter (`tags=` for `tag=`) must not answer unfiltered. A name given twice is refused, since
+/// the answer would depend on which one the server happened to read, unless the route declares it repeatable
+/// (`tag=a&tag=b`). A NUL (`%00`) in a name or a value is refused.
+struct QueryParameters: Sendable {
+    /// The names a route reads from its query string, in the order its errors list them.
+    struct Names: Sendable, ExpressibleByArrayLiteral {
+        /// Every name the route reads.
+        let known: [String]
+        /// The names that may be given more than once.
+        let repeatable: Set<String>
+
+        /// The names `known`, of which `repeatable` may be given more than once.
+        init(_ known: [String], repeatable: Set<String> = []) {
+            self.known = known
+            self.repeatable = repeatable
+        }
+
+        init(arrayLiteral known: String...) {
+            self.init(known)
+        }
+
+        /// The query-string names of a page of a list.
+        static let page: Names = ["limit", "cursor"]
+    }
+
     private var values: [String: String] = [:]
     private var lists: [String: [String]] = [:]
 
-    /// Parses a raw query string (without the `?`); names in `repeatable` may be given more than once.
-    init(_ query: String?, repeatable: Set<String> = []) throws(PlacesError) {
+    /// No parameters.
+    init() {}
+
+    /// Parses a raw query string (without the `?`) of a route that reads `names`.
+    init(_ query: String?, accepting names: Names) throws(PlacesError) {
         guard let query, !query.isEmpty else { return }
         for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = try QueryParameters.decode(parts[0], field: String(parts[0]))
+            try TextRules.checkNoNUL(name, field: name)
+            guard names.known.contains(name) else { throw QueryParameters.unknown(name, names: names) }
             let value = parts.count > 1 ? try QueryParameters.decode(parts[1], field: name) : ""
-            if repeatable.contains(name) {
+            try TextRules.checkNoNUL(value, field: name)
+            if names.repeatable.contains(name) {
                 lists[name, default: []].append(value)
                 continue
             }
@@ -24,6 +55,15 @@ struct QueryParameters {
                 throw .invalid(name, "\(PlacesError.quoted(name)) is given more than once")
             }
         }
+    }
+
+    /// The error for a name the route does not read.
+    private static func unknown(_ name: String, names: Names) -> PlacesError {
+        guard !names.known.isEmpty else {
+            return .invalid(name, "unknown query parameter \(PlacesError.quoted(name)); this route reads no query parameters")
+        }
+        let expected = names.known.joined(separator: ", ")
+        return .invalid(name, "unknown query parameter \(PlacesError.quoted(name)); expected one of: \(expected)")
     }
 
     /// The value of `name`, or nil when the query does not name it.
@@ -78,10 +118,5 @@ extension PageRequest {
     /// The page a query asks for with `limit` and `cursor`.
     init(_ parameters: QueryParameters) throws(PlacesError) {
         self = try PageRequest.parse(limit: parameters["limit"], cursor: parameters["cursor"])
-    }
-
-    /// The page a request's query asks for with `limit` and `cursor`.
-    init(_ request: Request) throws(PlacesError) {
-        try self.init(try QueryParameters(request.uri.query))
     }
 }
