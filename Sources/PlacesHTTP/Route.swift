@@ -208,7 +208,7 @@ struct Route: Sendable {
             Route(.get, "v1/decisions/{id}/recount", answer: decisions.recount),
             Route(.get, "v1/notifications", query: .page, signedIn: notificationHandlers.list),
             Route(.post, "v1/notifications/read-all", signedIn: notificationHandlers.readAll),
-            Route(.post, "v1/notifications/{id}/read", use: notificationHandlers.read),
+            Route(.post, "v1/notifications/{id}/read", signedIn: notificationHandlers.read),
         ]
     }
 

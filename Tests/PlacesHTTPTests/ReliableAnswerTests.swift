@@ -30,7 +30,9 @@ struct ReliableAnswerTests {
                 #expect((error?["message"] as? String)?.contains(expected) == true, "\(route.method) \(path): \(error ?? [:])")
             }
             // A signed-in route still answers 401 first.
-            #expect(try await client.json(.get, "/v1/me/favorites?sepia=1").status == .unauthorized)
+            for (method, uri) in [(HTTPRequest.Method.get, "/v1/me/favorites?sepia=1"), (.post, "/v1/notifications/n-1/read?sepia=1")] {
+                #expect(try await client.json(method, uri).status == .unauthorized, "\(uri)")
+            }
         }
     }
 

@@ -13,8 +13,8 @@ struct NotificationController: Sendable {
     }
 
     /// `POST /v1/notifications/{id}/read` → 204.
-    @Sendable func read(request: Request, context: PlacesRequestContext) async throws -> Response {
-        try await notifications.markRead(id: try context.pathText("id"), recipientID: try context.requireCaller().user.id)
+    @Sendable func read(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
+        try await notifications.markRead(id: try context.pathText("id"), recipientID: caller.user.id)
         return Response(status: .noContent)
     }
 
