@@ -66,8 +66,8 @@ crossfield=(--include-operation-id nearbyPlaces --include-operation-id searchPla
 # the session the pass runs on (logout, password change, account deletion); the check that every valid request
 # is accepted, since business rules (a group admin cannot remove themselves) are not in a schema (the warnings
 # above and the tests keep acceptance honest). Resource availability is checked: 404 answers only for what the
-# address names (a name or id in the body that matches nothing is 422 unknown_reference); not on a group's own
-# operations, where a creator leaving ends the group as a DELETE would (signed-in.toml says why).
+# address names (a name or id in the body that matches nothing is 422 unknown_reference); so the stateful phase
+# never leaves a group, which ends it as a DELETE would (signed-in.toml says why).
 python3 Tests/contract/fixtures.py "$base" "$work"
 "$venv/bin/st" --config-file "$work/signed-in.toml" run "$base/openapi.yaml" "${common[@]}" --checks all \
     --exclude-checks positive_data_acceptance \
