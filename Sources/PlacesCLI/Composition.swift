@@ -74,25 +74,32 @@ enum DatabaseLocation {
     ]
 
     /// The scheme of an argument that looks like a URL (empty when it has none but holds `user:password@`); nil for an
-    /// argument that reads as a file path.
+    /// argument that reads as a file path. Any `scheme://` counts, and so does a database's scheme followed by `:`, `/`
+    /// or `;` (`postgres//…` with its colon missing).
     static func urlScheme(of argument: String) -> String? {
         let scheme = argument.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) }
-        if let first = scheme.first, first.isLetter, argument.dropFirst(scheme.count).first == ":" {
-            if argument.dropFirst(scheme.count).hasPrefix("://") || knownSchemes.contains(scheme.lowercased()) { return String(scheme) }
+        if let first = scheme.first, first.isLetter {
+            let after = argument.dropFirst(scheme.count)
+            if after.hasPrefix("://") { return String(scheme) }
+            if knownSchemes.contains(scheme.lowercased()), let next = after.first, ":/;".contains(next) { return String(scheme) }
         }
         return passwordRange(in: argument[...]) == nil ? nil : ""
     }
 
     /// Where the password of a URL-like argument is (`postgres://user:PASSWORD@host`, `postgres:user:PASSWORD@host`,
-    /// `user:PASSWORD@host`); nil when it holds none.
+    /// `user:PASSWORD@host`); nil when it holds none. After a scheme the user information ends at the last `@` (a
+    /// password may hold `/`); without one, in the first segment of the path.
     static func passwordRange(in argument: Substring) -> Range<String.Index>? {
         var rest = argument
+        var schemed = true
         if let separator = rest.range(of: "://") {
             rest = rest[separator.upperBound...]
-        } else if let colon = rest.firstIndex(of: ":"), knownSchemes.contains(rest[..<colon].lowercased()) {
-            rest = rest[rest.index(after: colon)...].drop { $0 == "/" }
+        } else if let end = rest.firstIndex(where: { ":/;".contains($0) }), knownSchemes.contains(rest[..<end].lowercased()) {
+            rest = rest[end...].drop { ":/;".contains($0) }
+        } else {
+            schemed = false
         }
-        let authority = rest.prefix { $0 != "/" }
+        let authority = schemed ? rest.prefix { $0 != "?" } : rest.prefix { $0 != "/" }
         guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return nil }
         return authority.index(after: colon)..<at
     }

@@ -84,6 +84,23 @@ public struct PlacesError: Error, Sendable, Hashable, CustomStringConvertible {
         PlacesError(.forbidden, message)
     }
 
+    /// A change whose outcome nobody knows: it may or may not have been made (503 with `Retry-After`).
+    public static var outcomeUnknown: PlacesError {
+        var error = PlacesError(
+            .outcomeUnknown,
+            "the database stopped answering after the change was sent, so it may or may not have been made; read it back before sending it again"
+        )
+        error.retryAfterSeconds = 1
+        error.cause = "outcome_unknown"
+        return error
+    }
+
+    /// True for `unavailable` because the database could not answer (not a busy password hasher or a loading index):
+    /// what a request that already committed a change must not call "nothing changed".
+    public var isDatabaseUnavailable: Bool {
+        code == .unavailable && ["no_connection", "timeout", "unreachable", "database_refused", "database_busy"].contains(cause ?? "")
+    }
+
     /// An unknown id.
     public static func notFound(_ message: String) -> PlacesError {
         PlacesError(.notFound, message)
@@ -112,8 +129,10 @@ public struct PlacesError: Error, Sendable, Hashable, CustomStringConvertible {
         return "'\(text.prefix(limit))…' (\(text.count) characters)"
     }
 
+    /// The error as logs and the command line show it: the code, the field, the message, and the detail a client
+    /// never sees.
     public var description: String {
-        if let field { return "\(code.rawValue) (\(field)): \(message)" }
-        return "\(code.rawValue): \(message)"
+        let text = field.map { "\(code.rawValue) (\($0)): \(message)" } ?? "\(code.rawValue): \(message)"
+        return detail.map { "\(text) [\($0)]" } ?? text
     }
 }

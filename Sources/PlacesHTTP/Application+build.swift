@@ -16,6 +16,10 @@ public struct ServerSettings: Sendable {
     public var corsOrigins: Set<String>
     /// How long a connection may sit idle (between requests, or with a request stalled) before it is closed.
     public var idleTimeout: Duration
+    /// How long one request's database work may take before it is answered 503 (`DatabaseDeadline`).
+    public var requestDeadline: Duration
+    /// How long `GET /ready` may take before it answers 503: a balancer's health check must not hang.
+    public var readyWithin: Duration
 
     /// Makes settings.
     public init(
@@ -23,13 +27,17 @@ public struct ServerSettings: Sendable {
         port: Int = 8080,
         trustedProxies: Set<String> = [],
         corsOrigins: Set<String> = [],
-        idleTimeout: Duration = .seconds(30)
+        idleTimeout: Duration = .seconds(30),
+        requestDeadline: Duration = .seconds(3),
+        readyWithin: Duration = .seconds(1)
     ) {
         self.host = host
         self.port = port
         self.trustedProxies = trustedProxies
         self.corsOrigins = corsOrigins
         self.idleTimeout = idleTimeout
+        self.requestDeadline = requestDeadline
+        self.readyWithin = readyWithin
     }
 }
 
@@ -43,7 +51,14 @@ public func buildApplication(
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     Application(
-        router: buildRouter(services: services, trustedProxies: settings.trustedProxies, corsOrigins: settings.corsOrigins, metrics: metrics),
+        router: buildRouter(
+            services: services,
+            trustedProxies: settings.trustedProxies,
+            corsOrigins: settings.corsOrigins,
+            metrics: metrics,
+            requestDeadline: settings.requestDeadline,
+            readyWithin: settings.readyWithin
+        ),
         server: .http1(
             configuration: .init(
                 idleTimeout: .nanoseconds(Int64(settings.idleTimeout.components.seconds) * 1_000_000_000),
@@ -66,9 +81,10 @@ public func buildRouter(
     trustedProxies: Set<String> = [],
     corsOrigins: Set<String> = [],
     metrics: PlacesMetrics = PlacesMetrics(),
-    requestDeadline: Duration = .seconds(3)
+    requestDeadline: Duration = .seconds(3),
+    readyWithin: Duration = .seconds(1)
 ) -> Router<PlacesRequestContext> {
-    let routes = Route.all(services: services, metrics: metrics)
+    let routes = Route.all(services: services, metrics: metrics, readyWithin: readyWithin)
     let router = Router(context: PlacesRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: RequestLogMiddleware())

@@ -115,7 +115,7 @@ struct Route: Sendable {
 
     /// Every route of the API, over the services: the one list the router is built from and the 405 answers are
     /// read from. A path's methods come in the order its `Allow` header names them.
-    static func all(services: PlacesServices, metrics: PlacesMetrics) -> [Route] {
+    static func all(services: PlacesServices, metrics: PlacesMetrics, readyWithin: Duration = .seconds(1)) -> [Route] {
         let accountHandlers = AccountController(accounts: services.accounts, places: services.places)
         let placeHandlers = PlaceController(service: services.places, accounts: services.accounts)
         let groupHandlers = GroupController(groups: services.groups)
@@ -132,11 +132,11 @@ struct Route: Sendable {
         // committed so far; 503 `unavailable` (with Retry-After) otherwise, within a second whatever the database
         // does, since a balancer's health check must not hang. /health stays a liveness check.
         let ready: @Sendable (Request, PlacesRequestContext) async throws -> Response = { _, _ in
-            let answer = try await withTimeLimit(.seconds(1)) {
-                try await DatabaseDeadline.within(.milliseconds(800)) { try await services.places.readiness() }
+            let answer = try await withTimeLimit(readyWithin) {
+                try await DatabaseDeadline.within(readyWithin * 0.8) { try await services.places.readiness() }
             }
             guard let revision = answer else {
-                throw PlacesError(.unavailable, "not ready: the database or the index did not answer within a second", cause: "not_ready")
+                throw PlacesError(.unavailable, "not ready: the database or the index did not answer within \(readyWithin)", cause: "not_ready")
             }
             return try JSONResponse.make(Readiness(status: "ready", places: services.places.indexedCount, revision: revision))
         }

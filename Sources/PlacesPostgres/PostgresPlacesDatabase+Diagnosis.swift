@@ -18,6 +18,8 @@ extension PostgresPlacesDatabase {
             if let schema { configuration.options.additionalStartupParameters = [("search_path", schema)] }
             let connection = try await withTimeLimit(limit) { [configuration] in
                 try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+            } late: { connection in
+                try? await connection.close()
             }
             guard let connection else {
                 return unavailable("the database at \(location) did not answer within \(limit) (is the server stopped, or the network dropping packets?)", cause: "timeout")

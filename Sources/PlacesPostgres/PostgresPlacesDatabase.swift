@@ -93,7 +93,8 @@ public final class PostgresPlacesDatabase: Sendable {
         case none
     }
 
-    /// How long an access outside a request may take, when it does not say otherwise.
+    /// How long an access outside a request may take once it has a connection, when it does not say otherwise (it
+    /// first waits up to `leaseTimeout` for the connection: 3 s in a server, 30 s for an operator's command).
     static let patience = Duration.seconds(10)
 
     /// Runs statements that only read, outside a transaction, turning database errors into `PlacesError`; the body's
@@ -112,20 +113,20 @@ public final class PostgresPlacesDatabase: Sendable {
     /// when it throws; database errors become `PlacesError`, the body's own errors pass unchanged. When COMMIT was
     /// sent and its answer never came, the caller is told `outcome_unknown`.
     func write<T: Sendable>(within bound: Bound = .request, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        try await leased(.transaction("BEGIN"), within: bound, body)
+        try await leased(.transaction("BEGIN", writing: true), within: bound, body)
     }
 
     /// Runs reads that must agree (a counter and the rows at that counter) in one read-only snapshot of the database.
     func snapshot<T: Sendable>(within bound: Bound = .request, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        try await leased(.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"), within: bound, body)
+        try await leased(.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", writing: false), within: bound, body)
     }
 
     /// What an access runs on its connection.
     enum AccessKind: Sendable {
         /// Statements outside a transaction; `writing` when one of them may change something.
         case statements(writing: Bool)
-        /// The body between `begin` and COMMIT, rolled back when it throws.
-        case transaction(PostgresQuery)
+        /// The body between `begin` and COMMIT, rolled back when it throws; `writing` unless read-only.
+        case transaction(PostgresQuery, writing: Bool)
     }
 
     /// Runs the body on a connection of the pool, its `PSQLError` turned into a `PlacesError` a client may see (the
@@ -149,7 +150,7 @@ public final class PostgresPlacesDatabase: Sendable {
         let asked = ContinuousClock.now
         let deadline: ContinuousClock.Instant? =
             switch bound {
-            case .request: DatabaseDeadline.current ?? asked + PostgresPlacesDatabase.patience
+            case .request: DatabaseDeadline.current ?? asked + leaseTimeout + PostgresPlacesDatabase.patience
             case .own(let limit): asked + limit
             case .none: nil
             }
@@ -174,14 +175,17 @@ public final class PostgresPlacesDatabase: Sendable {
                             gauges.connectionWait.recordInterval(since: asked)
                             gauges.inUse.increment()
                             defer { gauges.inUse.decrement() }
+                            let outcome: Result<T, any Error>
                             do {
-                                return try await PostgresPlacesDatabase.run(kind, on: connection, access: access, logger: logger, body)
+                                outcome = .success(try await PostgresPlacesDatabase.run(kind, on: connection, access: access, logger: logger, body))
                             } catch {
-                                // A connection the watchdog closed goes back to the pool only once it is closed, so that
-                                // the pool never hands it out again.
-                                if access.isAbandoned || connection.isClosed { try? await connection.closeFuture.get() }
-                                throw error
+                                outcome = .failure(error)
                             }
+                            // The watchdog can no longer take the connection; one it took (and is closing) goes back to
+                            // the pool only once closed, so that the pool never hands it out again.
+                            if access.returning() || connection.isClosed { try? await connection.closeFuture.get() }
+                            if case .success = outcome, kind.writes { RequestWrites.current?.committed() }
+                            return try outcome.get()
                         }
                     }
                     guard let value else { throw PostgresPlacesDatabase.unavailable("the database cannot be reached; try again", cause: "unreachable") }
@@ -198,6 +202,7 @@ public final class PostgresPlacesDatabase: Sendable {
                 let noConnection = PostgresPlacesDatabase.unavailable("the database gave no connection in time; try again", cause: "no_connection")
                 if access.abandonIfWaiting(noConnection) {
                     work.cancel()
+                    gauges.connectionWait.recordInterval(since: asked)
                     self.noConnection(waited: ContinuousClock.now - asked)
                     return
                 }
@@ -224,7 +229,7 @@ public final class PostgresPlacesDatabase: Sendable {
         logger: Logger,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
-        guard case .transaction(let begin) = kind else { return try await body(connection) }
+        guard case .transaction(let begin, let writing) = kind else { return try await body(connection) }
         try await connection.query(begin, logger: logger)
         let value: T
         do {
@@ -234,7 +239,7 @@ public final class PostgresPlacesDatabase: Sendable {
             _ = try? await connection.query("ROLLBACK", logger: logger)
             throw error
         }
-        access.committing()
+        if writing { access.committing() }
         try await connection.query("COMMIT", logger: logger)
         return value
     }
@@ -302,15 +307,7 @@ public final class PostgresPlacesDatabase: Sendable {
     }
 
     /// A change whose COMMIT (or statement) was sent and whose answer never came.
-    static var outcomeUnknown: PlacesError {
-        var error = PlacesError(
-            .outcomeUnknown,
-            "the database stopped answering after the change was sent, so it may or may not have been made; read it back before sending it again"
-        )
-        error.retryAfterSeconds = 1
-        error.cause = "outcome_unknown"
-        return error
-    }
+    static var outcomeUnknown: PlacesError { PlacesError.outcomeUnknown }
 }
 
 extension PostgresPlacesDatabase.AccessKind {
@@ -318,6 +315,13 @@ extension PostgresPlacesDatabase.AccessKind {
     var commitsAsItGoes: Bool {
         if case .statements(writing: true) = self { return true }
         return false
+    }
+
+    /// True when the access may change something.
+    var writes: Bool {
+        switch self {
+        case .statements(let writing), .transaction(_, let writing): writing
+        }
     }
 }
 
@@ -328,6 +332,8 @@ private final class Access<T: Sendable>: Sendable {
         case waiting
         /// The body runs on this connection; `committing` once a change may have been committed.
         case running(PostgresConnection, committing: Bool)
+        /// The body is done and its connection on its way back to the pool: the watchdog leaves it alone.
+        case returning
         /// The caller has its answer.
         case answered
     }
@@ -383,6 +389,16 @@ private final class Access<T: Sendable>: Sendable {
     var isAbandoned: Bool {
         state.withLock { state in
             if case .answered = state.phase { return true }
+            return false
+        }
+    }
+
+    /// The body is done: from now on the watchdog leaves the connection alone. True when the watchdog took it first
+    /// (it is closing it).
+    func returning() -> Bool {
+        state.withLock { state in
+            guard case .running = state.phase else { return true }
+            state.phase = .returning
             return false
         }
     }

@@ -109,7 +109,9 @@ public struct PlacesDatabase: Sendable {
 
     /// Runs one write transaction, turning database errors into `PlacesError`; the body's own errors pass unchanged.
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        try await access { try await writer.write(body) }
+        let value = try await access { try await writer.write(body) }
+        RequestWrites.current?.committed()
+        return value
     }
 
     /// One access to the database: counted for `accessed`, its `DatabaseError` turned into `PlacesError`.

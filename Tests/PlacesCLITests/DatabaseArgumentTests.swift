@@ -13,6 +13,8 @@ struct DatabaseArgumentTests {
         "mysql://user:secret-pw@127.0.0.1/places",
         "user:secret-pw@127.0.0.1/places",
         "sqlite://user:secret-pw@places.sqlite",
+        "postgres//user:secret-pw@127.0.0.1/places",
+        "postgres;//user:secret-pw@127.0.0.1/places",
     ]
 
     /// A command that writes.

@@ -26,7 +26,7 @@ struct PostgresFlowTests {
             )
             try await services.places.loadIndex()
             let app = buildApplication(
-                settings: ServerSettings(host: "127.0.0.1", port: 0),
+                settings: TestApp.settings,
                 services: services,
                 logger: Logger(label: "test")
             )

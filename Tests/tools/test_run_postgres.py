@@ -16,7 +16,7 @@ and PLACES_TEST_POSTGRES_URL is not set.
   once the run has ended, however it ended. A run whose watcher was killed too is cleaned up by the next run that
   starts a server.
 """
-import fcntl, os, shutil, subprocess, sys, tempfile, time
+import fcntl, os, shutil, stat, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import private_postgres  # noqa: E402
@@ -128,6 +128,10 @@ def url(test_pid):
     if started is None:
         raise SystemExit(f"test_run_postgres: process {test_pid} is not running")
     os.makedirs(ROOT, mode=0o755, exist_ok=True)
+    # A folder in /tmp that someone else made (or a link to one) is not ours to run a server in.
+    owner = os.lstat(ROOT)
+    if owner.st_uid != os.getuid() or not stat.S_ISDIR(owner.st_mode):
+        raise SystemExit(f"test_run_postgres: {ROOT} is not a folder of this user's; remove it")
     folder = os.path.join(ROOT, f"run-{run_pid}-{started}")
     os.makedirs(folder, exist_ok=True)
     os.chmod(folder, 0o755)

@@ -56,9 +56,10 @@ public struct PlaceService: Sendable {
 
     /// Loads every live place into the index (start-up).
     public func loadIndex() async throws {
+        let asked = ContinuousClock.now
         index.replaceAll(try await repository.liveSummaries())
         indexLoaded.flag.store(true, ordering: .releasing)
-        caughtUp.now()
+        caughtUp.mark(asked)
     }
 
     /// The index, loaded the first time it is needed: a server loads it at start, a command of the CLI only when it
@@ -92,6 +93,8 @@ public struct PlaceService: Sendable {
 
     /// One sync: reads what changed since the index's revision and applies it, or reloads everything.
     private func applyChanges() async throws -> Int {
+        // Everything committed before this moment is read below: once applied, the index is caught up with it.
+        let asked = ContinuousClock.now
         guard let changes = try await repository.changes(since: index.revision, limit: PlaceService.largeChangeSet) else {
             let before = index.revision
             try await loadIndex()
@@ -103,7 +106,7 @@ public struct PlaceService: Sendable {
         } else if changes.revision > index.revision {
             index.apply(changes)
         }
-        caughtUp.now()
+        caughtUp.mark(asked)
         return changes.upserted.count + changes.deleted.count
     }
 
@@ -121,10 +124,11 @@ public struct PlaceService: Sendable {
         while index.revision < revision {
             guard ContinuousClock.now < deadline else { return false }
             // A sync already under way (another catch-up's, a write's) may bring it there: wait for that one first.
-            await syncs.running()
+            await syncs.running(until: deadline)
             if index.revision >= revision { break }
             do {
-                try await syncIndex()
+                // No longer than the patience left, whatever the request's own deadline.
+                try await DatabaseDeadline.within(deadline - ContinuousClock.now) { try await syncIndex() }
             } catch {
                 return index.revision >= revision
             }
@@ -168,7 +172,8 @@ private final class CaughtUp: Sendable {
 
     var at: ContinuousClock.Instant { instant.withLock { $0 } }
 
-    func now() { instant.withLock { $0 = .now } }
+    /// The index has applied everything committed before `moment`.
+    func mark(_ moment: ContinuousClock.Instant) { instant.withLock { $0 = max($0, moment) } }
 }
 
 /// Whether a place service's index was loaded; shared by the copies of the service.

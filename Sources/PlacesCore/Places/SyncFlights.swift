@@ -23,27 +23,36 @@ final class SyncFlights: Sendable {
             state.joined += 1
             if let waiting = state.waiting { return waiting }
             let before = state.running
-            // Unstructured, so a caller that is cancelled does not cancel the sync the others wait for.
-            let flight = Task {
-                if let before { _ = await before.result }
-                defer { self.landed() }
-                return try await sync()
+            // Unstructured, so a caller that is cancelled does not cancel the sync the others wait for; and without
+            // the deadline of the request that happened to start it, which is no deadline of the others' (each
+            // access of the sync then keeps its own bound).
+            let flight = DatabaseDeadline.$current.withValue(nil) {
+                Task {
+                    if let before { _ = await before.result }
+                    defer { self.landed() }
+                    return try await sync()
+                }
             }
             if before == nil { state.running = flight } else { state.waiting = flight }
             return flight
         }
         defer { state.withLock { $0.joined -= 1 } }
-        return try await flight.value
+        // A caller with a deadline (a request) waits no longer than it has.
+        guard let deadline = DatabaseDeadline.current else { return try await flight.value }
+        guard let value = try await withTimeLimit(deadline - ContinuousClock.now, { try await flight.value }) else {
+            throw PlacesError(.unavailable, "the index did not catch up in time; try again", cause: "timeout")
+        }
+        return value
     }
 
-    /// Waits for the sync running now, if any; its failure is left to the caller's own sync.
-    func running() async {
+    /// Waits for the sync running now, if any, but not past `deadline`; its failure is left to the caller's own sync.
+    func running(until deadline: ContinuousClock.Instant) async {
         let flight = state.withLock { state -> Task<Int, any Error>? in
             if state.running != nil { state.joined += 1 }
             return state.running
         }
         guard let flight else { return }
-        _ = await flight.result
+        _ = try? await withTimeLimit(deadline - ContinuousClock.now) { _ = await flight.result }
         state.withLock { $0.joined -= 1 }
     }
 

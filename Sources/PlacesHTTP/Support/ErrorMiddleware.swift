@@ -31,7 +31,13 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     private func answer(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let error as PlacesError {
+        } catch var error as PlacesError {
+            if error.isDatabaseUnavailable, RequestWrites.current?.hasCommitted == true {
+                // Something was committed before the failure: retrying blindly could do it twice.
+                let cause = error.cause
+                error = .outcomeUnknown
+                error.cause = cause
+            }
             if let detail = error.detail {
                 context.logger.error("the service failed", metadata: ["error": "\(error.code.rawValue): \(error.message)", "detail": "\(detail)"])
             }

@@ -23,7 +23,8 @@ struct CircleBounds: Equatable {
         let north = center.latitude + degrees
         latitude = max(-90, south)...min(90, north)
         let ratio = sin(angle) / cos(center.latitude * Double.pi / 180)
-        guard south > -90, north < 90, angle < Double.pi / 2, ratio < 1 else {
+        // Near 1, asin's slope grows without bound and a rounding error could exceed the margin: no bound then.
+        guard south > -90, north < 90, angle < Double.pi / 2, ratio < 0.9999 else {
             longitudes = [-180...180]
             return
         }
