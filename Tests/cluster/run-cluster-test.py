@@ -370,7 +370,7 @@ class WriteLoad:
         self.lock = threading.Lock()
         self.next = 0
         self.answered = []  # place ids answered 201
-        self.retried = {"502": 0, "503": 0, "504": 0, "no answer": 0}
+        self.retried = {"502": 0, "503": 0, "503 outcome_unknown": 0, "504": 0, "no answer": 0}
         self.without_retry_after = 0
         self.given_up = 0
         self.unanswered = []  # why requests got no answer
@@ -414,7 +414,9 @@ class WriteLoad:
                     self.answered.append(answer["id"])
                 return
             if status in (502, 503, 504):
-                self.count(str(status))
+                # 503 unavailable promises that nothing changed; outcome_unknown that it may have.
+                code = (answer or {}).get("error", {}).get("code") if isinstance(answer, dict) else None
+                self.count("503 outcome_unknown" if code == "outcome_unknown" else str(status))
                 if status == 503 and not headers.get("Retry-After"):
                     with self.lock:
                         self.without_retry_after += 1
@@ -477,6 +479,12 @@ def check_writes(database, nginx, load, writer_names):
     if missing:
         fail(f"{len(missing)} of {len(load.answered)} writes answered 201 are not in the database, e.g. {missing[:3]}")
     extra = len(stored) - len(set(load.answered) & stored)
+    # A place made beside the answered ones comes from a request whose outcome its client could not know: no answer,
+    # a gateway's 502 or 504, or 503 outcome_unknown. A plain 503 unavailable said nothing was changed.
+    unknown = sum(load.retried[what] for what in ("no answer", "502", "504", "503 outcome_unknown"))
+    if extra > unknown:
+        fail(f"{extra} places were made by requests answered without a place, but only {unknown} answers left the outcome "
+             f"unknown: a 503 unavailable changed something")
     notes.append(f"{len(load.answered)} writes answered 201, all {'' if not missing else 'but some '}in the database; "
                  f"{extra} more were made by requests whose answer was lost; retried: "
                  + ", ".join(f"{count} × {what}" for what, count in load.retried.items()))
