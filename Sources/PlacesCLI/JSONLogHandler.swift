@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PlacesCore
 import Synchronization
 
 /// Writes each log event as one JSON object a line on standard error, for log collectors (`--log-format json`): the
@@ -68,21 +69,10 @@ struct JSONLogHandler: LogHandler {
         }
     }
 
-    /// `text` as a JSON string.
+    /// `text` as a JSON string, escaped as the API's answers are.
     static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        var writer = JSONWriter(capacity: text.utf8.count + 2)
+        writer.string(text)
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 }
