@@ -81,13 +81,14 @@ public final class PlacesMetrics: Sendable {
     func render(services: PlacesServices) async throws -> Response {
         placesIndexed.set(Int64(services.places.indexedCount))
         if let databaseSize { databaseBytes?.set(Int64(databaseSize())) }
-        // The gauges the database answers keep their last value when it cannot: the metrics are wanted most then.
-        if let active = try? await DatabaseDeadline.within(.seconds(1), { try await services.decisions.activeCount() }) {
-            decisionsActive.set(Int64(active))
-        }
-        if let lag = try? await DatabaseDeadline.within(.seconds(1), { try await services.places.indexLag() }) {
-            indexChangesBehind.set(Int64(lag.changes))
-            indexBehindSeconds.set(lag.seconds)
+        // The gauges the database answers keep their last value when it cannot (a second in all): the metrics are
+        // wanted most then.
+        await DatabaseDeadline.within(.seconds(1)) {
+            if let active = try? await services.decisions.activeCount() { decisionsActive.set(Int64(active)) }
+            if let lag = try? await services.places.indexLag() {
+                indexChangesBehind.set(Int64(lag.changes))
+                indexBehindSeconds.set(lag.seconds)
+            }
         }
         var response = Response(status: .ok, body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
         response.headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
