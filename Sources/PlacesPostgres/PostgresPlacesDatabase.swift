@@ -209,7 +209,7 @@ public final class PostgresPlacesDatabase: Sendable {
                 guard let deadline else { return }
                 if deadline > leaseDeadline { try? await Task.sleep(until: deadline) }
                 let timedOut = PostgresPlacesDatabase.unavailable("the database did not answer in time; try again", cause: "timeout")
-                if let (connection, committing) = access.abandonIfRunning(timedOut, orIfCommitting: PostgresPlacesDatabase.outcomeUnknown) {
+                if let (connection, committing) = access.abandonIfRunning(timedOut, orIfCommitting: PlacesError.outcomeUnknown) {
                     work.cancel()
                     logger.warning(
                         committing ? "the database did not answer a commit in time; its outcome is unknown" : "the database did not answer in time",
@@ -250,7 +250,7 @@ public final class PostgresPlacesDatabase: Sendable {
         // A server error answers the statement (a COMMIT refused is rolled back); any other failure while committing
         // lost the answer, so nobody knows whether the change was made.
         let lost = committing && error.serverInfo?[.sqlState] == nil
-        let answer = lost ? PostgresPlacesDatabase.outcomeUnknown : failure
+        let answer = lost ? PlacesError.outcomeUnknown : failure
         switch answer.code {
         case .conflict: break
         case .internalError:
@@ -306,8 +306,6 @@ public final class PostgresPlacesDatabase: Sendable {
         return error
     }
 
-    /// A change whose COMMIT (or statement) was sent and whose answer never came.
-    static var outcomeUnknown: PlacesError { PlacesError.outcomeUnknown }
 }
 
 extension PostgresPlacesDatabase.AccessKind {
@@ -330,8 +328,8 @@ private final class Access<T: Sendable>: Sendable {
     private enum Phase {
         /// Waiting for a connection.
         case waiting
-        /// The body runs on this connection; `committing` once a change may have been committed.
-        case running(PostgresConnection, committing: Bool)
+        /// The body runs on this connection.
+        case running(PostgresConnection)
         /// The body is done and its connection on its way back to the pool: the watchdog leaves it alone.
         case returning
         /// The caller has its answer.
@@ -342,6 +340,7 @@ private final class Access<T: Sendable>: Sendable {
         var phase = Phase.waiting
         var continuation: CheckedContinuation<T, any Error>?
         var watchdog: Task<Void, Never>?
+        /// True once a change may have been committed: a lost answer then leaves the outcome unknown.
         var committing = false
     }
 
@@ -368,7 +367,7 @@ private final class Access<T: Sendable>: Sendable {
     func start(on connection: PostgresConnection, committing: Bool) -> Bool {
         state.withLock { state in
             guard case .waiting = state.phase else { return false }
-            state.phase = .running(connection, committing: committing)
+            state.phase = .running(connection)
             state.committing = committing
             return true
         }
@@ -376,10 +375,7 @@ private final class Access<T: Sendable>: Sendable {
 
     /// From now on a lost answer leaves the outcome unknown (COMMIT is being sent).
     func committing() {
-        state.withLock { state in
-            state.committing = true
-            if case .running(let connection, _) = state.phase { state.phase = .running(connection, committing: true) }
-        }
+        state.withLock { $0.committing = true }
     }
 
     /// True once a change may have been committed.
@@ -431,10 +427,10 @@ private final class Access<T: Sendable>: Sendable {
     /// committed; hands back its connection to close, and whether it was committing.
     func abandonIfRunning(_ error: PlacesError, orIfCommitting committingError: PlacesError) -> (PostgresConnection, Bool)? {
         let taken = state.withLock { state -> (CheckedContinuation<T, any Error>, PostgresConnection, Bool)? in
-            guard case .running(let connection, let committing) = state.phase, let continuation = state.continuation else { return nil }
+            guard case .running(let connection) = state.phase, let continuation = state.continuation else { return nil }
             state.phase = .answered
             state.continuation = nil
-            return (continuation, connection, committing)
+            return (continuation, connection, state.committing)
         }
         guard let (continuation, connection, committing) = taken else { return nil }
         continuation.resume(throwing: committing ? committingError : error)
