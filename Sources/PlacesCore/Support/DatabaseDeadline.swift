@@ -19,9 +19,4 @@ public enum DatabaseDeadline {
         let sooner = current.map { min($0, deadline) } ?? deadline
         return try await $current.withValue(sooner, operation: body, isolation: isolation)
     }
-
-    /// Runs `body` with no deadline, whatever the caller's (a long read the caller chose to wait for).
-    public static func exempt<T>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T) async rethrows -> T {
-        try await $current.withValue(nil, operation: body, isolation: isolation)
-    }
 }
