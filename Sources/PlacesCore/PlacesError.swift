@@ -44,6 +44,44 @@ public struct PlacesError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let internalError = Code(rawValue: "internal_error")
     }
 
+    /// Why the service could not answer (`unavailable`, `outcome_unknown`): one short stable word, the label of
+    /// `places_unavailable_total`.
+    public struct Cause: RawRepresentable, Sendable, Hashable, ExpressibleByStringLiteral {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public init(stringLiteral value: String) { rawValue = value }
+
+        /// The pool gave no connection in time.
+        public static let noConnection: Cause = "no_connection"
+        /// The request's deadline (or an access's own bound) passed.
+        public static let timeout: Cause = "timeout"
+        /// The database could not be reached.
+        public static let unreachable: Cause = "unreachable"
+        /// The database answered that it cannot serve now (shutting down, read-only, out of resources, …).
+        public static let databaseRefused: Cause = "database_refused"
+        /// SQLite's file is locked by another writer.
+        public static let databaseBusy: Cause = "database_busy"
+        /// The user or password was refused.
+        public static let authenticationFailed: Cause = "authentication_failed"
+        /// The database named does not exist.
+        public static let noSuchDatabase: Cause = "no_such_database"
+        /// TLS was required and the server offers none.
+        public static let tlsUnavailable: Cause = "tls_unavailable"
+        /// A change's answer was lost.
+        public static let outcomeUnknown: Cause = "outcome_unknown"
+        /// `/ready` did not get its answer in time.
+        public static let notReady: Cause = "not_ready"
+        /// The place index is still loading.
+        public static let indexLoading: Cause = "index_loading"
+        /// Every password-hashing slot is taken.
+        public static let hashingBusy: Cause = "hashing_busy"
+        /// Others kept saving the decision first.
+        public static let decisionBusy: Cause = "decision_busy"
+
+        /// The causes that mean the database could not answer.
+        static let database: Set<Cause> = [.noConnection, .timeout, .unreachable, .databaseRefused, .databaseBusy]
+    }
+
     /// The stable machine code.
     public var code: Code
     /// A sentence for the person reading it.
@@ -54,15 +92,14 @@ public struct PlacesError: Error, Sendable, Hashable, CustomStringConvertible {
     public var retryAfterSeconds: Int?
     /// For a conflict with a stored thing: that thing's id (a `duplicate_place`'s existing place).
     public var existingID: String?
-    /// For `unavailable` and `outcome_unknown`: why, as one short stable word for metrics and logs (`no_connection`,
-    /// `timeout`, `unreachable`, `database_busy`, `index_loading`, `hashing_busy`, …); never shown to a client.
-    public var cause: String?
+    /// For `unavailable` and `outcome_unknown`: why, for metrics and logs; never shown to a client.
+    public var cause: Cause?
     /// What the operator's log needs to know of a failure inside the service (a database's own message); never shown to
     /// a client.
     public var detail: String?
 
     /// Makes an error with its code, message and (optional) field.
-    public init(_ code: Code, _ message: String, field: String? = nil, cause: String? = nil) {
+    public init(_ code: Code, _ message: String, field: String? = nil, cause: Cause? = nil) {
         self.code = code
         self.message = message
         self.field = field
@@ -91,14 +128,14 @@ public struct PlacesError: Error, Sendable, Hashable, CustomStringConvertible {
             "the database stopped answering after the change was sent, so it may or may not have been made; read it back before sending it again"
         )
         error.retryAfterSeconds = 1
-        error.cause = "outcome_unknown"
+        error.cause = .outcomeUnknown
         return error
     }
 
     /// True for `unavailable` because the database could not answer (not a busy password hasher or a loading index):
     /// what a request that already committed a change must not call "nothing changed".
     public var isDatabaseUnavailable: Bool {
-        code == .unavailable && ["no_connection", "timeout", "unreachable", "database_refused", "database_busy"].contains(cause ?? "")
+        code == .unavailable && cause.map(Cause.database.contains) == true
     }
 
     /// An unknown id.

@@ -136,7 +136,7 @@ struct Route: Sendable {
                 try await DatabaseDeadline.within(readyWithin * 0.8) { try await services.places.readiness() }
             }
             guard let revision = answer else {
-                throw PlacesError(.unavailable, "not ready: the database or the index did not answer within \(readyWithin)", cause: "not_ready")
+                throw PlacesError(.unavailable, "not ready: the database or the index did not answer within \(readyWithin)", cause: .notReady)
             }
             return try JSONResponse.make(Readiness(status: "ready", places: services.places.indexedCount, revision: revision))
         }

@@ -22,40 +22,40 @@ extension PostgresPlacesDatabase {
                 try? await connection.close()
             }
             guard let connection else {
-                return unavailable("the database at \(location) did not answer within \(limit) (is the server stopped, or the network dropping packets?)", cause: "timeout")
+                return unavailable("the database at \(location) did not answer within \(limit) (is the server stopped, or the network dropping packets?)", cause: .timeout)
             }
             try? await connection.close()
             return nil
         } catch let error as PSQLError {
             return diagnosis(of: error, at: location)
         } catch {
-            return unavailable("cannot connect to the database at \(location): \(error)", cause: "unreachable")
+            return unavailable("cannot connect to the database at \(location): \(error)", cause: .unreachable)
         }
     }
 
     /// What a failure to connect to `location` means, in words an operator can act on.
     static func diagnosis(of error: PSQLError, at location: PostgresLocation) -> PlacesError {
-        let cause: String
+        let cause: PlacesError.Cause
         let message: String
         switch (error.code, error.serverInfo?[.sqlState]) {
         case (_, "28P01"?), (_, "28000"?):
-            cause = "authentication_failed"
+            cause = .authenticationFailed
             message =
                 "the database at \(location) refused user '\(location.username)': authentication failed (check the password in the URL or PGPASSWORD, and pg_hba.conf)"
         case (_, "3D000"?):
-            cause = "no_such_database"
+            cause = .noSuchDatabase
             message = "the database '\(location.database)' does not exist at \(location); create it first (createdb \(location.database))"
         case (.sslUnsupported, _):
-            cause = "tls_unavailable"
+            cause = .tlsUnavailable
             message = "the database at \(location) does not offer TLS, and sslmode=\(location.sslMode.rawValue) requires it (use sslmode=prefer or disable, or enable ssl on the server)"
         case (.authMechanismRequiresPassword, _):
-            cause = "authentication_failed"
+            cause = .authenticationFailed
             message = "the database at \(location) asks user '\(location.username)' for a password, and none was given (put it in the URL or PGPASSWORD)"
         case (_, let state?):
-            cause = "database_refused"
+            cause = .databaseRefused
             message = "the database at \(location) refused the connection (\(state): \(error.serverInfo?[.message] ?? ""))"
         default:
-            cause = "unreachable"
+            cause = .unreachable
             message = "cannot connect to the database at \(location): \(connectionReason(error))"
         }
         return unavailable(message, cause: cause)

@@ -156,7 +156,7 @@ public final class PostgresPlacesDatabase: Sendable {
             }
         if let deadline, deadline <= asked {
             // The request spent its time before it got here (hashing a password, say): nothing is sent.
-            throw PostgresPlacesDatabase.unavailable("the database did not answer in time; try again", cause: "timeout")
+            throw PostgresPlacesDatabase.unavailable("the database did not answer in time; try again", cause: .timeout)
         }
         let leaseDeadline = deadline.map { min($0, asked + leaseTimeout) } ?? asked + leaseTimeout
         let (client, logger, gauges) = (client, logger, gauges)
@@ -188,7 +188,7 @@ public final class PostgresPlacesDatabase: Sendable {
                             return try outcome.get()
                         }
                     }
-                    guard let value else { throw PostgresPlacesDatabase.unavailable("the database cannot be reached; try again", cause: "unreachable") }
+                    guard let value else { throw PostgresPlacesDatabase.unavailable("the database cannot be reached; try again", cause: .unreachable) }
                     access.finish(.success(value))
                 } catch let error as PSQLError {
                     // Once the watchdog answered, the failure it caused (the connection it closed) is no news.
@@ -199,7 +199,7 @@ public final class PostgresPlacesDatabase: Sendable {
             }
             access.watchdog = Task {
                 try? await Task.sleep(until: leaseDeadline)
-                let noConnection = PostgresPlacesDatabase.unavailable("the database gave no connection in time; try again", cause: "no_connection")
+                let noConnection = PostgresPlacesDatabase.unavailable("the database gave no connection in time; try again", cause: .noConnection)
                 if access.abandonIfWaiting(noConnection) {
                     work.cancel()
                     gauges.connectionWait.recordInterval(since: asked)
@@ -208,7 +208,7 @@ public final class PostgresPlacesDatabase: Sendable {
                 }
                 guard let deadline else { return }
                 if deadline > leaseDeadline { try? await Task.sleep(until: deadline) }
-                let timedOut = PostgresPlacesDatabase.unavailable("the database did not answer in time; try again", cause: "timeout")
+                let timedOut = PostgresPlacesDatabase.unavailable("the database did not answer in time; try again", cause: .timeout)
                 if let (connection, committing) = access.abandonIfRunning(timedOut, orIfCommitting: PlacesError.outcomeUnknown) {
                     work.cancel()
                     logger.warning(
@@ -258,7 +258,7 @@ public final class PostgresPlacesDatabase: Sendable {
         default:
             logger.warning(
                 lost ? "the database's answer to a change was lost; its outcome is unknown" : "the database cannot answer",
-                metadata: ["database": "\(location)", "error": "\(PostgresPlacesDatabase.detail(error))", "cause": "\(answer.cause ?? "")"]
+                metadata: ["database": "\(location)", "error": "\(PostgresPlacesDatabase.detail(error))", "cause": "\(answer.cause?.rawValue ?? "")"]
             )
         }
         return answer
@@ -268,14 +268,14 @@ public final class PostgresPlacesDatabase: Sendable {
     /// conflict, a server that cannot answer now is unavailable (try again), anything else an internal error.
     static func mapped(_ error: PSQLError) -> PlacesError {
         guard let state = error.serverInfo?[.sqlState] else {
-            return unavailable("the database cannot be reached; try again", cause: "unreachable")
+            return unavailable("the database cannot be reached; try again", cause: .unreachable)
         }
         switch state {
         case PostgresError.Code.uniqueViolation.raw, PostgresError.Code.foreignKeyViolation.raw, PostgresError.Code.checkViolation.raw:
             return PlacesError(.conflict, "the change conflicts with what is stored")
         case _ where unavailableStates.contains { state.hasPrefix($0) }:
             // Busy, restarting, out of room, read-only after a failover, or a password changed under us: try again.
-            return unavailable("the database cannot answer now; try again", cause: "database_refused")
+            return unavailable("the database cannot answer now; try again", cause: .databaseRefused)
         default:
             return PlacesError(.internalError, "the database failed to answer; the failure was logged")
         }
@@ -299,7 +299,7 @@ public final class PostgresPlacesDatabase: Sendable {
     static let unavailableStates = ["08", "28", "3D000", "25006", "40", "53", "57", "55P03"]
 
     /// `unavailable`, to be tried again in a second (the answer's `Retry-After`), and why.
-    static func unavailable(_ message: String, cause: String) -> PlacesError {
+    static func unavailable(_ message: String, cause: PlacesError.Cause) -> PlacesError {
         var error = PlacesError(.unavailable, message)
         error.retryAfterSeconds = 1
         error.cause = cause

@@ -127,7 +127,7 @@ public struct PlacesDatabase: Sendable {
     static func mapped(_ error: DatabaseError) -> PlacesError {
         switch error.resultCode {
         case .SQLITE_BUSY, .SQLITE_LOCKED:
-            return PlacesError(.unavailable, "the database is busy; try again", cause: "database_busy")
+            return PlacesError(.unavailable, "the database is busy; try again", cause: .databaseBusy)
         case .SQLITE_CONSTRAINT:
             return PlacesError(.conflict, "the change conflicts with what is stored")
         default:

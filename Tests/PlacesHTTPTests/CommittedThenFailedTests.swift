@@ -30,7 +30,7 @@ struct CommittedThenFailedTests {
         (true, "hashing_busy", "unavailable"),
     ])
     func theAnswerSaysWhetherSomethingMayHaveChanged(_ commits: Bool, _ cause: String, _ code: String) async throws {
-        let failure = PlacesError(.unavailable, "the database did not answer in time; try again", cause: cause)
+        let failure = PlacesError(.unavailable, "the database did not answer in time; try again", cause: PlacesError.Cause(rawValue: cause))
         let app = Application(router: Self.router(commits: commits, failure: failure))
         try await app.test(.router) { client in
             let response = try await client.execute(uri: "/change", method: .post)

@@ -296,7 +296,7 @@ public struct DecisionService: Sendable {
             }
             read = nil
         }
-        throw PlacesError(.unavailable, "the decision is changing too often to save this; try again", cause: "decision_busy")
+        throw PlacesError(.unavailable, "the decision is changing too often to save this; try again", cause: .decisionBusy)
     }
 
     /// How many times a change is decided again when others keep saving the decision first.

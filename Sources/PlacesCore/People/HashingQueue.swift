@@ -65,7 +65,7 @@ public final class HashingQueue: Sendable {
         }
         guard admitted else {
             var error = PlacesError(.unavailable, "the server is busy checking passwords; try again in \(policy.retryAfterSeconds) seconds")
-            error.cause = "hashing_busy"
+            error.cause = .hashingBusy
             error.retryAfterSeconds = policy.retryAfterSeconds
             throw error
         }

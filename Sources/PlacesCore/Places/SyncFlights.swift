@@ -40,7 +40,7 @@ final class SyncFlights: Sendable {
         // A caller with a deadline (a request) waits no longer than it has.
         guard let deadline = DatabaseDeadline.current else { return try await flight.value }
         guard let value = try await withTimeLimit(deadline - ContinuousClock.now, { try await flight.value }) else {
-            throw PlacesError(.unavailable, "the index did not catch up in time; try again", cause: "timeout")
+            throw PlacesError(.unavailable, "the index did not catch up in time; try again", cause: .timeout)
         }
         return value
     }

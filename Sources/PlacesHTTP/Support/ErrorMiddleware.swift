@@ -43,7 +43,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             }
             if error.status == .serviceUnavailable {
                 // Why the server could not answer: `places_unavailable_total{cause="timeout"}` and the like.
-                Counter(label: "places_unavailable", dimensions: [("cause", error.cause ?? error.code.rawValue)]).increment()
+                Counter(label: "places_unavailable", dimensions: [("cause", error.cause?.rawValue ?? error.code.rawValue)]).increment()
             }
             return try error.response(from: request, context: context)
         } catch let error as any HTTPResponseError {
