@@ -9,7 +9,7 @@ extension PostgresPlacesDatabase: CopySource {
     /// table streamed in primary-key order and handed on a batch at a time.
     public func readCopy(_ deliver: @escaping @Sendable (CopiedTable, [[StoredValue]]) async throws -> Void) async throws -> Int64 {
         try await snapshot(within: .none) { [logger] connection in
-            let revision = try await connection.value("SELECT value FROM change_counter WHERE id = 1", as: Int64.self, logger: logger)
+            let revision = try await FeedHorizon.read(on: connection, database: self).revision
             for table in DatabaseCopy.tables {
                 let columns = table.columnNames.map(PostgresPlacesDatabase.quoted).joined(separator: ", ")
                 let key = table.primaryKey.map(PostgresPlacesDatabase.quoted).joined(separator: ", ")
@@ -28,7 +28,7 @@ extension PostgresPlacesDatabase: CopySource {
                 }
                 if !batch.isEmpty { try await deliver(table, batch) }
             }
-            return revision ?? 0
+            return revision
         }
     }
 }
@@ -181,7 +181,7 @@ private enum PostgresCopiedRows {
     /// foreign key of every row and takes minutes). The search index is set aside, to be built once at the end.
     static func prepare(_ connection: PostgresConnection, replacing: Bool, logger: Logger) async throws {
         let tables = DatabaseCopy.tables.map { PostgresPlacesDatabase.quoted($0.name) }.joined(separator: ", ")
-        try await connection.query(PostgresQuery(unsafeSQL: "LOCK TABLE change_counter, \(tables) IN EXCLUSIVE MODE"), logger: logger)
+        try await connection.query(PostgresQuery(unsafeSQL: "LOCK TABLE change_counter, feed, \(tables) IN EXCLUSIVE MODE"), logger: logger)
         var holdingRows: CopiedTable?
         for table in DatabaseCopy.tables where holdingRows == nil {
             let query = PostgresQuery(unsafeSQL: "SELECT EXISTS (SELECT 1 FROM \(PostgresPlacesDatabase.quoted(table.name)))")
@@ -189,28 +189,29 @@ private enum PostgresCopiedRows {
         }
         if let holdingRows {
             guard replacing else { throw DatabaseCopy.notEmpty(holdingRows.name) }
-            try await connection.query(PostgresQuery(unsafeSQL: "TRUNCATE \(tables)"), logger: logger)
+            // The feed's rows name what was there before: instances that see the new generation load everything.
+            try await connection.query(PostgresQuery(unsafeSQL: "TRUNCATE feed, \(tables)"), logger: logger)
         }
         try await connection.query("DROP INDEX place_search", logger: logger)
     }
 
-    /// Closes the copy in the transaction: the search index is built, the change counter moves to at least the source's (and past its own)
-    /// under the new generation, and the feed's listeners are notified at commit; answers the counter.
+    /// Closes the copy in the transaction: the search index is built, the database takes the new generation, and the
+    /// feed's listeners are notified at commit (once, for the whole copy); answers the copy's position in the feed.
     static func finish(_ connection: PostgresConnection, sourceRevision: Int64, generation: String, logger: Logger) async throws -> Int64 {
         try await connection.query("SET LOCAL maintenance_work_mem = '256MB'", logger: logger)
         try await connection.query("CREATE INDEX place_search ON place USING gin (search)", logger: logger)
         let revision = try await connection.value(
             """
             WITH moved AS (
-                UPDATE change_counter SET value = greatest(value + 1, \(sourceRevision)), generation = \(generation) WHERE id = 1
-                RETURNING value, pg_notify(\(PostgresPlaceRepository.feedChannel), value::text) IS NULL AS notified
+                UPDATE change_counter SET generation = \(generation) WHERE id = 1
+                RETURNING pg_notify(\(PostgresPlaceRepository.feedChannel), '') IS NULL AS notified
             )
-            SELECT value FROM moved
+            SELECT \(unescaped: PostgresPlaceRow.writerStamp) FROM moved
             """,
             as: Int64.self,
             logger: logger
         )
-        guard let revision else { throw PlacesError(.internalError, "the change counter is missing") }
+        guard let revision else { throw PlacesError(.internalError, "the feed's state is missing") }
         return revision
     }
 }

@@ -15,7 +15,7 @@ extension PostgresPlacesDatabase {
         do {
             var configuration = try location.connectionConfiguration
             configuration.options.connectTimeout = TimeAmount.nanoseconds(Int64(limit.components.seconds) * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000)
-            if let schema { configuration.options.additionalStartupParameters = [("search_path", schema)] }
+            configuration.options.additionalStartupParameters = startupParameters(schema: schema)
             let connection = try await withTimeLimit(limit) { [configuration] in
                 try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
             } late: { connection in

@@ -32,6 +32,28 @@ extension PostgresPlacesDatabase {
         }
     }
 
+    /// Wakes the instances listening to the feed's channel after this process commits, until cancelled: one
+    /// notification for all the commits since the last (and at most one every `coalescing`), sent on its own rather than
+    /// from inside the writers' transactions, where `pg_notify` would take PostgreSQL's one notification lock of the
+    /// whole server at every commit. Writers of other processes (psql, an older release) send none: the listeners'
+    /// poll finds their changes.
+    func announceCommits(coalescing: Duration = .milliseconds(2)) async {
+        while !Task.isCancelled {
+            await committed.wait(upTo: .seconds(3600))
+            if Task.isCancelled { return }
+            // Straight on a pooled connection: an access would count as a write and ring for itself, and a failure
+            // (the database closed or gone) only means the others find the changes at their next poll.
+            let (client, logger) = (client, logger)
+            let sent = try? await withTimeLimit(.seconds(5)) {
+                try await client.withConnection { connection in
+                    _ = try await connection.query("SELECT pg_notify(\(PostgresPlaceRepository.feedChannel), '')", logger: logger)
+                }
+            }
+            if sent == nil { logger.debug("could not wake the other instances") }
+            try? await Task.sleep(for: coalescing)
+        }
+    }
+
     /// A failure as a log line can show it: a database error in full, never the password.
     static func describe(_ error: any Error, location: PostgresLocation) -> String {
         if let error = error as? PSQLError { return detail(error) }

@@ -304,6 +304,104 @@ extension PostgresPlacesDatabase {
                 """,
             ]
         ),
+        Migration(
+            version: 3,
+            name: "change-feed",
+            statements: [
+                // The change feed: one row for every change another instance or a client must hear of, written by the
+                // triggers below in the writer's own transaction (whoever the writer is: an instance, a command, psql).
+                // `xid` is the writing transaction's id, taken before it commits: a reader reads only below the oldest
+                // transaction still running (the horizon), where nothing can commit any more, and re-reads the current
+                // rows of what changed rather than trusting the order of the ids. `position` orders the rows of one
+                // transaction; `version` is the decision's version (saves of one decision are ordered by its row lock).
+                """
+                CREATE TABLE feed (
+                    position BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    xid XID8 NOT NULL DEFAULT pg_current_xact_id(),
+                    kind \(text) NOT NULL,
+                    subject \(text) NOT NULL,
+                    detail \(text),
+                    version BIGINT,
+                    created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+                )
+                """,
+                "CREATE INDEX feed_xid ON feed (xid)",
+                // Rows older than a day are pruned; an index that has not read as far as this must load everything.
+                "ALTER TABLE change_counter ADD COLUMN feed_pruned_below BIGINT NOT NULL DEFAULT 0",
+                // The place rows' `revision` is now the id of the transaction that last wrote them (a seed tells its own
+                // rows by it); the feed, not the column, says what changed.
+                "DROP INDEX place_revision",
+                """
+                CREATE FUNCTION places_feed_place() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    INSERT INTO feed (kind, subject) SELECT 'place', id FROM changed;
+                    RETURN NULL;
+                END $$
+                """,
+                "CREATE TRIGGER place_feed_insert AFTER INSERT ON place REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION places_feed_place()",
+                "CREATE TRIGGER place_feed_update AFTER UPDATE ON place REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION places_feed_place()",
+                "CREATE TRIGGER place_feed_delete AFTER DELETE ON place REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION places_feed_place()",
+                // A decision started, saved (a ballot, a departure) or ended: its status and version.
+                """
+                CREATE FUNCTION places_feed_decision() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    INSERT INTO feed (kind, subject, detail, version) VALUES ('decision', NEW.id, NEW.status, NEW.version);
+                    RETURN NULL;
+                END $$
+                """,
+                "CREATE TRIGGER decision_feed AFTER INSERT OR UPDATE ON decision FOR EACH ROW EXECUTE FUNCTION places_feed_decision()",
+                // A ballot arrived, changed or was withdrawn: who (never what), at the decision's version.
+                """
+                CREATE FUNCTION places_feed_ballot() RETURNS trigger LANGUAGE plpgsql AS $$
+                DECLARE
+                    changed ballot;
+                BEGIN
+                    IF TG_OP = 'DELETE' THEN changed := OLD; ELSE changed := NEW; END IF;
+                    INSERT INTO feed (kind, subject, detail, version)
+                    VALUES ('ballot', changed.decision_id, changed.user_id, (SELECT version FROM decision WHERE id = changed.decision_id));
+                    RETURN NULL;
+                END $$
+                """,
+                "CREATE TRIGGER ballot_feed AFTER INSERT OR UPDATE OR DELETE ON ballot FOR EACH ROW EXECUTE FUNCTION places_feed_ballot()",
+                // A notification for its recipient.
+                """
+                CREATE FUNCTION places_feed_notification() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    INSERT INTO feed (kind, subject, detail) VALUES ('notification', NEW.recipient_id, NEW.id);
+                    RETURN NULL;
+                END $$
+                """,
+                "CREATE TRIGGER notification_feed AFTER INSERT ON notification FOR EACH ROW EXECUTE FUNCTION places_feed_notification()",
+                // Who may see what: a member joined or left a group, an account was deleted, a session revoked.
+                """
+                CREATE FUNCTION places_feed_member() RETURNS trigger LANGUAGE plpgsql AS $$
+                DECLARE
+                    changed group_member;
+                BEGIN
+                    IF TG_OP = 'DELETE' THEN changed := OLD; ELSE changed := NEW; END IF;
+                    INSERT INTO feed (kind, subject, detail) VALUES ('member', changed.group_id, changed.user_id);
+                    RETURN NULL;
+                END $$
+                """,
+                "CREATE TRIGGER member_feed AFTER INSERT OR DELETE ON group_member FOR EACH ROW EXECUTE FUNCTION places_feed_member()",
+                """
+                CREATE FUNCTION places_feed_account() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    INSERT INTO feed (kind, subject) VALUES ('account', OLD.id);
+                    RETURN NULL;
+                END $$
+                """,
+                "CREATE TRIGGER account_feed AFTER DELETE ON user_account FOR EACH ROW EXECUTE FUNCTION places_feed_account()",
+                """
+                CREATE FUNCTION places_feed_session() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    INSERT INTO feed (kind, subject, detail) VALUES ('session', OLD.user_id, OLD.token_hash);
+                    RETURN NULL;
+                END $$
+                """,
+                "CREATE TRIGGER session_feed AFTER DELETE ON session FOR EACH ROW EXECUTE FUNCTION places_feed_session()",
+            ]
+        ),
     ]
 
     /// The lock that makes instances starting together migrate once (any number, the same for every release).

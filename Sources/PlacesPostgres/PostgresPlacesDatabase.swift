@@ -19,7 +19,10 @@ public final class PostgresPlacesDatabase: Sendable {
     let gauges = PoolGauges()
     /// When a failure to get a connection was last diagnosed (`noConnection(waited:)`).
     let diagnosing = Mutex<ContinuousClock.Instant?>(nil)
+    /// Rung when a writing access commits: `announceCommits` then wakes the other instances.
+    let committed = Doorbell()
     private let running: Task<Void, Never>
+    private let announcing = Mutex<Task<Void, Never>?>(nil)
 
     /// Connects to the database at `location` and migrates it; `schema`, when given, is the schema every connection
     /// works in (tests give each case a schema of its own). `unavailable` saying what is wrong when the server cannot
@@ -35,7 +38,7 @@ public final class PostgresPlacesDatabase: Sendable {
         var configuration = location.configuration
         configuration.options.maximumConnections = maximumConnections
         configuration.options.connectTimeout = .seconds(5)
-        if let schema { configuration.options.additionalStartupParameters = [("search_path", schema)] }
+        configuration.options.additionalStartupParameters = startupParameters(schema: schema)
         // The pool's own messages (each failed attempt to connect, while the server is down) only at debug level.
         var background = logger
         if background.logLevel > .debug { background.logLevel = .warning }
@@ -49,6 +52,7 @@ public final class PostgresPlacesDatabase: Sendable {
             database.close()
             throw error
         }
+        database.announcing.withLock { $0 = Task { [weak database] in await database?.announceCommits() } }
         return database
     }
 
@@ -62,10 +66,28 @@ public final class PostgresPlacesDatabase: Sendable {
         running = Task.immediate { await client.run() }
     }
 
-    deinit { running.cancel() }
+    deinit {
+        running.cancel()
+        announcing.withLock { $0?.cancel() }
+    }
+
+    /// How this process names itself to the server (`application_name`): `places`, or `places/SCHEMA` for a schema of
+    /// its own. The feed's horizon leaves out the transactions of another Places schema (`FeedHorizon`).
+    var applicationName: String { PostgresPlacesDatabase.applicationName(schema: schema) }
+
+    static func applicationName(schema: String?) -> String { schema.map { "places/" + $0 } ?? "places" }
+
+    /// What every connection of the pool sets as it starts: its schema, its name, and a limit on a transaction left
+    /// open and idle (any open writing transaction holds the change feed back for every instance).
+    static func startupParameters(schema: String?) -> [(String, String)] {
+        var parameters = [("application_name", applicationName(schema: schema)), ("idle_in_transaction_session_timeout", "60s")]
+        if let schema { parameters.append(("search_path", schema)) }
+        return parameters
+    }
 
     /// Closes every connection; the value cannot be used afterwards.
     public func close() {
+        announcing.withLock { $0?.cancel() }
         running.cancel()
     }
 
@@ -184,7 +206,10 @@ public final class PostgresPlacesDatabase: Sendable {
                             // The watchdog can no longer take the connection; one it took (and is closing) goes back to
                             // the pool only once closed, so that the pool never hands it out again.
                             if access.returning() || connection.isClosed { try? await connection.closeFuture.get() }
-                            if case .success = outcome, kind.writes { RequestWrites.current?.committed() }
+                            if case .success = outcome, kind.writes {
+                                RequestWrites.current?.committed()
+                                self.committed.ring()
+                            }
                             return try outcome.get()
                         }
                     }

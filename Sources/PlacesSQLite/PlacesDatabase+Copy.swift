@@ -154,18 +154,19 @@ private enum CopiedRows {
         return triggers
     }
 
-    /// Closes the copy in the transaction: builds the search index once, puts the triggers back, and moves the
-    /// change counter to at least the source's (and past its own) under the new generation; answers the counter.
+    /// Closes the copy in the transaction: builds the search index once, puts the triggers back, empties the feed (its
+    /// rows name what was there before) and moves its position to at least the source's (and past its own) under the
+    /// new generation; answers the position.
     static func finish(_ db: Database, triggers: [Trigger], sourceRevision: Int64, generation: String) throws -> Int64 {
         try db.execute(sql: "INSERT INTO place_search (place_search) VALUES ('rebuild')")
         for trigger in triggers { try db.execute(sql: trigger.sql) }
-        let revision = try Int64.fetchOne(
-            db,
-            sql: "UPDATE change_counter SET value = max(value + 1, ?), generation = ? WHERE id = 1 RETURNING value",
-            arguments: [sourceRevision, generation]
+        try db.execute(sql: "DELETE FROM feed")
+        try db.execute(
+            sql: "UPDATE sqlite_sequence SET seq = max(seq + 1, ?) WHERE name = 'feed'",
+            arguments: [sourceRevision]
         )
-        guard let revision else { throw PlacesError(.internalError, "the change counter is missing") }
-        return revision
+        try db.execute(sql: "UPDATE change_counter SET generation = ?, feed_pruned_below = 0 WHERE id = 1", arguments: [generation])
+        return try SQLitePlaceRepository.revision(db)
     }
 }
 

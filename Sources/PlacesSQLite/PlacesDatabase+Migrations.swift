@@ -359,6 +359,68 @@ extension PlacesDatabase {
                     """
             )
         }
+        migrator.registerMigration("v9-change-feed") { db in
+            try db.execute(
+                sql: """
+                    -- The change feed: one row for every change another process or a client must hear of, written by the
+                    -- triggers below in the writer's own transaction (whoever the writer is). One writer at a time makes
+                    -- the order of positions the order of commits. AUTOINCREMENT never reuses a position, pruned or not,
+                    -- and the first one follows the change counter this replaces, so revisions keep growing.
+                    CREATE TABLE feed (
+                        position INTEGER PRIMARY KEY AUTOINCREMENT,
+                        kind TEXT NOT NULL,
+                        subject TEXT NOT NULL,
+                        detail TEXT,
+                        version INTEGER,
+                        created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+                    );
+                    INSERT INTO sqlite_sequence (name, seq) SELECT 'feed', value FROM change_counter WHERE id = 1;
+                    -- Rows older than a day are pruned; a reader that has not read as far as this must load everything.
+                    ALTER TABLE change_counter ADD COLUMN feed_pruned_below INTEGER NOT NULL DEFAULT 0;
+
+                    CREATE TRIGGER place_feed_insert AFTER INSERT ON place
+                    BEGIN INSERT INTO feed (kind, subject) VALUES ('place', new.id); END;
+                    CREATE TRIGGER place_feed_update AFTER UPDATE ON place
+                    BEGIN INSERT INTO feed (kind, subject) VALUES ('place', new.id); END;
+                    CREATE TRIGGER place_feed_delete AFTER DELETE ON place
+                    BEGIN INSERT INTO feed (kind, subject) VALUES ('place', old.id); END;
+
+                    -- A decision started, saved (a ballot, a departure) or ended: its status and version.
+                    CREATE TRIGGER decision_feed_insert AFTER INSERT ON decision
+                    BEGIN INSERT INTO feed (kind, subject, detail, version) VALUES ('decision', new.id, new.status, new.version); END;
+                    CREATE TRIGGER decision_feed_update AFTER UPDATE ON decision
+                    BEGIN INSERT INTO feed (kind, subject, detail, version) VALUES ('decision', new.id, new.status, new.version); END;
+                    -- A ballot arrived, changed or was withdrawn: who (never what), at the decision's version.
+                    CREATE TRIGGER ballot_feed_insert AFTER INSERT ON ballot
+                    BEGIN
+                        INSERT INTO feed (kind, subject, detail, version)
+                        VALUES ('ballot', new.decision_id, new.user_id, (SELECT version FROM decision WHERE id = new.decision_id));
+                    END;
+                    CREATE TRIGGER ballot_feed_update AFTER UPDATE ON ballot
+                    BEGIN
+                        INSERT INTO feed (kind, subject, detail, version)
+                        VALUES ('ballot', new.decision_id, new.user_id, (SELECT version FROM decision WHERE id = new.decision_id));
+                    END;
+                    CREATE TRIGGER ballot_feed_delete AFTER DELETE ON ballot
+                    BEGIN
+                        INSERT INTO feed (kind, subject, detail, version)
+                        VALUES ('ballot', old.decision_id, old.user_id, (SELECT version FROM decision WHERE id = old.decision_id));
+                    END;
+                    -- A notification for its recipient.
+                    CREATE TRIGGER notification_feed AFTER INSERT ON notification
+                    BEGIN INSERT INTO feed (kind, subject, detail) VALUES ('notification', new.recipient_id, new.id); END;
+                    -- Who may see what: a member joined or left a group, an account was deleted, a session revoked.
+                    CREATE TRIGGER member_feed_insert AFTER INSERT ON group_member
+                    BEGIN INSERT INTO feed (kind, subject, detail) VALUES ('member', new.group_id, new.user_id); END;
+                    CREATE TRIGGER member_feed_delete AFTER DELETE ON group_member
+                    BEGIN INSERT INTO feed (kind, subject, detail) VALUES ('member', old.group_id, old.user_id); END;
+                    CREATE TRIGGER account_feed AFTER DELETE ON user_account
+                    BEGIN INSERT INTO feed (kind, subject) VALUES ('account', old.id); END;
+                    CREATE TRIGGER session_feed AFTER DELETE ON session
+                    BEGIN INSERT INTO feed (kind, subject, detail) VALUES ('session', old.user_id, old.token_hash); END;
+                    """
+            )
+        }
         return migrator
     }
 }

@@ -46,7 +46,13 @@ public struct PlacesDatabase: Sendable {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             PlacesDatabase.addFunctions(db)
-            if let statements { db.trace { event in statements(event.description) } }
+            if let statements {
+                db.trace { event in
+                    // A trigger's statements run inside the statement that fired it: not one of the caller's.
+                    let text = event.description
+                    if !text.hasPrefix("-- ") { statements(text) }
+                }
+            }
         }
         return try PlacesDatabase(writer: DatabaseQueue(configuration: configuration), accessed: accesses)
     }

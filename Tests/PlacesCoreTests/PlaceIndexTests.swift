@@ -64,8 +64,12 @@ struct PlaceIndexTests {
         #expect(index.count == 2)
         #expect(index.nearby(try query(0, 0)).map(\.id) == ["c"])
         #expect(index.nearby(try query(10, 10)).map(\.id) == ["a"])
-        index.apply(PlaceChanges(upserted: [summary("stale", 0, 0)], deleted: [], revision: 4))
-        #expect(index.nearby(try query(0, 0)).map(\.id) == ["c"])
+        index.apply(PlaceChanges(upserted: [summary("stale", 0, 0)], deleted: [], revision: 3))
+        #expect(index.nearby(try query(0, 0)).map(\.id) == ["c"], "a change set read before the index's revision is ignored")
+        // At the same revision, places re-read above the horizon (a write of this instance) still apply.
+        index.apply(PlaceChanges(upserted: [summary("reread", 0, 0)], deleted: [], revision: 4))
+        #expect(index.nearby(try query(0, 0)).map(\.id) == ["reread", "c"])
+        #expect(index.revision == 4)
     }
 
     @Test func renamesShowWithoutMoving() throws {

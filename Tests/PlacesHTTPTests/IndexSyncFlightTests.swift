@@ -55,8 +55,8 @@ final class ReplacedDatabase: PlaceRepository {
         return snapshot
     }
 
-    func changes(since revision: Int64, limit: Int) async throws -> PlaceChanges? {
-        var changes = try await inner.changes(since: revision, limit: limit)
+    func changes(since revision: Int64, limit: Int, rereading: Set<String>) async throws -> PlaceChanges? {
+        var changes = try await inner.changes(since: revision, limit: limit, rereading: rereading)
         changes?.generation = state.withLock { $0.generation }
         return changes
     }

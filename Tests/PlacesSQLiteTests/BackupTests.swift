@@ -42,11 +42,11 @@ struct BackupTests {
         let copy = try PlacesDatabase(path: copyPath, readOnly: true)
         let copied = try await copy.places.liveSummaries()
         let live = try await database.places.liveSummaries()
-        // The copy holds exactly the transactions committed up to its revision: the base seed (revision 1)
-        // and one batch of ten per later revision, nothing half-written.
+        // The copy holds exactly the transactions committed up to its feed position: every place is written once,
+        // so each takes one position (the base seed's 2,000, then ten per batch), nothing half-written.
         #expect(report.places == copied.summaries.count)
-        #expect(copied.summaries.count == 2_000 + 10 * Int(copied.revision - 1))
-        #expect(copied.revision >= 4 && copied.revision < live.revision && live.revision == Int64(batches) + 1)
+        #expect(copied.summaries.count == Int(copied.revision) && (copied.summaries.count - 2_000).isMultiple(of: 10))
+        #expect(copied.revision >= 2_030 && copied.revision < live.revision && live.revision == 2_000 + 10 * Int64(batches))
         let liveByID = Dictionary(uniqueKeysWithValues: live.summaries.map { ($0.id, $0) })
         for summary in copied.summaries { #expect(liveByID[summary.id] == summary) }
         // The copy is a working database: search and the other tables came along.

@@ -38,7 +38,7 @@ extension PlaceRepositoryContract {
                 #expect(api?.ownerID == owner && api?.seedSource == nil, "seeds never touch an API place")
                 #expect(try await store.places.liveCount() == 4)
             },
-            ContractCase("places", "a seed transaction rolled back leaves nothing behind and does not move the revision") { store in
+            ContractCase("places", "a seed transaction rolled back leaves nothing behind, in the feed neither") { store in
                 try await store.places.seed([Sample.place("kept")])
                 let before = try await store.places.liveSummaries()
                 let transaction = try await store.places.beginSeed()
@@ -50,10 +50,13 @@ extension PlaceRepositoryContract {
                 #expect(try await store.places.place(id: "y") == nil)
                 #expect(try await store.places.place(id: "kept")?.name == "Place kept")
                 let after = try await store.places.liveSummaries()
-                #expect(after.revision == before.revision)
+                // The feed's position may move on (on PostgreSQL it counts every transaction, rolled back or not), but
+                // it names nothing the rollback wrote.
+                #expect(after.revision >= before.revision)
                 #expect(after.summaries.map(\.id) == ["kept"])
                 let changes = try #require(try await store.places.changes(since: before.revision, limit: 10))
-                #expect(changes.upserted.isEmpty && changes.deleted.isEmpty && changes.revision == before.revision)
+                #expect(changes.upserted.isEmpty && changes.deleted.isEmpty)
+                #expect(try await store.places.changeCount(since: before.revision) == 0)
                 // The store still takes writes after a rollback.
                 try await store.places.seed([Sample.place("z")])
                 #expect(try await store.places.liveSummaries().revision > before.revision)
@@ -66,7 +69,7 @@ extension PlaceRepositoryContract {
                 await expectError(.invalidInput) { try await store.places.seed([Sample.place("s2"), Sample.place("s2")]) }
                 #expect(try await store.places.place(id: "s1") == nil)
                 #expect(try await store.places.place(id: "s2") == nil)
-                #expect(try await store.places.liveSummaries().revision == before)
+                #expect(try await store.places.changeCount(since: before) == 0)
                 #expect(try await store.places.changes(since: before, limit: 10)?.upserted.isEmpty == true)
             },
         ]

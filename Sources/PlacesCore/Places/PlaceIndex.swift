@@ -3,8 +3,8 @@ import Synchronization
 
 /// The in-memory side of the places: the grid index plus what a nearby answer shows of each place.
 ///
-/// The database is the source of truth; this follows it through the change counter (`revision`), applying
-/// changes in commit order. Each place gets a slot (the grid's key) that is never reused until the next full
+/// The database is the source of truth; this follows it through the change feed (`revision`, the position it has
+/// applied up to), applying each changed place as a later read found it. Each place gets a slot (the grid's key) that is never reused until the next full
 /// load, so a slot a reader holds always names the same place.
 ///
 /// One mechanism keeps readers and writers apart: the content is an immutable version (`PlaceTable`) that a
@@ -25,7 +25,7 @@ public final class PlaceIndex: Sendable {
     /// The content queries read now.
     private var table: PlaceTable { version.table }
 
-    /// The change counter the index is current at.
+    /// The feed position the index has applied up to.
     public var revision: Int64 { table.revision }
 
     /// The database generation its revision counts in.
@@ -47,11 +47,14 @@ public final class PlaceIndex: Sendable {
         writing.withLock { _ in publish(fresh) }
     }
 
-    /// Applies a change set in order; changes at or before the current revision are ignored.
+    /// Applies a change set in order: the places as a read after every one before it saw them, so never an older state
+    /// over a newer one. A set at a revision behind the index's (read before it) is ignored; one at the same revision
+    /// may still carry places re-read above it (a write of this instance the horizon has not passed).
     public func apply(_ changes: PlaceChanges) {
         writing.withLock { _ in
             var next = table
-            guard changes.revision > next.revision else { return }
+            guard changes.revision >= next.revision, changes.revision > next.revision || !changes.upserted.isEmpty || !changes.deleted.isEmpty
+            else { return }
             next.apply(changes)
             publish(next)
         }

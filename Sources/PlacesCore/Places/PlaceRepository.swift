@@ -5,12 +5,15 @@ public protocol PlaceRepository: Sendable {
     /// The place with this id, deleted or not; nil when there is none.
     func place(id: String) async throws -> Place?
 
-    /// Every live (not deleted) place's summary, and the change counter they are current at.
+    /// Every live (not deleted) place's summary, and the feed position they are current at.
     func liveSummaries() async throws -> PlaceSnapshot
 
-    /// What changed after `revision`, in commit order, and the counter it is current at; nil when more than `limit`
-    /// places changed (the caller then loads a whole snapshot instead of reading the changes twice).
-    func changes(since revision: Int64, limit: Int) async throws -> PlaceChanges?
+    /// The places the change feed names after `revision` and up to the feed's horizon, as they are now (live ones
+    /// whole, deleted ones by id), in the order of their last change, and the horizon they are current at; with them,
+    /// read in the same snapshot, the places `rereading` names (writes of this instance the horizon may not have passed
+    /// yet). Nil when more than `limit` places changed, when the feed was pruned past `revision`, or when `revision` is
+    /// ahead of anything the database ever committed (it was replaced): the caller then loads a whole snapshot.
+    func changes(since revision: Int64, limit: Int, rereading: Set<String>) async throws -> PlaceChanges?
     /// How many places changed after `revision`: the changes an index at that revision has not applied yet.
     func changeCount(since revision: Int64) async throws -> Int
 
@@ -59,9 +62,9 @@ public protocol SeedTransaction: Sendable {
     /// API), `invalid_input` when this transaction already wrote the id (a file naming it twice). The others are
     /// written. A failure of the database itself throws, and the transaction can then only roll back.
     func upsert(_ places: [Place]) async throws -> [Int: PlacesError]
-    /// Makes everything written visible at once, as one change of the revision.
+    /// Makes everything written visible at once, in one transaction of the change feed.
     func commit() async throws
-    /// Ends the transaction leaving nothing of it behind, the change counter included.
+    /// Ends the transaction leaving nothing of it behind, in the feed neither.
     func rollback() async
 }
 
@@ -80,16 +83,18 @@ extension PlaceRepository {
     }
 }
 
-/// Every live place's summary at one revision of the change counter.
+/// Every live place's summary at one position of the change feed.
 @PublicInit
 public struct PlaceSnapshot: Sendable {
     /// The summaries.
     public var summaries: [PlaceSummary]
-    /// The change counter they are current at.
+    /// The feed position they are current at: every change at or below it is in them.
     public var revision: Int64
     /// The database's generation: a new one when the database was replaced under running instances (`places copy
     /// --replace`, a restore), whose revisions then count anew; "" when the engine does not tell.
     public var generation: String = ""
+    /// The newest position the read could see committed (see `PlaceChanges.reach`).
+    public var reach: Int64 = 0
 }
 
 /// Places that changed after some revision: the live ones as they are now, and the ids of those deleted.
@@ -99,8 +104,21 @@ public struct PlaceChanges: Sendable {
     public var upserted: [PlaceSummary]
     /// Ids of places deleted since.
     public var deleted: [String]
-    /// The change counter this is current at.
+    /// The feed position this is current at: every change at or below it is in it (the horizon, less one).
     public var revision: Int64
     /// The database's generation (see `PlaceSnapshot.generation`): another than the index's means reload everything.
     public var generation: String = ""
+    /// The newest position the read could see committed: a write committed before the read is at or below it, though
+    /// the horizon (`revision`) may not have passed it yet. What a write's answer says as its `Places-Revision`.
+    public var reach: Int64 = 0
+    /// True when place changes were committed above the horizon (behind a transaction still open): a reader should look
+    /// again soon rather than at its next poll.
+    public var pending: Bool = false
+}
+
+extension PlaceRepository {
+    /// `changes(since:limit:rereading:)` with nothing to re-read.
+    public func changes(since revision: Int64, limit: Int) async throws -> PlaceChanges? {
+        try await changes(since: revision, limit: limit, rereading: [])
+    }
 }

@@ -101,7 +101,7 @@ extension PlaceService {
             throw error
         }
         try await repository.insert(place)
-        try await syncIndex()
+        try await syncWrite(of: place.id)
         return place
     }
 
@@ -129,7 +129,7 @@ extension PlaceService {
         place.createdAt = stored.createdAt
         place.rating = stored.rating
         try await repository.update(place)
-        try await syncIndex()
+        try await syncWrite(of: place.id)
         return place
     }
 
@@ -140,7 +140,7 @@ extension PlaceService {
         place.deletedAt = clock()
         place.updatedAt = place.deletedAt ?? place.updatedAt
         try await repository.update(place)
-        try await syncIndex()
+        try await syncWrite(of: place.id)
     }
 
     /// Brings a soft-deleted place back; owner only (or the operator).
@@ -150,7 +150,7 @@ extension PlaceService {
         place.deletedAt = nil
         place.updatedAt = clock()
         try await repository.update(place)
-        try await syncIndex()
+        try await syncWrite(of: place.id)
         return place
     }
 
@@ -236,7 +236,7 @@ extension PlaceService {
         let now = clock()
         let rating = Rating(placeId: placeID, userId: user.id, stars: stars, review: review, createdAt: now, updatedAt: now)
         let aggregate = try await repository.save(rating)
-        try await syncIndex()
+        try await syncWrite(of: placeID)
         return (rating, aggregate)
     }
 
@@ -248,7 +248,7 @@ extension PlaceService {
             guard let place = try await repository.place(id: placeID) else { throw PlacesError.notFound("no place with id '\(placeID)'") }
             return place.rating
         }
-        try await syncIndex()
+        try await syncWrite(of: placeID)
         return aggregate
     }
 

@@ -15,6 +15,8 @@ public struct PlaceService: Sendable {
     private let caughtUp = CaughtUp()
     /// The syncs in flight, which concurrent callers share.
     let syncs = SyncFlights()
+    /// Whether the last sync saw changes above the feed's horizon.
+    private let lastSyncPending = IndexLoaded()
     let clock: @Sendable () -> Date
     let makePlaceID: @Sendable () -> String
     let limits: UsageLimits
@@ -54,12 +56,16 @@ public struct PlaceService: Sendable {
         return place
     }
 
-    /// Loads every live place into the index (start-up).
-    public func loadIndex() async throws {
+    /// Loads every live place into the index (start-up); answers the feed position a write committed before it is at
+    /// or below.
+    @discardableResult
+    public func loadIndex() async throws -> Int64 {
         let asked = ContinuousClock.now
-        index.replaceAll(try await repository.liveSummaries())
+        let snapshot = try await repository.liveSummaries()
+        index.replaceAll(snapshot)
         indexLoaded.flag.store(true, ordering: .releasing)
         caughtUp.mark(asked)
+        return max(snapshot.reach, snapshot.revision)
     }
 
     /// The index, loaded the first time it is needed: a server loads it at start, a command of the CLI only when it
@@ -87,33 +93,53 @@ public struct PlaceService: Sendable {
     /// table) once.
     @discardableResult
     public func syncIndex() async throws -> Int {
-        guard indexLoaded.flag.load(ordering: .acquiring) else { return 0 }
-        return try await syncs.fresh { [self] in try await applyChanges() }
+        try await sync(rereading: []).changed
     }
 
-    /// One sync: reads what changed since the index's revision and applies it, or reloads everything.
-    private func applyChanges() async throws -> Int {
+    /// A sync that starts after this call and re-reads `rereading` besides what the feed names.
+    func sync(rereading: Set<String>) async throws -> IndexSync {
+        guard indexLoaded.flag.load(ordering: .acquiring) else { return IndexSync(changed: 0, reach: 0, pending: false) }
+        let sync = try await syncs.fresh(rereading: rereading) { [self] rereading in try await applyChanges(rereading: rereading) }
+        lastSyncPending.flag.store(sync.pending, ordering: .relaxed)
+        return sync
+    }
+
+    /// Brings a place this instance just wrote into the index before the write answers, whatever the feed's horizon
+    /// (a transaction still open elsewhere may hold it below the write), and tells the request where the write is in
+    /// the feed (its answer's `Places-Revision`).
+    func syncWrite(of placeID: String) async throws {
+        let sync = try await sync(rereading: [placeID])
+        RequestWrites.current?.wrote(at: sync.reach)
+    }
+
+    /// True when the last sync saw place changes committed above the feed's horizon (behind a transaction still
+    /// open): the periodic sync then looks again soon rather than at its next poll.
+    public var feedPending: Bool { lastSyncPending.flag.load(ordering: .relaxed) }
+
+    /// One sync: reads what changed since the index's revision (and the places to re-read) and applies it, or reloads
+    /// everything.
+    private func applyChanges(rereading: Set<String>) async throws -> IndexSync {
         // Everything committed before this moment is read below: once applied, the index is caught up with it.
         let asked = ContinuousClock.now
-        guard let changes = try await repository.changes(since: index.revision, limit: PlaceService.largeChangeSet) else {
+        guard let changes = try await repository.changes(since: index.revision, limit: PlaceService.largeChangeSet, rereading: rereading) else {
             let before = index.revision
-            try await loadIndex()
-            return index.revision > before ? index.count : 0
+            let reach = try await loadIndex()
+            return IndexSync(changed: index.revision > before ? index.count : 0, reach: reach, pending: false)
         }
         // A database replaced under the instance counts its revisions anew: only a whole snapshot is right then.
         if index.wantsCompaction || changes.generation != index.generation {
-            try await loadIndex()
-        } else if changes.revision > index.revision {
-            index.apply(changes)
+            let reach = try await loadIndex()
+            return IndexSync(changed: index.count, reach: reach, pending: false)
         }
-        caughtUp.mark(asked)
-        return changes.upserted.count + changes.deleted.count
+        index.apply(changes)
+        if !changes.pending { caughtUp.mark(asked) }
+        return IndexSync(changed: changes.upserted.count + changes.deleted.count, reach: changes.reach, pending: changes.pending)
     }
 
     /// How many live places the index holds.
     public var indexedCount: Int { index.count }
 
-    /// The revision of the change counter the index has applied: every place write answered before it is in the
+    /// The feed position the index has applied up to: every place write answered before it is in the
     /// index (a write through this instance is, once it answers).
     public var indexRevision: Int64 { index.revision }
 

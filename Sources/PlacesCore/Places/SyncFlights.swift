@@ -7,21 +7,34 @@ import Synchronization
 /// about to answer, `/ready`, the periodic round) joins the waiting one, which starts after every one of its callers
 /// arrived, or queues it; a caller that only needs a revision first waits for the running one and asks again only when
 /// that one fell short.
+///
+/// A caller may name places to re-read (a write of its own): the flight it joins reads them with the feed, in the same
+/// snapshot, so the write is in the index once the flight lands even while the feed's horizon is still below it.
 final class SyncFlights: Sendable {
     private struct State {
-        var running: Task<Int, any Error>?
-        var waiting: Task<Int, any Error>?
+        var running: Task<IndexSync, any Error>?
+        var waiting: Task<IndexSync, any Error>?
+        /// The places the running flight re-reads, and those its callers asked the waiting one to.
+        var runningRereads: Set<String> = []
+        var waitingRereads: Set<String> = []
         /// Callers awaiting a flight right now (tests wait until they all joined).
         var joined = 0
     }
 
     private let state = Mutex(State())
 
-    /// The result of a sync that starts after this call: the one waiting behind the running one, or a new one.
-    func fresh(_ sync: @escaping @Sendable () async throws -> Int) async throws -> Int {
-        let flight = state.withLock { state -> Task<Int, any Error> in
+    /// The result of a sync that starts after this call (the one waiting behind the running one, or a new one) and
+    /// re-reads `rereading` besides what the feed names.
+    func fresh(
+        rereading: Set<String> = [],
+        _ sync: @escaping @Sendable (Set<String>) async throws -> IndexSync
+    ) async throws -> IndexSync {
+        let flight = state.withLock { state -> Task<IndexSync, any Error> in
             state.joined += 1
-            if let waiting = state.waiting { return waiting }
+            if let waiting = state.waiting {
+                state.waitingRereads.formUnion(rereading)
+                return waiting
+            }
             let before = state.running
             // Unstructured, so a caller that is cancelled does not cancel the sync the others wait for; and without
             // the deadline of the request that happened to start it, which is no deadline of the others' (each
@@ -30,10 +43,17 @@ final class SyncFlights: Sendable {
                 Task {
                     if let before { _ = await before.result }
                     defer { self.landed() }
-                    return try await sync()
+                    // Once running, nobody joins it any more: what it re-reads is settled.
+                    return try await sync(self.state.withLock { $0.runningRereads })
                 }
             }
-            if before == nil { state.running = flight } else { state.waiting = flight }
+            if before == nil {
+                state.running = flight
+                state.runningRereads = rereading
+            } else {
+                state.waiting = flight
+                state.waitingRereads = rereading
+            }
             return flight
         }
         defer { state.withLock { $0.joined -= 1 } }
@@ -47,7 +67,7 @@ final class SyncFlights: Sendable {
 
     /// Waits for the sync running now, if any, but not past `deadline`; its failure is left to the caller's own sync.
     func running(until deadline: ContinuousClock.Instant) async {
-        let flight = state.withLock { state -> Task<Int, any Error>? in
+        let flight = state.withLock { state -> Task<IndexSync, any Error>? in
             if state.running != nil { state.joined += 1 }
             return state.running
         }
@@ -63,7 +83,19 @@ final class SyncFlights: Sendable {
     private func landed() {
         state.withLock { state in
             state.running = state.waiting
+            state.runningRereads = state.waitingRereads
             state.waiting = nil
+            state.waitingRereads = []
         }
     }
+}
+
+/// What one index sync did.
+struct IndexSync: Sendable {
+    /// How many places it changed in the index.
+    var changed: Int
+    /// A write committed before the sync started is at or below this feed position (`PlaceChanges.reach`).
+    var reach: Int64
+    /// True when changes were committed above the feed's horizon: worth looking again soon.
+    var pending: Bool
 }

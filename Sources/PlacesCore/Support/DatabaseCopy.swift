@@ -45,7 +45,7 @@ public struct CopiedTable: Sendable, Hashable {
     public func position(of name: String) -> Int? { columns.firstIndex { $0.name == name } }
 }
 
-/// What a copy wrote: the rows of each table, and the change counter and generation the target now carries.
+/// What a copy wrote: the rows of each table, and the generation and feed position the target now carries.
 public struct CopyReport: Sendable, Hashable, Encodable {
     /// One table's count.
     public struct TableCount: Sendable, Hashable, Encodable {
@@ -57,7 +57,8 @@ public struct CopyReport: Sendable, Hashable, Encodable {
     public var tables: [TableCount]
     /// The target's new generation id: running instances that see it reload everything.
     public var generation: String
-    /// The target's change counter after the copy (at least the source's).
+    /// The target's position in its own change feed after the copy (positions of another database mean nothing to it:
+    /// the new generation tells running instances to load everything).
     public var revision: Int64
 }
 
@@ -65,7 +66,7 @@ public struct CopyReport: Sendable, Hashable, Encodable {
 public protocol CopySource: Sendable {
     /// Reads every table of `DatabaseCopy.tables` in that order from one consistent snapshot, handing the rows to
     /// `deliver` in batches of at most `DatabaseCopy.batchSize` (each table's rows in primary-key order), and answers
-    /// the change counter's value in that snapshot.
+    /// the feed position of that snapshot.
     func readCopy(_ deliver: @escaping @Sendable (CopiedTable, [[StoredValue]]) async throws -> Void) async throws -> Int64
 }
 
@@ -74,8 +75,8 @@ public protocol CopyTarget: Sendable {
     /// Runs `fill` inside one write transaction of this database, after checking that the copied tables are empty
     /// (`conflict` naming `--replace` when not, unless `replacing`, which empties them first in the same transaction).
     /// The rows `fill` hands to its sink are inserted, derived columns (search indexes, folded names) computed on the
-    /// way. Then the change counter becomes at least `fill`'s answer and greater than before, the generation becomes
-    /// `generation`, and the transaction commits; when anything throws, nothing of it stays. Answers the counter.
+    /// way. Then the generation becomes `generation` and the transaction commits; when anything throws, nothing of it
+    /// stays. Answers the target's feed position (on SQLite at least `fill`'s answer and greater than before).
     func writeCopy(
         replacing: Bool,
         generation: String,
@@ -95,7 +96,7 @@ public enum DatabaseCopy {
     public static let batchSize = 1_000
 
     /// Every table a copy carries, parents before children (foreign-key order), each with the columns both engines
-    /// store. Not here: the change counter (the target keeps its own, moved forward), schema bookkeeping, SQLite's
+    /// store. Not here: the change feed and its state (the target keeps its own), schema bookkeeping, SQLite's
     /// search index and PostgreSQL's search and folded-name columns (computed on the way in), and transient state
     /// (the login throttle, the deadline task's lease).
     public static let tables: [CopiedTable] = [
@@ -194,11 +195,11 @@ public enum DatabaseCopy {
     ]
 
     /// What a copy leaves out on purpose, as `table` or `table.column` (a trailing `*` matches any rest): the change
-    /// counter (the target keeps its own), schema bookkeeping, search indexes and folded names (computed on the way
+    /// feed and its state (the target keeps its own), schema bookkeeping, search indexes and folded names (computed on the way
     /// in), transient state (the login throttle's attempts, the leases of tasks run on one instance), and the engines'
     /// own tables.
     public static let leftOut: [String] = [
-        "change_counter", "grdb_migrations", "schema_migration", "sqlite_*", "place_search", "place_search_*",
+        "change_counter", "feed", "grdb_migrations", "schema_migration", "sqlite_*", "place_search", "place_search_*",
         "throttle_attempt", "lease", "place.search", "user_account.display_name_folded",
     ]
 

@@ -11,6 +11,7 @@ public final class RequestWrites: Sendable {
     @TaskLocal public static var current: RequestWrites?
 
     private let flag = Atomic<Bool>(false)
+    private let position = Atomic<Int64>(0)
 
     public init() {}
 
@@ -19,4 +20,11 @@ public final class RequestWrites: Sendable {
 
     /// True once the request committed a change.
     public var hasCommitted: Bool { flag.load(ordering: .relaxed) }
+
+    /// The request's place write is in the change feed at or below `position` (its answer's `Places-Revision` is at
+    /// least that, so that a client asking another instance for it waits until that instance has it).
+    public func wrote(at position: Int64) { self.position.max(position, ordering: .relaxed) }
+
+    /// The highest feed position a place write of the request is at or below; 0 when it wrote none.
+    public var writePosition: Int64 { position.load(ordering: .relaxed) }
 }

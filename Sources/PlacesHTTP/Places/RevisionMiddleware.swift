@@ -3,8 +3,9 @@ import PlacesCore
 
 /// Read-your-writes behind a load balancer, where a client's next request may reach another instance.
 ///
-/// Every answer carries `Places-Revision`: the change-feed revision this instance's index has applied (after a place
-/// write, one that includes the write). A request that sends `Places-Min-Revision: N` (the revision of a write it
+/// Every answer carries `Places-Revision`: the change-feed position this instance's index has applied up to (every
+/// change at or below it). After a place write it is one that includes the write: the write is in this instance's
+/// index already, though other transactions still open when it committed may hold the feed's horizon below it. A request that sends `Places-Min-Revision: N` (the revision of a write it
 /// made) first waits, up to 200 ms, until this instance has applied N, then is answered as the instance can, with
 /// `Places-Revision-Reached: true` or `false` saying whether it got there.
 struct RevisionMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -23,7 +24,7 @@ struct RevisionMiddleware<Context: RequestContext>: RouterMiddleware {
             reached = await places.catchUp(to: minimum)
         }
         var response = try await next(request, context)
-        response.headers[Self.revisionHeader] = String(places.indexRevision)
+        response.headers[Self.revisionHeader] = String(max(places.indexRevision, RequestWrites.current?.writePosition ?? 0))
         if let reached { response.headers[Self.reachedHeader] = reached ? "true" : "false" }
         return response
     }

@@ -104,61 +104,30 @@ public struct PostgresAccountRepository: AccountRepository {
 
     public func delete(userID: String) async throws {
         try await database.write { connection in
-            // Locks in the order the other writers take them: the change counter first (as every place write does)
-            // when their ratings or places will change, then the groups they are in, then their account.
-            var revision: Int64?
-            if try await PostgresAccountRepository.hasRatingsOrPlaces(userID, on: connection, database: database) {
-                revision = try await PostgresPlaceRepository.bumpRevision(on: connection, logger: database.logger)
-            }
+            // Locks in the order the other writers take them: the groups they are in, then their account (a rating's
+            // save holds the rater's account before the place), then the places they rated, in the order of their ids.
             let groupIDs = try await PostgresAccountRepository.lockGroupsAndAccount(of: userID, on: connection, database: database)
             let rated = try await connection.rows(
-                "DELETE FROM rating WHERE user_id = \(userID) RETURNING place_id",
+                "SELECT place_id FROM rating WHERE user_id = \(userID) ORDER BY place_id",
                 logger: database.logger
             ).map { row in try row.get("place_id", as: String.self) }
+            try await PostgresPlaceRepository.lockPlaces(rated, on: connection, logger: database.logger)
+            try await connection.execute("DELETE FROM rating WHERE user_id = \(userID)", logger: database.logger)
             // Sessions, settings, favourites, friendships, memberships, invitations, notifications and personal
             // collections go with the account (ON DELETE CASCADE); places they added to others' collections stay,
             // with no one named as having added them (ON DELETE SET NULL).
             try await connection.execute("DELETE FROM user_account WHERE id = \(userID)", logger: database.logger)
             try await PostgresGroupRepository.afterLeaving(groupIDs, on: connection, database: database)
-            let owned = try await connection.value(
-                "SELECT EXISTS (SELECT 1 FROM place WHERE owner_id = \(userID))",
-                as: Bool.self,
-                logger: database.logger
-            )
-            guard !rated.isEmpty || owned == true else { return }
-            let stamp: Int64
-            if let revision {
-                stamp = revision
-            } else {
-                stamp = try await PostgresPlaceRepository.bumpRevision(on: connection, logger: database.logger)
-            }
             for placeID in rated {
-                _ = try await PostgresPlaceRepository.recountRatings(of: placeID, revision: stamp, on: connection, logger: database.logger)
+                _ = try await PostgresPlaceRepository.recountRatings(of: placeID, on: connection, logger: database.logger)
             }
             try await connection.execute(
-                "UPDATE place SET owner_id = NULL, revision = \(stamp) WHERE owner_id = \(userID)",
+                "UPDATE place SET owner_id = NULL, revision = \(unescaped: PostgresPlaceRow.writerStamp) WHERE owner_id = \(userID)",
                 logger: database.logger
             )
         }
     }
 
-    /// Whether the user rated a place or added one: deleting them then changes places, at a new revision.
-    static func hasRatingsOrPlaces(
-        _ userID: String,
-        on connection: PostgresConnection,
-        database: PostgresPlacesDatabase
-    ) async throws
-        -> Bool
-    {
-        try await connection.value(
-            """
-            SELECT EXISTS (SELECT 1 FROM rating WHERE user_id = \(userID))
-                OR EXISTS (SELECT 1 FROM place WHERE owner_id = \(userID))
-            """,
-            as: Bool.self,
-            logger: database.logger
-        ) == true
-    }
 
     /// The groups the user belongs to, each locked (in id order) against other changes to its membership until the
     /// transaction ends; then the user's account, so they join no group (nor rate any place) meanwhile.

@@ -4,9 +4,9 @@ import Logging
 import PlacesCore
 import PostgresNIO
 
-/// Places in PostgreSQL. Every write bumps the change counter in its own transaction and stamps the rows it touches
-/// with the new value; the counter row's lock orders the writers, so readers of `changes(since:)` see changes in commit
-/// order, and the commit notifies every instance listening on the feed's channel.
+/// Places in PostgreSQL. Every write of a place row adds a row to the change feed in its own transaction (the feed's
+/// triggers), and readers of `changes(since:)` read the feed below its horizon (`FeedHorizon`): no lock that every writer
+/// takes, and no change skipped however the writers' transactions interleave.
 public struct PostgresPlaceRepository: PlaceRepository {
     let database: PostgresPlacesDatabase
     var logger: Logger { database.logger }
@@ -18,10 +18,10 @@ public struct PostgresPlaceRepository: PlaceRepository {
     }
 
     public func liveSummaries() async throws -> PlaceSnapshot {
-        // One snapshot for the counter and the rows, so the summaries are exactly those at that revision; a million
+        // One snapshot for the horizon and the rows, so every change below the horizon is in the summaries; a million
         // of them take seconds.
-        try await database.snapshot(within: .own(.seconds(300))) { connection in
-            let (revision, generation) = try await PostgresPlaceRepository.counter(on: connection, logger: logger)
+        try await database.snapshot(within: .own(.seconds(300))) { [database] connection in
+            let feed = try await FeedHorizon.read(on: connection, database: database)
             var summaries: [PlaceSummary] = []
             var shared = SharedValues()
             let rows = try await connection.query(
@@ -31,41 +31,79 @@ public struct PostgresPlaceRepository: PlaceRepository {
             for try await columns in rows.decode(PostgresPlaceRow.SummaryColumns.self) {
                 if let summary = PostgresPlaceRow.summary(columns, shared: &shared) { summaries.append(summary) }
             }
-            return PlaceSnapshot(summaries: summaries, revision: revision, generation: generation)
+            return PlaceSnapshot(summaries: summaries, revision: feed.revision, generation: feed.generation)
         }
     }
 
-    public func changes(since revision: Int64, limit: Int) async throws -> PlaceChanges? {
-        try await database.snapshot { connection in
-            let (current, generation) = try await PostgresPlaceRepository.counter(on: connection, logger: logger)
-            var changes = PlaceChanges(upserted: [], deleted: [], revision: current, generation: generation)
-            // A counter behind the caller's means the database was replaced: only a whole snapshot is right then.
-            guard current >= revision else { return nil }
-            guard current > revision else { return changes }
-            let count = try await connection.value("SELECT count(*) FROM place WHERE revision > \(revision)", as: Int.self, logger: logger) ?? 0
-            guard count <= limit else { return nil }
-            var shared = SharedValues()
-            let rows = try await connection.query(
-                """
-                SELECT \(unescaped: PostgresPlaceRow.summaryColumns), deleted_at IS NOT NULL FROM place
-                WHERE revision > \(revision) ORDER BY revision
-                """,
+    public func changes(since revision: Int64, limit: Int, rereading: Set<String>) async throws -> PlaceChanges? {
+        try await database.snapshot { [database] connection in
+            let feed = try await FeedHorizon.read(on: connection, database: database)
+            // Ahead of every transaction the database ever started: it is another database now (a restore, a new
+            // server). Behind what was pruned: changes are missing. Only a whole snapshot is right then.
+            guard revision < feed.reach + 1, revision + 1 >= feed.prunedBelow else { return nil }
+            let current = max(feed.revision, revision)
+            var changes = PlaceChanges(upserted: [], deleted: [], revision: current, generation: feed.generation, reach: max(feed.reach, current))
+            let reread = Array(rereading)
+            // The places the feed names between the index's position and the horizon, and those to re-read, each once,
+            // in the order of its last change; a place with no row any more counts as deleted.
+            let count = try await connection.value(
+                PostgresPlaceRepository.changed(after: revision, below: feed.horizon, rereading: reread, in: ("SELECT count(*) FROM (", ") AS changed")),
+                as: Int.self,
                 logger: logger
-            )
-            typealias Changed = (String, String, String, Double, Double, String?, String, String?, Int?, String?, String?, Int, Int, Bool)
-            for try await changed in rows.decode(Changed.self) {
-                if changed.13 {
-                    changes.deleted.append(changed.0)
-                } else if let summary = PostgresPlaceRow.summary(
-                    (changed.0, changed.1, changed.2, changed.3, changed.4, changed.5, changed.6, changed.7, changed.8, changed.9,
-                     changed.10, changed.11, changed.12),
-                    shared: &shared
-                ) {
-                    changes.upserted.append(summary)
+            ) ?? 0
+            guard count <= limit else { return nil }
+            if count > 0 {
+                var shared = SharedValues()
+                let rows = try await connection.query(
+                    PostgresPlaceRepository.changed(
+                        after: revision,
+                        below: feed.horizon,
+                        rereading: reread,
+                        in: (
+                            """
+                            SELECT changed.subject, place.kind, place.name, place.latitude, place.longitude, place.city, place.tags,
+                                place.cuisine, place.price_level, place.opening_hours, place.time_zone, place.rating_count, place.rating_sum,
+                                place.id IS NULL OR place.deleted_at IS NOT NULL
+                            FROM (
+                            """,
+                            ") AS changed LEFT JOIN place ON place.id = changed.subject ORDER BY changed.last, changed.subject"
+                        )
+                    ),
+                    logger: logger
+                )
+                typealias Changed = (
+                    String, String?, String?, Double?, Double?, String?, String?, String?, Int?, String?, String?, Int?, Int?, Bool
+                )
+                for try await row in rows.decode(Changed.self) {
+                    guard !row.13, let kind = row.1, let name = row.2, let latitude = row.3, let longitude = row.4, let tags = row.6 else {
+                        changes.deleted.append(row.0)
+                        continue
+                    }
+                    let columns = (row.0, kind, name, latitude, longitude, row.5, tags, row.7, row.8, row.9, row.10, row.11 ?? 0, row.12 ?? 0)
+                    if let summary = PostgresPlaceRow.summary(columns, shared: &shared) { changes.upserted.append(summary) }
                 }
             }
+            changes.pending = try await connection.value(
+                "SELECT EXISTS (SELECT 1 FROM feed WHERE kind = 'place' AND xid >= \(feed.horizon)::text::xid8)",
+                as: Bool.self,
+                logger: logger
+            ) ?? false
             return changes
         }
+    }
+
+    /// A statement over the places the feed names after `revision` and below `horizon`, and those to re-read, each once,
+    /// with the position of its last change (`subject`, `last`): the subquery between `around`'s two halves.
+    static func changed(after revision: Int64, below horizon: Int64, rereading: [String], in around: (String, String)) -> PostgresQuery {
+        """
+        \(unescaped: around.0)
+        SELECT subject, max(position) AS last FROM (
+            SELECT subject, position FROM feed
+            WHERE kind = 'place' AND xid > \(revision)::text::xid8 AND xid < \(horizon)::text::xid8
+            UNION ALL SELECT unnest(\(rereading)::text[]), \(Int64.max)
+        ) AS named GROUP BY subject
+        \(unescaped: around.1)
+        """
     }
 
     public func beginSeed() async throws -> any SeedTransaction {
@@ -119,12 +157,12 @@ public struct PostgresPlaceRepository: PlaceRepository {
 
     public func save(_ rating: Rating) async throws -> RatingAggregate {
         try await database.write { connection in
-            // The place's row, then the counter: every writer takes them in that order (a seed holds the rows of its
-            // places until it commits, and must not hold up the counter meanwhile). The counter's lock orders the
-            // saves of ratings, so the recount below sees every rating committed before it (a statement that waited
-            // for the lock would count from the moment it started).
-            try await PostgresPlaceRepository.lockPlace(rating.placeId, on: connection, logger: logger)
-            let revision = try await PostgresPlaceRepository.bumpRevision(on: connection, logger: logger)
+            // The rater's account, then the place's row, as account deletion takes them (it holds the account while it
+            // recounts the places they rated). The place's lock orders the saves of its ratings, so the recount below
+            // sees every rating committed before it (a statement that waited for the lock would count from the moment
+            // it started).
+            try await PostgresPlaceRepository.lockRater(rating.userId, on: connection, logger: logger)
+            try await PostgresPlaceRepository.lockPlaces([rating.placeId], on: connection, logger: logger)
             try await connection.execute(
                 """
                 INSERT INTO rating (user_id, place_id, stars, review, created_at, updated_at)
@@ -135,49 +173,44 @@ public struct PostgresPlaceRepository: PlaceRepository {
                 """,
                 logger: logger
             )
-            return try await PostgresPlaceRepository.recountRatings(of: rating.placeId, revision: revision, on: connection, logger: logger)
+            return try await PostgresPlaceRepository.recountRatings(of: rating.placeId, on: connection, logger: logger)
         }
     }
 
     public func deleteRating(userID: String, placeID: String) async throws -> RatingAggregate? {
-        do {
-            return try await deleteStoredRating(userID: userID, placeID: placeID)
-        } catch is NothingToDelete {
-            return nil
-        }
-    }
-
-    /// Deletes the rating and answers the place's new aggregate; `NothingToDelete` when there was no rating.
-    private func deleteStoredRating(userID: String, placeID: String) async throws -> RatingAggregate {
         try await database.write { connection in
-            // The place's row, then the counter, as in `save`.
-            try await PostgresPlaceRepository.lockPlace(placeID, on: connection, logger: logger)
-            let revision = try await PostgresPlaceRepository.bumpRevision(on: connection, logger: logger)
+            // The account, then the place's row, as in `save`.
+            try await PostgresPlaceRepository.lockRater(userID, on: connection, logger: logger)
+            try await PostgresPlaceRepository.lockPlaces([placeID], on: connection, logger: logger)
             guard try await connection.execute("DELETE FROM rating WHERE user_id = \(userID) AND place_id = \(placeID)", logger: logger) > 0
-            else {
-                throw NothingToDelete()
-            }
-            return try await PostgresPlaceRepository.recountRatings(of: placeID, revision: revision, on: connection, logger: logger)
+            else { return nil }
+            return try await PostgresPlaceRepository.recountRatings(of: placeID, on: connection, logger: logger)
         }
     }
 
-    /// Thrown inside `deleteRating`'s transaction when there was no rating, so that its revision is rolled back too.
-    private struct NothingToDelete: Error {}
-
-    /// Locks the place's row for the rest of the transaction (before the change counter, as every writer does).
-    static func lockPlace(_ placeID: String, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.execute("SELECT 1 FROM place WHERE id = \(placeID) FOR NO KEY UPDATE", logger: logger)
+    /// Holds the rater's account (KEY SHARE, as the rating's foreign key would) for the rest of the transaction, before
+    /// any place: account deletion takes the account first, then the places, and the two never wait for each other in
+    /// a circle.
+    static func lockRater(_ userID: String, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.execute("SELECT 1 FROM user_account WHERE id = \(userID) FOR KEY SHARE", logger: logger)
     }
 
-    /// Recomputes the rating aggregate of the place from its ratings and stamps it with `revision`.
-    static func recountRatings(of placeID: String, revision: Int64, on connection: PostgresConnection, logger: Logger) async throws
-        -> RatingAggregate
-    {
+    /// Locks the places' rows for the rest of the transaction, in the order of their ids (every writer that locks
+    /// several takes them in that order).
+    static func lockPlaces(_ placeIDs: [String], on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.execute(
+            "SELECT 1 FROM place WHERE id = ANY(\(placeIDs)::text[]) ORDER BY id FOR NO KEY UPDATE",
+            logger: logger
+        )
+    }
+
+    /// Recomputes the rating aggregate of the place from its ratings (the caller holds the place's row).
+    static func recountRatings(of placeID: String, on connection: PostgresConnection, logger: Logger) async throws -> RatingAggregate {
         let row = try await connection.row(
             """
             UPDATE place SET (rating_count, rating_sum) = (
                 SELECT count(*), coalesce(sum(stars), 0) FROM rating WHERE place_id = \(placeID)
-            ), revision = \(revision)
+            ), revision = \(unescaped: PostgresPlaceRow.writerStamp)
             WHERE id = \(placeID)
             RETURNING rating_count, rating_sum
             """,
@@ -264,7 +297,11 @@ public struct PostgresPlaceRepository: PlaceRepository {
 
     public func changeCount(since revision: Int64) async throws -> Int {
         try await database.read { connection in
-            try await connection.value("SELECT count(*) FROM place WHERE revision > \(revision)", as: Int.self, logger: logger) ?? 0
+            try await connection.value(
+                "SELECT count(DISTINCT subject) FROM feed WHERE kind = 'place' AND xid > \(revision)::text::xid8",
+                as: Int.self,
+                logger: logger
+            ) ?? 0
         }
     }
 
@@ -280,13 +317,6 @@ public struct PostgresPlaceRepository: PlaceRepository {
         }
     }
 
-    /// The change counter's current value and the database's generation.
-    static func counter(on connection: PostgresConnection, logger: Logger) async throws -> (revision: Int64, generation: String) {
-        guard let row = try await connection.row("SELECT value, generation FROM change_counter WHERE id = 1", logger: logger) else {
-            throw PlacesError(.internalError, "the change counter is missing")
-        }
-        return (try row.get("value"), try row.get("generation"))
-    }
 }
 
 extension PostgresPlacesDatabase {

@@ -32,37 +32,35 @@ enum PostgresPlaceRow {
     /// The mark of each field's lexemes, as `places_relevance` reads them.
     static let lexemeMarks: [SearchText.Field: String] = [.name: "n.", .labels: "l.", .description: "d."]
 
-    /// Inserts one place at the next revision, in one statement that bumps the change counter too: run on its own (its
-    /// own transaction), the counter's lock is held for that one statement, not across round trips.
+    /// What a written row carries as its `revision`: the id of the transaction writing it (a seed tells the rows it
+    /// wrote itself by it). The feed's trigger records the change.
+    static let writerStamp = "pg_current_xact_id()::text::bigint"
+
+    /// Inserts one place.
     static func insert(_ place: Place) -> PostgresQuery {
         """
-        WITH \(unescaped: PostgresPlaceRepository.bump())
-        INSERT INTO place (\(unescaped: writtenColumns)) SELECT
+        INSERT INTO place (\(unescaped: writtenColumns)) VALUES (
             \(place.id), \(place.kind.rawValue), \(place.name), \(place.description), \(place.coordinate.latitude),
             \(place.coordinate.longitude), \(place.address), \(place.city), \(StoredText.encodeTags(place.tags)), \(place.cuisine),
             \(place.priceLevel), \(place.phone), \(place.website), \(place.openingHours.map(StoredText.encodeHours)), \(place.timeZone),
             \(place.ownerID), \(place.seedSource), \(Timestamp.text(place.createdAt)), \(Timestamp.text(place.updatedAt)),
-            \(place.deletedAt.map(Timestamp.text)), bump.value, array_to_tsvector(string_to_array(\(searchLexemes(place)), ' '))
-        FROM bump
+            \(place.deletedAt.map(Timestamp.text)), \(unescaped: writerStamp), array_to_tsvector(string_to_array(\(searchLexemes(place)), ' '))
+        )
         """
     }
 
-    /// Rewrites a stored place whole (all but its id and creation time) at the next revision, in one statement that
-    /// locks the place's row, then bumps the change counter (every writer takes them in that order), then writes;
-    /// answers how many rows changed (0, and no revision taken, when there is no such place).
+    /// Rewrites a stored place whole (all but its id and creation time); answers how many rows changed (0 when there
+    /// is no such place).
     static func replace(_ place: Place) -> PostgresQuery {
         """
-        WITH target AS (SELECT id FROM place WHERE id = \(place.id) FOR NO KEY UPDATE),
-        \(unescaped: PostgresPlaceRepository.bump(when: "EXISTS (SELECT 1 FROM target)"))
         UPDATE place SET kind = \(place.kind.rawValue), name = \(place.name), description = \(place.description),
             latitude = \(place.coordinate.latitude), longitude = \(place.coordinate.longitude), address = \(place.address),
             city = \(place.city), tags = \(StoredText.encodeTags(place.tags)), cuisine = \(place.cuisine),
             price_level = \(place.priceLevel), phone = \(place.phone), website = \(place.website),
             opening_hours = \(place.openingHours.map(StoredText.encodeHours)), time_zone = \(place.timeZone),
             owner_id = \(place.ownerID), seed_source = \(place.seedSource), updated_at = \(Timestamp.text(place.updatedAt)),
-            deleted_at = \(place.deletedAt.map(Timestamp.text)), revision = bump.value,
+            deleted_at = \(place.deletedAt.map(Timestamp.text)), revision = \(unescaped: writerStamp),
             search = array_to_tsvector(string_to_array(\(searchLexemes(place)), ' '))
-        FROM bump
         WHERE id = \(place.id)
         """
     }
@@ -123,32 +121,7 @@ enum PostgresPlaceRow {
 }
 
 extension PostgresPlaceRepository {
-    /// The change counter's channel: every commit that moves the counter notifies it with the new revision, and every
-    /// instance listens, so a write through one is in the others' index at once.
+    /// The feed's channel: an instance that committed changes notifies it (once for many commits), and every instance
+    /// listens, so a write through one is in the others' index at once. A notification is only a wake-up.
     static let feedChannel = "places_feed"
-
-    /// `bump`, a common table expression that increments the change counter (when `condition`, an SQL condition,
-    /// holds), notifies the feed's listeners (at commit) and answers the new `value`: a statement that writes a place
-    /// at `bump.value` takes its revision itself.
-    static func bump(when condition: String = "TRUE") -> String {
-        """
-        bump AS (
-            UPDATE change_counter SET value = value + 1 WHERE id = 1 AND \(condition)
-            RETURNING value, pg_notify('\(feedChannel)', value::text) IS NULL AS notified
-        )
-        """
-    }
-
-    /// Increments the change counter inside the current transaction, notifies the feed's listeners (at commit), and
-    /// returns the new value. The counter row's lock, held until commit, orders the writers: revisions become visible
-    /// in the order they were drawn.
-    static func bumpRevision(on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
-        let revision = try await connection.value(
-            "WITH \(unescaped: bump()) SELECT value FROM bump",
-            as: Int64.self,
-            logger: logger
-        )
-        guard let revision else { throw PlacesError(.internalError, "the change counter is missing") }
-        return revision
-    }
 }

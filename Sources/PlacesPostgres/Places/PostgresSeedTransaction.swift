@@ -6,11 +6,9 @@ import PostgresNIO
 /// A seed file's transaction in PostgreSQL: one connection, leased for as long as the transaction is open, takes the
 /// batches as they come until the importer commits or rolls back.
 ///
-/// Each batch is streamed with COPY into a temporary staging table and written with one `INSERT … ON CONFLICT`. Into a
-/// live database, the rows are marked with a number of this transaction's own while it is open, and take their
-/// revision only at the end: the change counter (whose lock every place write waits for) is held for a moment, not for
-/// the whole seed. Into an empty table, the seed takes its revision first, and the search and revision indexes are
-/// set aside and built once at the end.
+/// Each batch is streamed with COPY into a temporary staging table and written with one `INSERT … ON CONFLICT`; the
+/// rows carry the transaction's id as their revision (so a file naming an id twice is noticed), and the feed's trigger
+/// records them. Into an empty table, the search index is set aside and built once at the end.
 final class PostgresSeedTransaction: SeedTransaction {
     /// What the importer asks of the open transaction.
     private enum Command {
@@ -127,11 +125,10 @@ private struct PreparedBatch: Sendable {
 private struct SeedWriter {
     let connection: PostgresConnection
     let logger: Logger
-    /// What the rows written so far carry as their revision: the seed's revision (into an empty table), or a negative
-    /// number of this transaction's own that `finish` replaces with the revision.
+    /// What the rows this transaction writes carry as their revision: its transaction id.
     let stamp: Int64
-    /// True when the seed took its revision at the start (an empty table), so `finish` has nothing to restamp.
-    let stampIsRevision: Bool
+    /// True when the search index was set aside (an empty table), so `finish` builds it.
+    let rebuildsSearch: Bool
 
     /// The columns of the staging table, in the order `copyLine` writes them.
     static let stagedColumns = [
@@ -154,20 +151,19 @@ private struct SeedWriter {
             """,
             logger: logger
         )
+        let stamp = try await connection.value("SELECT \(unescaped: PostgresPlaceRow.writerStamp)", as: Int64.self, logger: logger) ?? 0
         if looksEmpty {
-            // The table whole first, before this transaction has touched it (every writer takes what it writes before
-            // the change counter), and empty still under that lock: then the indexes can be set aside. Only a database
-            // that held no place a moment ago (a first start) is locked like this.
+            // The table whole first, before this transaction has touched it, and empty still under that lock: then the
+            // search index can be set aside. Only a database that held no place a moment ago (a first start) is locked
+            // like this.
             try await connection.query("LOCK TABLE place IN ACCESS EXCLUSIVE MODE", logger: logger)
             if try await connection.value("SELECT NOT EXISTS (SELECT 1 FROM place)", as: Bool.self, logger: logger) ?? false {
-                let revision = try await PostgresPlaceRepository.bumpRevision(on: connection, logger: logger)
                 // Built once at the end, in bulk, instead of row by row.
                 try await connection.query("DROP INDEX place_search", logger: logger)
-                try await connection.query("DROP INDEX place_revision", logger: logger)
-                return SeedWriter(connection: connection, logger: logger, stamp: revision, stampIsRevision: true)
+                return SeedWriter(connection: connection, logger: logger, stamp: stamp, rebuildsSearch: true)
             }
         }
-        return SeedWriter(connection: connection, logger: logger, stamp: -Int64.random(in: 1...Int64.max), stampIsRevision: false)
+        return SeedWriter(connection: connection, logger: logger, stamp: stamp, rebuildsSearch: false)
     }
 
     /// Writes the batch's places, answering those refused by their position: `conflict` for a place added through
@@ -220,16 +216,11 @@ private struct SeedWriter {
         return refused
     }
 
-    /// Gives the rows their revision (into a live database) or builds the search index (into an empty table).
+    /// Builds the search index (into an empty table); the rows are written already.
     func finish() async throws {
-        if stampIsRevision {
-            try await connection.query("SET LOCAL maintenance_work_mem = '256MB'", logger: logger)
-            try await connection.query("CREATE INDEX place_search ON place USING gin (search)", logger: logger)
-            try await connection.query("CREATE INDEX place_revision ON place (revision)", logger: logger)
-            return
-        }
-        let revision = try await PostgresPlaceRepository.bumpRevision(on: connection, logger: logger)
-        try await connection.query("UPDATE place SET revision = \(revision) WHERE revision = \(stamp)", logger: logger)
+        guard rebuildsSearch else { return }
+        try await connection.query("SET LOCAL maintenance_work_mem = '256MB'", logger: logger)
+        try await connection.query("CREATE INDEX place_search ON place USING gin (search)", logger: logger)
     }
 
     static func duplicate(_ id: String) -> PlacesError {

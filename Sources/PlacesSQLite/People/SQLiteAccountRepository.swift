@@ -105,7 +105,7 @@ public struct SQLiteAccountRepository: AccountRepository {
             try db.execute(sql: "DELETE FROM user_account WHERE id = ?", arguments: [userID])
             try SQLiteGroupRepository.afterLeaving(groupIDs, in: db)
             guard !rated.isEmpty || owned else { return }
-            let revision = try SQLitePlaceRepository.bumpRevision(db)
+            let revision = try SQLitePlaceRepository.writerStamp(db)
             _ = try SQLitePlaceRepository.recountRatings(of: rated, revision: revision, in: db)
             try db.execute(
                 sql: "UPDATE place SET owner_id = NULL, revision = ? WHERE owner_id = ?",

@@ -17,7 +17,7 @@ extension SQLitePlaceRepository {
 
     public func insert(_ place: Place) async throws {
         try await database.write { db in
-            let revision = try SQLitePlaceRepository.bumpRevision(db)
+            let revision = try SQLitePlaceRepository.writerStamp(db)
             var binding = try PlaceBinding(db: db, sql: PlaceRow.insertSQL)
             _ = try binding.execute(place, revision: revision, in: db)
         }
@@ -28,7 +28,7 @@ extension SQLitePlaceRepository {
             guard try db.exists("SELECT 1 FROM place WHERE id = ?", arguments: [place.id]) else {
                 throw PlacesError.notFound("no place with id '\(place.id)'")
             }
-            let revision = try SQLitePlaceRepository.bumpRevision(db)
+            let revision = try SQLitePlaceRepository.writerStamp(db)
             var binding = try PlaceBinding(db: db, sql: PlaceRow.replaceSQL)
             _ = try binding.execute(place, revision: revision, in: db)
         }
@@ -70,7 +70,7 @@ extension SQLitePlaceRepository {
                     Timestamp.text(rating.updatedAt),
                 ]
             )
-            let revision = try SQLitePlaceRepository.bumpRevision(db)
+            let revision = try SQLitePlaceRepository.writerStamp(db)
             return try SQLitePlaceRepository.recountRatings(of: [rating.placeId], revision: revision, in: db)[0]
         }
     }
@@ -79,7 +79,7 @@ extension SQLitePlaceRepository {
         try await database.write { db in
             try db.execute(sql: "DELETE FROM rating WHERE user_id = ? AND place_id = ?", arguments: [userID, placeID])
             guard db.changesCount > 0 else { return nil }
-            let revision = try SQLitePlaceRepository.bumpRevision(db)
+            let revision = try SQLitePlaceRepository.writerStamp(db)
             return try SQLitePlaceRepository.recountRatings(of: [placeID], revision: revision, in: db)[0]
         }
     }

@@ -2,8 +2,9 @@ import Foundation
 import GRDB
 import PlacesCore
 
-/// Places in SQLite. Every write bumps the change counter in its own transaction and stamps the rows it
-/// touches with the new value, so readers of `changes(since:)` see changes in commit order.
+/// Places in SQLite. Every write of a place row adds a row to the change feed in its own transaction (the feed's
+/// triggers); one writer at a time makes the order of the feed's positions the order of the commits, so a reader of
+/// `changes(since:)` reads on from the last position it saw.
 public struct SQLitePlaceRepository: PlaceRepository {
     let database: PlacesDatabase
 
@@ -15,33 +16,50 @@ public struct SQLitePlaceRepository: PlaceRepository {
 
     public func liveSummaries() async throws -> PlaceSnapshot {
         try await database.read { db in
-            let (revision, generation) = try SQLitePlaceRepository.counter(db)
+            let feed = try SQLitePlaceRepository.feedState(db)
             var summaries: [PlaceSummary] = []
             var shared = SharedValues()
             let cursor = try Row.fetchCursor(db, sql: "SELECT \(PlaceRow.summaryColumns) FROM place WHERE deleted_at IS NULL")
             while let row = try cursor.next() {
                 if let summary = PlaceRow.summary(row, shared: &shared) { summaries.append(summary) }
             }
-            return PlaceSnapshot(summaries: summaries, revision: revision, generation: generation)
+            return PlaceSnapshot(summaries: summaries, revision: feed.revision, generation: feed.generation)
         }
     }
 
-    public func changes(since revision: Int64, limit: Int) async throws -> PlaceChanges? {
+    public func changes(since revision: Int64, limit: Int, rereading: Set<String>) async throws -> PlaceChanges? {
         try await database.read { db in
-            let (current, generation) = try SQLitePlaceRepository.counter(db)
-            var changes = PlaceChanges(upserted: [], deleted: [], revision: current, generation: generation)
-            var shared = SharedValues()
-            guard current > revision else { return changes }
-            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM place WHERE revision > ?", arguments: [revision]) ?? 0
+            let feed = try SQLitePlaceRepository.feedState(db)
+            // Ahead of the feed: another database was put in place of this one. Behind what was pruned: changes are
+            // missing. Only a whole snapshot is right then.
+            guard revision <= feed.revision, revision + 1 >= feed.prunedBelow else { return nil }
+            var changes = PlaceChanges(upserted: [], deleted: [], revision: feed.revision, generation: feed.generation, reach: feed.revision)
+            let reread = String(data: try JSONEncoder().encode(Array(rereading)), encoding: .utf8) ?? "[]"
+            // The places the feed names after the position, and those to re-read, each once, in the order of its last
+            // change; a place with no row any more counts as deleted.
+            let changed = """
+                SELECT subject, max(position) AS last FROM (
+                    SELECT subject, position FROM feed WHERE position > ? AND kind = 'place'
+                    UNION ALL SELECT value, 9223372036854775807 FROM json_each(?)
+                ) GROUP BY subject
+                """
+            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM (\(changed))", arguments: [revision, reread]) ?? 0
             guard count <= limit else { return nil }
+            guard count > 0 else { return changes }
+            var shared = SharedValues()
+            let columns = PlaceRow.summaryColumns.split(separator: ",").map { "place." + $0.trimmingCharacters(in: .whitespaces) }
             let cursor = try Row.fetchCursor(
                 db,
-                sql: "SELECT \(PlaceRow.summaryColumns), deleted_at IS NOT NULL FROM place WHERE revision > ? ORDER BY revision",
-                arguments: [revision]
+                sql: """
+                    SELECT \(columns.joined(separator: ", ")), place.id IS NULL OR place.deleted_at IS NOT NULL, changed.subject
+                    FROM (\(changed)) AS changed LEFT JOIN place ON place.id = changed.subject
+                    ORDER BY changed.last, changed.subject
+                    """,
+                arguments: [revision, reread]
             )
             while let row = try cursor.next() {
                 if row[PlaceRow.summaryColumnCount] as Bool {
-                    changes.deleted.append(row[0])
+                    changes.deleted.append(row[PlaceRow.summaryColumnCount + 1])
                 } else if let summary = PlaceRow.summary(row, shared: &shared) {
                     changes.upserted.append(summary)
                 }
@@ -52,7 +70,7 @@ public struct SQLitePlaceRepository: PlaceRepository {
 
     public func changeCount(since revision: Int64) async throws -> Int {
         try await database.readStatement { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM place WHERE revision > ?", arguments: [revision]) ?? 0
+            try Int.fetchOne(db, sql: "SELECT count(DISTINCT subject) FROM feed WHERE position > ? AND kind = 'place'", arguments: [revision]) ?? 0
         }
     }
 
@@ -60,14 +78,14 @@ public struct SQLitePlaceRepository: PlaceRepository {
         SQLiteSeedTransaction(database: database)
     }
 
-    /// Opens a seed's write transaction on `db`: stamps its revision and, into an empty table, sets aside the triggers
-    /// that keep the search index in step (row by row they cost every insert a savepoint and a write on the index);
-    /// answers what `finishSeed` needs to put them back.
+    /// Opens a seed's write transaction on `db`: takes its stamp and, into an empty table, sets aside the triggers that
+    /// keep the search index and the feed in step (row by row they cost every insert a savepoint and a write on the
+    /// index); answers what `finishSeed` needs to put them back.
     static func startSeed(_ db: Database) throws -> (revision: Int64, triggers: [(name: String, sql: String)]?) {
         // A large seed touches pages all over the two B-trees; a bigger page cache (for this transaction only)
         // keeps them in memory instead of re-reading and re-writing them.
         try db.execute(sql: "PRAGMA cache_size = -262144")
-        let revision = try SQLitePlaceRepository.bumpRevision(db)
+        let revision = try SQLitePlaceRepository.writerStamp(db)
         guard try !db.exists("SELECT 1 FROM place") else { return (revision, nil) }
         let triggers: [(name: String, sql: String)] = try Row.fetchAll(
             db,
@@ -77,10 +95,12 @@ public struct SQLitePlaceRepository: PlaceRepository {
         return (revision, triggers)
     }
 
-    /// Builds the search index once and puts the triggers back (after a bulk load), inside the seed's transaction.
+    /// Builds the search index once, records every place in the feed, and puts the triggers back (after a bulk load),
+    /// inside the seed's transaction.
     static func finishSeed(_ db: Database, triggers: [(name: String, sql: String)]?) throws {
         if let triggers {
             try db.execute(sql: "INSERT INTO place_search (place_search) VALUES ('rebuild')")
+            try db.execute(sql: "INSERT INTO feed (kind, subject) SELECT 'place', id FROM place")
             for trigger in triggers { try db.execute(sql: trigger.sql) }
         }
     }
@@ -97,20 +117,28 @@ public struct SQLitePlaceRepository: PlaceRepository {
         }
     }
 
-    /// The change counter's current value.
+    /// Where the change feed stands: its last position (every change at or below it is committed and visible, one
+    /// writer at a time), the database's generation, and the position below which rows were pruned.
+    static func feedState(_ db: Database) throws -> (revision: Int64, generation: String, prunedBelow: Int64) {
+        guard let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'feed'), 0) AS revision, generation, feed_pruned_below
+                FROM change_counter WHERE id = 1
+                """
+        ) else { return (0, "", 0) }
+        return (row["revision"], row["generation"], row["feed_pruned_below"])
+    }
+
+    /// The feed's last position.
     static func revision(_ db: Database) throws -> Int64 {
-        try counter(db).revision
+        try feedState(db).revision
     }
 
-    /// The change counter's current value and the database's generation.
-    static func counter(_ db: Database) throws -> (revision: Int64, generation: String) {
-        guard let row = try Row.fetchOne(db, sql: "SELECT value, generation FROM change_counter WHERE id = 1") else { return (0, "") }
-        return (row["value"], row["generation"])
-    }
-
-    /// Increments the change counter inside the current write transaction and returns the new value.
-    static func bumpRevision(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "UPDATE change_counter SET value = value + 1 WHERE id = 1 RETURNING value") ?? 0
+    /// What the rows the current write transaction writes carry as their revision: the position its first feed row
+    /// takes, unique to the transaction (a seed tells the rows it wrote itself by it).
+    static func writerStamp(_ db: Database) throws -> Int64 {
+        try revision(db) + 1
     }
 }
 

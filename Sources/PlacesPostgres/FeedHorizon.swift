@@ -1,0 +1,65 @@
+import Logging
+import PlacesCore
+import PostgresNIO
+
+/// Where the change feed stands in a snapshot of PostgreSQL.
+///
+/// A feed row carries the id of the transaction that wrote it, taken before that transaction commits: a transaction
+/// that started first can commit last, so a reader that remembered "the highest id I saw" would skip it for good.
+/// Below the horizon nothing can commit any more: every transaction there has ended, so the rows a snapshot sees there
+/// are all the rows there will ever be. A reader reads up to the horizon, remembers it, and next time reads on from
+/// it. Positions are transaction ids (`xid8`, never reused), so they stay whole numbers that only grow.
+///
+/// The horizon is the oldest transaction still running in this database, leaving out those of other databases of the
+/// server and those of another Places schema (tests give each case a schema of its own), which cannot write this
+/// feed: one that is not known to be elsewhere counts. It works on the primary only (`pg_current_snapshot()` on a
+/// standby sees no transaction ids of its own).
+struct FeedHorizon: Sendable {
+    /// The first position not yet safe to read: every transaction below it has ended.
+    var horizon: Int64
+    /// The first position no transaction has taken yet (the snapshot's `xmax`): every transaction that committed
+    /// before the snapshot is below it.
+    var xmax: Int64
+    /// The database's generation (see `PlaceSnapshot.generation`).
+    var generation: String
+    /// Rows below this position were pruned.
+    var prunedBelow: Int64
+
+    /// Every change at or below this is in what the snapshot shows.
+    var revision: Int64 { horizon - 1 }
+    /// A change committed before the snapshot is at or below this.
+    var reach: Int64 { xmax - 1 }
+
+    /// Reads the horizon: the first statement of a REPEATABLE READ transaction, so the snapshot is the transaction's.
+    static func read(on connection: PostgresConnection, database: PostgresPlacesDatabase) async throws -> FeedHorizon {
+        let row = try await connection.row(
+            """
+            WITH snapshot AS (SELECT pg_current_snapshot() AS taken),
+            elsewhere AS (
+                SELECT backend_xid FROM pg_stat_activity
+                WHERE backend_xid IS NOT NULL AND (
+                    datid IS DISTINCT FROM (SELECT oid FROM pg_database WHERE datname = current_database())
+                    OR (application_name LIKE 'places/%' AND application_name <> \(database.applicationName))
+                )
+            )
+            SELECT
+                coalesce(
+                    (SELECT min(running) FROM snapshot, pg_snapshot_xip(snapshot.taken) AS running
+                     WHERE xid(running) NOT IN (SELECT backend_xid FROM elsewhere)),
+                    (SELECT pg_snapshot_xmax(taken) FROM snapshot)
+                )::text::bigint AS horizon,
+                (SELECT pg_snapshot_xmax(taken) FROM snapshot)::text::bigint AS xmax,
+                generation, feed_pruned_below
+            FROM change_counter WHERE id = 1
+            """,
+            logger: database.logger
+        )
+        guard let row else { throw PlacesError(.internalError, "the feed's state is missing") }
+        return FeedHorizon(
+            horizon: try row.get("horizon"),
+            xmax: try row.get("xmax"),
+            generation: try row.get("generation"),
+            prunedBelow: try row.get("feed_pruned_below")
+        )
+    }
+}
