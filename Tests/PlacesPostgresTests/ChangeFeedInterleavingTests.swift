@@ -1,0 +1,224 @@
+import Foundation
+import GeoIndex
+import Logging
+import PlacesTestPostgres
+import PostgresNIO
+import Testing
+
+@testable import PlacesCore
+@testable import PlacesPostgres
+
+/// The change feed on a real PostgreSQL, with the interleavings that break a reader trusting the order of positions
+/// forced by transactions held open on connections of their own: a transaction id is taken before commit, so one that
+/// started first can commit last. Nothing waits on a clock: each step waits for the one before it.
+@Suite("The change feed's interleavings on PostgreSQL", TestPostgres.enabled)
+struct ChangeFeedInterleavingTests {
+    /// A gem at (lat, lon), seeded.
+    static func place(_ id: String, name: String? = nil, lat: Double = 40, lon: Double = -74) -> Place {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        return Place(
+            id: id,
+            kind: .gem,
+            name: name ?? "Place \(id)",
+            description: "",
+            coordinate: Coordinate(latitude: lat, longitude: lon),
+            tags: [],
+            seedSource: "feed.json",
+            createdAt: now,
+            updatedAt: now
+        )
+    }
+
+    /// A connection of its own to the test's schema, as psql would be: it holds a transaction open as long as the
+    /// test says. It carries the schema's name (the feed's horizon leaves out other Places schemas' transactions, so
+    /// that the cases running at once on one server do not hold each other's feed back), as an operator's psql in a
+    /// database of its own would count.
+    static func connection(to database: PostgresPlacesDatabase) async throws -> PostgresConnection {
+        var configuration = try database.location.connectionConfiguration
+        configuration.options.additionalStartupParameters = [
+            ("search_path", database.schema ?? "public"), ("application_name", database.applicationName),
+        ]
+        return try await PostgresConnection.connect(configuration: configuration, id: 1, logger: Logger(label: "feed-test"))
+    }
+
+    /// Runs `body` with a fresh database and an index following it, closing both after.
+    static func withFeed(_ body: (PostgresPlacesDatabase, PlaceService) async throws -> Void) async throws {
+        let database = try await TestPostgres.database()
+        do {
+            try await database.places.seed([place("p", name: "Seeded"), place("q"), place("r")])
+            let service = PlaceService(repository: database.places, index: PlaceIndex())
+            try await service.loadIndex()
+            try await body(database, service)
+        } catch {
+            try? await database.dropSchema()
+            database.close()
+            throw error
+        }
+        try await database.dropSchema()
+        database.close()
+    }
+
+    /// The name the index shows for `id`, nil when it holds no such live place.
+    static func indexed(_ service: PlaceService, _ id: String) async throws -> String? {
+        try await service.summaries([id])[id]?.name
+    }
+
+    @Test func aTransactionThatStartedFirstAndCommitsLastIsNeverSkippedAndItsStateWins() async throws {
+        try await Self.withFeed { database, service in
+            let first = try await Self.connection(to: database)
+            defer { Task { try? await first.close() } }
+            // T1 starts first: it takes its transaction id by writing another place.
+            try await first.query("BEGIN", logger: database.logger)
+            try await first.query("UPDATE place SET name = 'First on q' WHERE id = 'q'", logger: database.logger)
+            // T2 starts after it, writes p and commits.
+            var second = Self.place("p", name: "Second")
+            second.updatedAt = second.updatedAt.addingTimeInterval(1)
+            try await database.places.update(second)
+            // A reader now reads below T1: T2's change waits above the horizon, and the reader says so.
+            let before = service.indexRevision
+            try await service.syncIndex()
+            #expect(try await Self.indexed(service, "p") == "Seeded", "T2 is above the horizon T1 holds")
+            #expect(service.feedPending, "a change waits above the horizon")
+            #expect(service.indexRevision >= before)
+            // T1 writes p too (its lock waited for nothing: T2 committed) and commits last.
+            try await first.query("UPDATE place SET name = 'First' WHERE id = 'p'", logger: database.logger)
+            try await first.query("COMMIT", logger: database.logger)
+            try await service.syncIndex()
+            #expect(try await Self.indexed(service, "p") == "First", "the state committed last wins, though its id is older")
+            #expect(try await Self.indexed(service, "q") == "First on q", "T1's own first change, below every position read so far")
+            #expect(!service.feedPending)
+            // Nothing is left behind the index.
+            #expect(try await database.places.changeCount(since: service.indexRevision) == 0)
+        }
+    }
+
+    @Test func twoWritersOfDifferentPlacesDoNotWaitForEachOther() async throws {
+        try await Self.withFeed { database, service in
+            let first = try await Self.connection(to: database)
+            defer { Task { try? await first.close() } }
+            try await first.query("BEGIN", logger: database.logger)
+            try await first.query("UPDATE place SET name = 'Open' WHERE id = 'q'", logger: database.logger)
+            // With T1 still open, place writes of every kind commit: no lock that every writer takes.
+            let owner = User(
+                id: "u-ann", username: "ann", email: "ann@example.com", phone: nil, passwordHash: "x", createdAt: Date(timeIntervalSince1970: 0),
+                updatedAt: Date(timeIntervalSince1970: 0)
+            )
+            try await database.accounts.insert(owner)
+            // Every kind of place write at once, with T1 open: each would wait for ever (until its bound fails it)
+            // behind a lock T1 held.
+            let writes = Task {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        var added = Self.place("added")
+                        added.ownerID = "u-ann"
+                        added.seedSource = nil
+                        try await database.places.insert(added)
+                    }
+                    group.addTask {
+                        var renamed = Self.place("r", name: "Renamed")
+                        renamed.updatedAt = renamed.updatedAt.addingTimeInterval(1)
+                        try await database.places.update(renamed)
+                    }
+                    group.addTask {
+                        let now = Date(timeIntervalSince1970: 1_800_000_100)
+                        _ = try await database.places.save(Rating(placeId: "p", userId: "u-ann", stars: 4, review: nil, createdAt: now, updatedAt: now))
+                    }
+                    group.addTask { try await database.places.seed([Self.place("seeded-while-open")]) }
+                    try await group.waitForAll()
+                }
+            }
+            // The database's lock waits, sampled while they run: none of this schema's connections waits for a lock.
+            var waits: [Int] = []
+            for _ in 0..<20 {
+                let rows = try await first.query(
+                    """
+                    SELECT count(*) FROM pg_locks JOIN pg_stat_activity USING (pid)
+                    WHERE NOT granted AND application_name = \(database.applicationName)
+                    """,
+                    logger: database.logger
+                ).collect()
+                waits.append(try rows.first?.decode(Int.self) ?? -1)
+            }
+            try await writes.value
+            #expect(waits.allSatisfy { $0 == 0 }, "\(waits)")
+            // T1 is still open: the writes committed before it.
+            #expect(try await first.query("SELECT 1", logger: database.logger).collect().count == 1)
+            try await first.query("COMMIT", logger: database.logger)
+            try await service.syncIndex()
+            #expect(try await Self.indexed(service, "added") == "Place added")
+            #expect(try await Self.indexed(service, "r") == "Renamed")
+            #expect(try await Self.indexed(service, "q") == "Open")
+            #expect(try await Self.indexed(service, "seeded-while-open") == "Place seeded-while-open")
+            #expect(try await service.summaries(["p"])["p"]?.rating == RatingAggregate(count: 1, sum: 4))
+        }
+    }
+
+    @Test func aLongTransactionHoldsTheHorizonWhileManyShortOnesCommitAndEachIsReadOnce() async throws {
+        try await Self.withFeed { database, service in
+            let long = try await Self.connection(to: database)
+            defer { Task { try? await long.close() } }
+            try await long.query("BEGIN", logger: database.logger)
+            try await long.query("UPDATE place SET name = 'Long' WHERE id = 'q'", logger: database.logger)
+            let start = service.indexRevision
+            // Writes through the instance answer with their own place in the index, and say where they are in the feed.
+            var positions: [Int64] = []
+            for number in 0..<40 {
+                let writes = RequestWrites()
+                try await RequestWrites.$current.withValue(writes) {
+                    var place = Self.place("short-\(number)")
+                    place.updatedAt = place.updatedAt.addingTimeInterval(Double(number))
+                    try await database.places.seed([place])
+                    try await service.syncWrite(of: place.id)
+                }
+                #expect(try await Self.indexed(service, "short-\(number)") == "Place short-\(number)", "a write is in its own answer")
+                positions.append(writes.writePosition)
+            }
+            #expect(service.indexRevision < positions.min() ?? 0, "the horizon stays below the open transaction")
+            #expect(positions == positions.sorted() && positions.allSatisfy { $0 > start })
+            // Read from the start meanwhile, the feed shows none of them: they are above the horizon.
+            let held = try #require(try await database.places.changes(since: start, limit: 1_000))
+            #expect(held.upserted.isEmpty && held.pending)
+            try await long.query("COMMIT", logger: database.logger)
+            // Once it commits, one read from the start shows every place once, and the revision passes every write.
+            let all = try #require(try await database.places.changes(since: start, limit: 1_000))
+            #expect(all.upserted.map(\.id).sorted() == (["q"] + (0..<40).map { "short-\($0)" }).sorted())
+            #expect(all.revision >= positions.max() ?? .max, "an instance that catches up to a write's position has it")
+            #expect(!all.pending)
+            let again = try #require(try await database.places.changes(since: all.revision, limit: 1_000))
+            #expect(again.upserted.isEmpty && again.deleted.isEmpty, "each change is read once")
+        }
+    }
+
+    @Test func aWriterThatRollsBackLeavesNothingInTheFeedAndHoldsNothingBackAfterwards() async throws {
+        try await Self.withFeed { database, service in
+            let doomed = try await Self.connection(to: database)
+            defer { Task { try? await doomed.close() } }
+            let start = service.indexRevision
+            try await doomed.query("BEGIN", logger: database.logger)
+            try await doomed.query("UPDATE place SET name = 'Never' WHERE id = 'p'", logger: database.logger)
+            try await doomed.query(
+                "INSERT INTO place (id, kind, name, latitude, longitude, created_at, updated_at, revision) VALUES ('ghost', 'gem', 'Ghost', 1, 1, 'x', 'x', 0)",
+                logger: database.logger
+            )
+            try await database.places.seed([Self.place("after")])
+            try await doomed.query("ROLLBACK", logger: database.logger)
+            let changes = try #require(try await database.places.changes(since: start, limit: 100))
+            #expect(changes.upserted.map(\.id) == ["after"])
+            #expect(changes.deleted.isEmpty && !changes.pending)
+            try await service.syncIndex()
+            #expect(try await Self.indexed(service, "p") == "Seeded")
+            #expect(try await Self.indexed(service, "ghost") == nil)
+            #expect(try await Self.indexed(service, "after") == "Place after")
+        }
+    }
+
+    @Test func anOperatorsPlainSQLReachesTheFeed() async throws {
+        try await Self.withFeed { database, service in
+            let psql = try await Self.connection(to: database)
+            defer { Task { try? await psql.close() } }
+            try await psql.query("UPDATE place SET deleted_at = '2026-01-01T00:00:00.000Z' WHERE id = 'r'", logger: database.logger)
+            try await service.syncIndex()
+            #expect(try await Self.indexed(service, "r") == nil)
+        }
+    }
+}
