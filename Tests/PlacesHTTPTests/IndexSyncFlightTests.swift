@@ -62,6 +62,8 @@ final class ReplacedDatabase: PlaceRepository {
     }
 
     func changeCount(since revision: Int64) async throws -> Int { try await inner.changeCount(since: revision) }
+    func feedHorizonAge() async throws -> Double { try await inner.feedHorizonAge() }
+    func pruneFeed(writtenBefore date: Date) async throws -> Int { try await inner.pruneFeed(writtenBefore: date) }
     func place(id: String) async throws -> Place? { try await inner.place(id: id) }
     func beginSeed() async throws -> any SeedTransaction { try await inner.beginSeed() }
     func insert(_ place: Place) async throws { try await inner.insert(place) }

@@ -31,7 +31,8 @@ enum ChangeFeedContract {
                 #expect(all.upserted.map(\.id) == ["a", "c"], "in the order of their last change")
                 #expect(all.upserted.first?.rating == RatingAggregate(count: 1, sum: 5))
                 #expect(all.deleted == ["b"])
-                #expect(all.revision == afterDelete)
+                // A position, not a count of writes: on PostgreSQL other transactions move it too.
+                #expect(all.revision >= afterDelete)
                 let sinceB = try #require(try await store.places.changes(since: afterInsertB, limit: 10))
                 #expect(sinceB.upserted.map(\.id) == ["a", "c"] && sinceB.deleted == ["b"])
                 let sinceRating = try #require(try await store.places.changes(since: afterRating, limit: 10))
@@ -39,7 +40,7 @@ enum ChangeFeedContract {
                 let sinceSeed = try #require(try await store.places.changes(since: afterSeed, limit: 10))
                 #expect(sinceSeed.upserted.isEmpty && sinceSeed.deleted == ["b"])
                 let none = try #require(try await store.places.changes(since: afterDelete, limit: 10))
-                #expect(none.upserted.isEmpty && none.deleted.isEmpty && none.revision == afterDelete)
+                #expect(none.upserted.isEmpty && none.deleted.isEmpty && none.revision >= afterDelete)
             },
             ContractCase("places", "changeCount(since:) counts the places changed after a revision") { store in
                 let start = try await store.places.liveSummaries().revision
@@ -58,7 +59,7 @@ enum ChangeFeedContract {
                 let three = try #require(try await store.places.changes(since: start, limit: 3))
                 #expect(three.upserted.map(\.id) == ["a", "b", "c"])
                 let snapshot = try await store.places.liveSummaries()
-                #expect(snapshot.revision == three.revision)
+                #expect(snapshot.revision >= three.revision)
                 #expect(Set(snapshot.summaries.map(\.id)) == ["a", "b", "c"])
             },
             ContractCase("places", "a seed's batches become visible at once, as one change after everything before it") { store in
@@ -79,6 +80,23 @@ enum ChangeFeedContract {
             ) {
                 store in
                 try await commitOrderWithAnOpenSeed(store)
+            },
+            ContractCase("places", "a pruned feed sends a reader behind it to a whole snapshot and goes on for readers past it") { store in
+                let start = try await store.places.liveSummaries().revision
+                let index = PlaceService(repository: store.places, index: PlaceIndex())
+                try await index.loadIndex()
+                try await store.places.seed([Sample.place("a")])
+                let afterA = try await store.places.liveSummaries().revision
+                #expect(try await store.places.pruneFeed(writtenBefore: Sample.now.addingTimeInterval(1e9)) >= 1)
+                #expect(try await store.places.changes(since: start, limit: 10) == nil, "behind what was pruned")
+                let past = try #require(try await store.places.changes(since: afterA, limit: 10))
+                #expect(past.upserted.isEmpty && past.deleted.isEmpty)
+                try await store.places.seed([Sample.place("b")])
+                #expect(try await store.places.changes(since: afterA, limit: 10)?.upserted.map(\.id) == ["b"])
+                // An index that was behind the pruned rows loads everything, and has both.
+                try await index.syncIndex()
+                #expect(Set(try await index.summaries(["a", "b"]).keys) == ["a", "b"])
+                #expect(try await store.places.pruneFeed(writtenBefore: Date(timeIntervalSince1970: 0)) == 0, "nothing is that old")
             },
             ContractCase("places", "a snapshot and the changes after it name the database's generation, which writes do not change") { store in
                 let before = try await store.places.liveSummaries()

@@ -16,6 +16,12 @@ public protocol PlaceRepository: Sendable {
     func changes(since revision: Int64, limit: Int, rereading: Set<String>) async throws -> PlaceChanges?
     /// How many places changed after `revision`: the changes an index at that revision has not applied yet.
     func changeCount(since revision: Int64) async throws -> Int
+    /// How long the oldest transaction holding the change feed's horizon back has been open, in seconds; 0 when none
+    /// does (an engine with one writer at a time has no horizon to hold).
+    func feedHorizonAge() async throws -> Double
+    /// Deletes the change feed's rows (of every kind) written before `date` and answers how many; a reader that had not
+    /// read as far as them loads everything instead.
+    func pruneFeed(writtenBefore date: Date) async throws -> Int
 
     /// Opens the one transaction a seed file is written in: batches of places go in one after another, and nothing
     /// of them is visible (or left behind) unless it commits.

@@ -180,15 +180,32 @@ public struct IndexLag: Sendable, Equatable {
     /// While there are such changes, the time since the index was last seen caught up with the database: none of
     /// them is older. Zero when there are none.
     public var seconds: Double
+    /// How long the oldest transaction holding the change feed's horizon back has been open (every instance's feed
+    /// waits for it); zero when none does.
+    public var horizonSeconds: Double = 0
 }
 
 extension PlaceService {
     /// How far behind the database the index is now (one count in the database); for the operator's metrics.
     public func indexLag() async throws -> IndexLag {
         let changes = try await repository.changeCount(since: index.revision)
-        guard changes > 0 else { return IndexLag(changes: 0, seconds: 0) }
+        let horizon = try await repository.feedHorizonAge()
+        guard changes > 0 else { return IndexLag(changes: 0, seconds: 0, horizonSeconds: horizon) }
         let behind = ContinuousClock.now - caughtUp.at
-        return IndexLag(changes: changes, seconds: Double(behind.components.seconds) + Double(behind.components.attoseconds) / 1e18)
+        return IndexLag(
+            changes: changes,
+            seconds: Double(behind.components.seconds) + Double(behind.components.attoseconds) / 1e18,
+            horizonSeconds: horizon
+        )
+    }
+
+    /// How long the change feed keeps its rows: a reader further behind than this loads everything instead.
+    public static let feedRetention: TimeInterval = 24 * 60 * 60
+
+    /// Deletes the change feed's rows older than `feedRetention`; answers how many.
+    @discardableResult
+    public func pruneFeed() async throws -> Int {
+        try await repository.pruneFeed(writtenBefore: clock().addingTimeInterval(-PlaceService.feedRetention))
     }
 }
 

@@ -1,5 +1,6 @@
 import Logging
 import PlacesCore
+import Synchronization
 
 extension PeriodicService {
     /// Passes decisions' deadlines while the server runs, whether or not anybody looks: every `interval` it counts,
@@ -11,13 +12,19 @@ extension PeriodicService {
     /// round that outlasts its lease), a decision still ends once: its save is refused when it changed since its read.
     /// At graceful shutdown the instance gives the lease up, so another instance's next round takes it at once rather
     /// than after it runs out.
+    ///
+    /// The holder also prunes the change feed of what is older than a day (`PlaceService.feedRetention`), at its first
+    /// round and then every `pruning`.
     public static func decisionDeadlines(
         _ decisions: DecisionService,
         lease: Lease,
         interval: Duration = .seconds(5),
+        pruning places: PlaceService? = nil,
+        every pruningInterval: Duration = .seconds(3600),
         logger: Logger
     ) -> PeriodicService {
-        PeriodicService(
+        let lastPruned = Mutex<ContinuousClock.Instant?>(nil)
+        return PeriodicService(
             description: "decision deadlines",
             interval: interval,
             logger: logger,
@@ -25,6 +32,12 @@ extension PeriodicService {
             round: {
                 guard try await lease.acquire() else { return }
                 try await decisions.enforceDeadlines()
+                guard let places else { return }
+                let due = lastPruned.withLock { last in last.map { ContinuousClock.now - $0 >= pruningInterval } ?? true }
+                guard due else { return }
+                let pruned = try await places.pruneFeed()
+                lastPruned.withLock { $0 = ContinuousClock.now }
+                if pruned > 0 { logger.info("pruned the change feed", metadata: ["rows": "\(pruned)"]) }
             }
         )
     }

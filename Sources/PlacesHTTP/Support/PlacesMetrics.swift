@@ -18,6 +18,7 @@ public final class PlacesMetrics: Sendable {
     private let decisionsActive: Prometheus.Gauge
     private let indexChangesBehind: Prometheus.Gauge
     private let indexBehindSeconds: Prometheus.Gauge
+    private let feedHorizonSeconds: Prometheus.Gauge
     private let databaseSize: (@Sendable () -> Int)?
 
     /// Makes the metrics; `databaseSize` says how many bytes the database's files hold (a SQLite file's; a shared
@@ -36,6 +37,10 @@ public final class PlacesMetrics: Sendable {
         indexBehindSeconds = registry.makeGauge(
             name: "places_index_behind_seconds",
             help: "While the index is behind, seconds since it was last seen caught up with the database (no missed change is older)."
+        )
+        feedHorizonSeconds = registry.makeGauge(
+            name: "places_feed_horizon_age_seconds",
+            help: "Seconds the oldest transaction still open on the database has held the change feed's horizon (0 when none): every instance's feed waits for it."
         )
     }
 
@@ -88,6 +93,7 @@ public final class PlacesMetrics: Sendable {
             if let lag = try? await services.places.indexLag() {
                 indexChangesBehind.set(Int64(lag.changes))
                 indexBehindSeconds.set(lag.seconds)
+                feedHorizonSeconds.set(lag.horizonSeconds)
             }
         }
         var response = Response(status: .ok, body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
