@@ -37,22 +37,45 @@ extension PostgresPlacesDatabase {
     /// from inside the writers' transactions, where `pg_notify` would take PostgreSQL's one notification lock of the
     /// whole server at every commit. Writers of other processes (psql, an older release) send none: the listeners'
     /// poll finds their changes.
+    ///
+    /// It sends them on a connection of its own, named `places/wakeup`: a notification takes a transaction id, and the
+    /// feed's horizon leaves that name's transactions out (they write no feed row), so a wake-up never holds the feed
+    /// back for the changes it announces.
     func announceCommits(coalescing: Duration = .milliseconds(2)) async {
+        var connection: PostgresConnection?
+        defer { if let connection { Task { try? await connection.close() } } }
         while !Task.isCancelled {
             await committed.wait(upTo: .seconds(3600))
             if Task.isCancelled { return }
-            // Straight on a pooled connection: an access would count as a write and ring for itself, and a failure
-            // (the database closed or gone) only means the others find the changes at their next poll.
-            let (client, logger) = (client, logger)
-            let sent = try? await withTimeLimit(.seconds(5)) {
-                try await client.withConnection { connection in
-                    _ = try await connection.query("SELECT pg_notify(\(PostgresPlaceRepository.feedChannel), '')", logger: logger)
+            // A failure (the database gone or restarting) only means the others find the changes at their next poll.
+            let sent = try? await withTimeLimit(.seconds(5)) { [location, schema, logger, connection] in
+                let open: PostgresConnection
+                if let connection, !connection.isClosed {
+                    open = connection
+                } else {
+                    var configuration = try location.connectionConfiguration
+                    configuration.options.additionalStartupParameters = PostgresPlacesDatabase.startupParameters(schema: schema)
+                        .filter { $0.0 != "application_name" } + [("application_name", PostgresPlacesDatabase.wakeUpName)]
+                    open = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
                 }
+                _ = try await open.query("SELECT pg_notify(\(PostgresPlaceRepository.feedChannel), '')", logger: logger)
+                return open
+            } late: { late in
+                try? await late.close()
             }
-            if sent == nil { logger.debug("could not wake the other instances") }
+            if let sent {
+                connection = sent
+            } else {
+                logger.debug("could not wake the other instances")
+                if let stale = connection { try? await stale.close() }
+                connection = nil
+            }
             try? await Task.sleep(for: coalescing)
         }
     }
+
+    /// The name of the wake-up's connection (`announceCommits`), which the feed's horizon leaves out.
+    static let wakeUpName = "places/wakeup"
 
     /// A failure as a log line can show it: a database error in full, never the password.
     static func describe(_ error: any Error, location: PostgresLocation) -> String {

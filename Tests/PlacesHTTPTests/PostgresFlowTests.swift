@@ -95,3 +95,75 @@ struct PostgresFlowTests {
         }
     }
 }
+
+/// Read-your-writes across two instances over one PostgreSQL database while another transaction holds the change
+/// feed's horizon back (a seed into the live database, left open).
+@Suite("Revisions on PostgreSQL under an open transaction", TestPostgres.enabled)
+struct PostgresRevisionTests {
+    static let revisionHeader = HTTPFields.Element.Name("Places-Revision")!
+    static let minimumHeader = HTTPFields.Element.Name("Places-Min-Revision")!
+    static let reachedHeader = HTTPFields.Element.Name("Places-Revision-Reached")!
+
+    /// An application over `database` with its index loaded.
+    static func instance(_ database: PostgresPlacesDatabase) async throws -> some ApplicationProtocol {
+        let services = PlacesServices(
+            repositories: database.repositories,
+            hasher: try TestApp.hasher(),
+            throttle: TestApp.throttle(),
+            hashing: TestApp.hashing(),
+            clock: { TestApp.now }
+        )
+        try await services.places.loadIndex()
+        return buildApplication(settings: TestApp.settings, services: services, logger: Logger(label: "test"))
+    }
+
+    @Test func aWriteIsInItsOwnAnswerAndAnotherInstanceHasItOnceTheOlderTransactionEnds() async throws {
+        let database = try await TestPostgres.database()
+        do {
+            try await database.places.seed([TestApp.place("a", 40, -74)])
+            let first = try await Self.instance(database)
+            let second = try await Self.instance(database)
+            // A seed into the live database, started before the write and still open: the horizon stays below it.
+            let seed = try await database.places.beginSeed()
+            #expect(try await seed.upsert([TestApp.place("seeded", 40.0002, -74.0002)]).isEmpty)
+            let written = try await first.test(.router) { client in
+                let token = try await client.signUp("ana")
+                let response = try await client.json(
+                    .post,
+                    "/v1/places",
+                    token: token,
+                    body: ["name": "New Spot", "kind": "gem", "lat": 40.0001, "lon": -74.0001]
+                )
+                #expect(response.status == .created)
+                let revision = try #require(response.headers[Self.revisionHeader].flatMap { Int64($0) })
+                let own = try await client.json(.get, "/v1/places/nearby?lat=40&lon=-74&radius=1")
+                #expect(try TestApp.object(own.body)["count"] as? Int == 2, "the write is in its own instance's answers")
+                return revision
+            }
+            try await second.test(.router) { client in
+                let held = try await client.json(
+                    .get,
+                    "/v1/places/nearby?lat=40&lon=-74&radius=1",
+                    headers: [Self.minimumHeader: String(written)]
+                )
+                #expect(held.headers[Self.reachedHeader] == "false", "the open seed holds the feed below the write")
+                #expect(try TestApp.object(held.body)["count"] as? Int == 1)
+            }
+            try await seed.commit()
+            try await second.test(.router) { client in
+                let fresh = try await client.json(
+                    .get,
+                    "/v1/places/nearby?lat=40&lon=-74&radius=1",
+                    headers: [Self.minimumHeader: String(written)]
+                )
+                #expect(fresh.headers[Self.reachedHeader] == "true")
+                #expect(try TestApp.object(fresh.body)["count"] as? Int == 3, "the write and the seed, once the seed committed")
+                #expect((fresh.headers[Self.revisionHeader].flatMap { Int64($0) } ?? 0) >= written)
+            }
+        } catch {
+            try? await PostgresStore(database: database).close()
+            throw error
+        }
+        try await PostgresStore(database: database).close()
+    }
+}

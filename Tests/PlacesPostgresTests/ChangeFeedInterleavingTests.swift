@@ -212,6 +212,22 @@ struct ChangeFeedInterleavingTests {
         }
     }
 
+    @Test func theInstancesOwnConnectionsEndATransactionLeftIdleAndSayWhoTheyAre() async throws {
+        try await Self.withFeed { database, _ in
+            let (timeout, name) = try await database.read { connection in
+                let row = try #require(
+                    try await connection.row(
+                        "SELECT current_setting('idle_in_transaction_session_timeout') AS timeout, current_setting('application_name') AS name",
+                        logger: database.logger
+                    )
+                )
+                return (try row.get("timeout", as: String.self), try row.get("name", as: String.self))
+            }
+            #expect(timeout == "1min", "an open transaction forgotten by a client holds every instance's feed back")
+            #expect(name == "places/" + (database.schema ?? ""))
+        }
+    }
+
     @Test func anOperatorsPlainSQLReachesTheFeed() async throws {
         try await Self.withFeed { database, service in
             let psql = try await Self.connection(to: database)

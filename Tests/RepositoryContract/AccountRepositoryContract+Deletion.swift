@@ -19,7 +19,7 @@ extension AccountRepositoryContract {
                     let rating = Rating(placeId: "rated", userId: user, stars: stars, review: nil, createdAt: Sample.now, updatedAt: Sample.now)
                     _ = try await store.places.save(rating)
                 }
-                let before = try await store.places.liveSummaries().revision
+                let before = try await ChangeFeedContract.settled(store)
 
                 try await store.accounts.delete(userID: ann)
                 #expect(try await store.accounts.user(id: ann) == nil)

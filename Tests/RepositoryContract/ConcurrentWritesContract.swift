@@ -22,7 +22,7 @@ enum ConcurrentWritesContract {
                 let voters = ["ann", "bob", "cy", "dee", "eve", "fay"]
                 let ids = try await store.addUsers(voters[0], voters[1], voters[2], voters[3], voters[4], voters[5])
                 try await store.places.seed([Sample.place("p1")])
-                let before = try await store.places.liveSummaries().revision
+                let before = try await ChangeFeedContract.settled(store)
                 let places = store.places
                 let answers = try await withThrowingTaskGroup(of: RatingAggregate.self) { tasks in
                     for (index, id) in ids.enumerated() {

@@ -21,7 +21,7 @@ enum PlaceRepositoryContract {
                 #expect(try await store.places.liveCount() == 1)
 
                 // Every field a summary keeps comes back as written, in a snapshot and in the change feed.
-                let before = try await store.places.liveSummaries().revision
+                let before = try await ChangeFeedContract.settled(store)
                 var restaurant = Sample.place("api-2", owner: owner)
                 restaurant.kind = .restaurant
                 restaurant.cuisine = "mexican"
@@ -62,7 +62,7 @@ enum PlaceRepositoryContract {
                 let owner = try await store.addUsers("ann")[0]
                 try await store.places.insert(Sample.place("a", name: "Lighthouse", owner: owner))
                 try await store.places.insert(Sample.place("b", name: "Lantern", owner: owner))
-                let before = try await store.places.liveSummaries().revision
+                let before = try await ChangeFeedContract.settled(store)
                 var deleted = Sample.place("a", name: "Lighthouse", owner: owner)
                 deleted.deletedAt = Sample.at(10)
                 deleted.updatedAt = Sample.at(10)

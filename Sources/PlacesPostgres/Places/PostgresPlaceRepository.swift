@@ -31,7 +31,7 @@ public struct PostgresPlaceRepository: PlaceRepository {
             for try await columns in rows.decode(PostgresPlaceRow.SummaryColumns.self) {
                 if let summary = PostgresPlaceRow.summary(columns, shared: &shared) { summaries.append(summary) }
             }
-            return PlaceSnapshot(summaries: summaries, revision: feed.revision, generation: feed.generation)
+            return PlaceSnapshot(summaries: summaries, revision: feed.revision, generation: feed.generation, reach: feed.reach)
         }
     }
 

@@ -23,7 +23,7 @@ public struct SQLitePlaceRepository: PlaceRepository {
             while let row = try cursor.next() {
                 if let summary = PlaceRow.summary(row, shared: &shared) { summaries.append(summary) }
             }
-            return PlaceSnapshot(summaries: summaries, revision: feed.revision, generation: feed.generation)
+            return PlaceSnapshot(summaries: summaries, revision: feed.revision, generation: feed.generation, reach: feed.revision)
         }
     }
 
