@@ -74,6 +74,16 @@ extension PostgresPlacesDatabase {
         }
     }
 
+    /// The change feed's rows in the order they were written: what the feed's triggers recorded (for tests and
+    /// operators; readers of the feed go through the repositories).
+    public func feedRows() async throws -> [(kind: String, subject: String, detail: String?, version: Int64?)] {
+        try await read { [logger] connection in
+            try await connection.rows("SELECT kind, subject, detail, version FROM feed ORDER BY xid, position", logger: logger).map { row in
+                (try row.get("kind"), try row.get("subject"), try row.get("detail"), try row.get("version"))
+            }
+        }
+    }
+
     /// The name of the wake-up's connection (`announceCommits`), which the feed's horizon leaves out.
     static let wakeUpName = "places/wakeup"
 

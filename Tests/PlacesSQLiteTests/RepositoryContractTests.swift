@@ -1,3 +1,4 @@
+import GRDB
 import Foundation
 import PlacesCore
 import PlacesRepositoryContract
@@ -49,6 +50,14 @@ struct SQLiteStore: RepositoryStore {
     var notifications: any NotificationRepository { database.notifications }
     var throttle: any ThrottleRepository { database.throttle }
     var leases: any LeaseRepository { database.leases }
+
+    func feedRows() async throws -> [FeedRow] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT kind, subject, detail, version FROM feed ORDER BY position").map { row in
+                FeedRow(row["kind"], row["subject"], row["detail"], version: row["version"])
+            }
+        }
+    }
 
     func close() async throws {
         if let folder { try FileManager.default.removeItem(at: folder) }

@@ -98,6 +98,37 @@ enum ChangeFeedContract {
                 #expect(Set(try await index.summaries(["a", "b"]).keys) == ["a", "b"])
                 #expect(try await store.places.pruneFeed(writtenBefore: Date(timeIntervalSince1970: 0)) == 0, "nothing is that old")
             },
+            ContractCase("places", "the feed records decisions, ballots (who, never what), notifications and changes of who may see what") {
+                store in
+                let (ann, bob, cy) = try await DecisionRepositoryContract.prepare(store)
+                try await store.accounts.insert(Session(tokenHash: "hash-of-bobs-token", userID: bob, createdAt: Sample.now, expiresAt: Sample.at(3600)))
+                let before = try await store.feedRows().count
+                try await store.decisions.insert(Sample.decision("d-1", group: "g-1", by: ann, participants: [ann, bob, cy]), notifications: [])
+                let read = try #require(try await store.decisions.state(decisionID: "d-1"))
+                var voted = read
+                voted.ballots = [DecisionRepositoryContract.ballot(bob, ["p2", "p1"], at: 2)]
+                voted.notifications = [Sample.notification("n-1", to: cy, kind: .decisionReminder, at: 2)]
+                let saved = try #require(try await store.decisions.save(voted, replacing: read))
+                try await store.accounts.deleteSession(tokenHash: "hash-of-bobs-token")
+                try await store.groups.removeMember(groupID: "g-1", userID: cy, promoting: nil)
+                try await store.accounts.delete(userID: bob)
+                let rows = Array(try await store.feedRows().dropFirst(before))
+                let decisionRows = rows.filter { $0.kind == "decision" }
+                #expect(decisionRows.first == FeedRow("decision", "d-1", "active", version: read.version), "started")
+                #expect(decisionRows.contains(FeedRow("decision", "d-1", "active", version: saved.version)), "saved with a ballot")
+                #expect(rows.contains(FeedRow("ballot", "d-1", bob, version: saved.version)), "who voted, at the decision's version")
+                #expect(!rows.contains { $0.description.contains("p2") }, "never what: \(rows)")
+                #expect(rows.contains(FeedRow("notification", cy, "n-1")))
+                #expect(rows.contains(FeedRow("session", bob, "hash-of-bobs-token")))
+                #expect(rows.contains(FeedRow("member", "g-1", cy)), "a member removed")
+                #expect(rows.contains(FeedRow("member", "g-1", bob)), "a deleted account leaves its groups")
+                #expect(rows.contains(FeedRow("account", bob)))
+                // The feed's order is the order of the writes.
+                let order = ["decision", "ballot", "notification", "session", "member", "account"].map { kind in
+                    rows.firstIndex { $0.kind == kind } ?? -1
+                }
+                #expect(order == order.sorted() && !order.contains(-1), "\(rows)")
+            },
             ContractCase("places", "a snapshot and the changes after it name the database's generation, which writes do not change") { store in
                 let before = try await store.places.liveSummaries()
                 #expect(!before.generation.isEmpty, "every database has a generation")

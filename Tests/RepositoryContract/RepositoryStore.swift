@@ -22,8 +22,29 @@ public protocol RepositoryStore: Sendable {
     /// Leases of tasks that run on one instance at a time.
     var leases: any LeaseRepository { get }
 
+    /// The change feed's rows in the order they were written (kind, subject, detail, version), read by the engine's
+    /// own SQL: what the feed's triggers record, whoever writes.
+    func feedRows() async throws -> [FeedRow]
+
     /// Releases what the store holds (a temporary folder, a connection); called once, after the case.
     func close() async throws
+}
+
+/// One row of the change feed, as the contract compares it.
+public struct FeedRow: Sendable, Hashable, CustomStringConvertible {
+    public var kind: String
+    public var subject: String
+    public var detail: String?
+    public var version: Int64?
+
+    public init(_ kind: String, _ subject: String, _ detail: String? = nil, version: Int64? = nil) {
+        self.kind = kind
+        self.subject = subject
+        self.detail = detail
+        self.version = version
+    }
+
+    public var description: String { "\(kind) \(subject) \(detail ?? "-") \(version.map(String.init) ?? "-")" }
 }
 
 /// Makes a fresh, empty store for one case.

@@ -62,6 +62,10 @@ public struct PostgresStore: RepositoryStore {
     public var throttle: any ThrottleRepository { database.throttle }
     public var leases: any LeaseRepository { database.leases }
 
+    public func feedRows() async throws -> [FeedRow] {
+        try await database.feedRows().map { FeedRow($0.kind, $0.subject, $0.detail, version: $0.version) }
+    }
+
     public func close() async throws {
         try await database.dropSchema()
         database.close()
