@@ -16,7 +16,7 @@ extension Places {
                 unless --replace is given, which empties it in that same transaction. Places, people, settings, \
                 sessions, favourites, ratings, friends, groups, collections, decisions and notifications are \
                 copied; transient state is not (the login throttle's failure counts, the deadline task's \
-                lease). TO gets a new generation id and a change counter at least FROM's, so instances \
+                lease). TO gets a new generation id and an empty change feed, so instances \
                 running on it reload everything (while --replace runs, their reads and writes of TO wait).
                 """
         )

@@ -53,7 +53,7 @@ extension PostgresPlacesDatabase {
 }
 
 extension PostgresPlacesDatabase: CopyTarget {
-    /// Writes the copy in one transaction that holds the copied tables and the change counter against other writers,
+    /// Writes the copy in one transaction that holds the copied tables and the feed against other writers,
     /// who wait for its commit (as do readers, when it replaces data). Each batch is streamed with COPY; the search
     /// column and the folded display name are computed on the way in, and the search index is built once at the end.
     /// The commit notifies the change feed, so running instances see the new generation at once.
@@ -175,7 +175,7 @@ private enum PostgresCopiedRows {
         buffer.writeInteger(UInt8(ascii: "\n"))
     }
 
-    /// Opens the copy in the transaction: locks the copied tables and the change counter against other writers
+    /// Opens the copy in the transaction: locks the copied tables and the feed against other writers
     /// (readers go on while it checks), refuses a target holding data (`conflict`) unless `replacing`, which empties
     /// the copied tables with TRUNCATE (readers then wait for the commit: a DELETE of a million places checks every
     /// foreign key of every row and takes minutes). The search index is set aside, to be built once at the end.
@@ -189,17 +189,22 @@ private enum PostgresCopiedRows {
         }
         if let holdingRows {
             guard replacing else { throw DatabaseCopy.notEmpty(holdingRows.name) }
-            // The feed's rows name what was there before: instances that see the new generation load everything.
-            try await connection.query(PostgresQuery(unsafeSQL: "TRUNCATE feed, \(tables)"), logger: logger)
+            try await connection.query(PostgresQuery(unsafeSQL: "TRUNCATE \(tables)"), logger: logger)
         }
         try await connection.query("DROP INDEX place_search", logger: logger)
+        // The copy's places would each add a row to the feed; instances reload everything at the new generation.
+        try await connection.query("ALTER TABLE place DISABLE TRIGGER place_feed_insert", logger: logger)
     }
 
-    /// Closes the copy in the transaction: the search index is built, the database takes the new generation, and the
-    /// feed's listeners are notified at commit (once, for the whole copy); answers the copy's position in the feed.
+    /// Closes the copy in the transaction: the search index is built, the feed starts empty and the database takes the
+    /// new generation, and the feed's listeners are notified at commit (once, for the whole copy); answers the copy's
+    /// position in the feed.
     static func finish(_ connection: PostgresConnection, sourceRevision: Int64, generation: String, logger: Logger) async throws -> Int64 {
         try await connection.query("SET LOCAL maintenance_work_mem = '256MB'", logger: logger)
         try await connection.query("CREATE INDEX place_search ON place USING gin (search)", logger: logger)
+        try await connection.query("ALTER TABLE place ENABLE TRIGGER place_feed_insert", logger: logger)
+        // The feed's rows name what was there before (or what the copy wrote): it starts empty at the new generation.
+        try await connection.query("TRUNCATE feed", logger: logger)
         let revision = try await connection.value(
             """
             WITH moved AS (

@@ -218,8 +218,8 @@ public enum DatabaseCopy {
 
     /// Copies every table of `source`, read in one snapshot, into `target`, written in one transaction; refused
     /// (`conflict`) when the target holds data, unless `replacing`. The target gets `generation` (a new id by
-    /// default) and a change counter at least the source's, so instances running on it reload instead of trusting
-    /// their revisions.
+    /// default) and an empty change feed, so instances running on it reload instead of trusting their feed
+    /// positions.
     public static func copy(
         from source: any CopySource,
         to target: any CopyTarget,
