@@ -33,29 +33,50 @@ struct FeedHorizon: Sendable {
     /// Reads the horizon: the first statement of a REPEATABLE READ transaction, so the snapshot is the transaction's.
     static func read(on connection: PostgresConnection, database: PostgresPlacesDatabase) async throws -> FeedHorizon {
         let row = try await connection.row(
-            """
-            WITH snapshot AS (SELECT pg_current_snapshot() AS taken),
+            PostgresQuery(
+                unsafeSQL: """
+                    WITH \(expressions(leavingOut: database.applicationName))
+                    SELECT horizon.first_open::text::bigint AS horizon, horizon.xmax::text::bigint AS xmax, generation, feed_pruned_below
+                    FROM horizon CROSS JOIN change_counter WHERE id = 1
+                    """
+            ),
+            logger: database.logger
+        )
+        guard let row else { throw PlacesError(.internalError, "the feed's state is missing") }
+        return try FeedHorizon(row)
+    }
+
+    /// Common table expressions ending in `horizon (first_open, xmax)`, both `xid8`, of the statement's snapshot; the
+    /// transactions of connections named `places/…` other than `ours` are left out (`ours` is a name this process
+    /// makes, quoted here as a literal).
+    static func expressions(leavingOut ours: String) -> String {
+        let literal = "'" + ours.replacingOccurrences(of: "'", with: "''") + "'"
+        return """
+            taken AS (SELECT pg_current_snapshot() AS snapshot),
             elsewhere AS (
                 SELECT backend_xid FROM pg_stat_activity
                 WHERE backend_xid IS NOT NULL AND (
                     datid IS DISTINCT FROM (SELECT oid FROM pg_database WHERE datname = current_database())
-                    OR (application_name LIKE 'places/%' AND application_name <> \(database.applicationName))
+                    OR (application_name LIKE 'places/%' AND application_name <> \(literal))
                 )
+            ),
+            horizon AS (
+                SELECT
+                    coalesce(
+                        (SELECT min(running) FROM taken, pg_snapshot_xip(taken.snapshot) AS running
+                         WHERE xid(running) NOT IN (SELECT backend_xid FROM elsewhere)),
+                        (SELECT pg_snapshot_xmax(snapshot) FROM taken)
+                    ) AS first_open,
+                    (SELECT pg_snapshot_xmax(snapshot) FROM taken) AS xmax
             )
-            SELECT
-                coalesce(
-                    (SELECT min(running) FROM snapshot, pg_snapshot_xip(snapshot.taken) AS running
-                     WHERE xid(running) NOT IN (SELECT backend_xid FROM elsewhere)),
-                    (SELECT pg_snapshot_xmax(taken) FROM snapshot)
-                )::text::bigint AS horizon,
-                (SELECT pg_snapshot_xmax(taken) FROM snapshot)::text::bigint AS xmax,
-                generation, feed_pruned_below
-            FROM change_counter WHERE id = 1
-            """,
-            logger: database.logger
-        )
-        guard let row else { throw PlacesError(.internalError, "the feed's state is missing") }
-        return FeedHorizon(
+            """
+    }
+}
+
+extension FeedHorizon {
+    /// The horizon from a row with `horizon`, `xmax`, `generation` and `feed_pruned_below`.
+    init(_ row: PostgresRandomAccessRow) throws {
+        self.init(
             horizon: try row.get("horizon"),
             xmax: try row.get("xmax"),
             generation: try row.get("generation"),

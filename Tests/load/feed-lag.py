@@ -6,10 +6,17 @@ Starts a private PostgreSQL server (or uses --database URL, an empty database), 
 and writes --writes places through the first, one at a time; after each 201 it asks the second for the place's point
 (keep-alive, as fast as it answers) until the place is there, and prints the lag's median, p99 and maximum.
 
+Every transaction still open holds the feed back (its horizon), so two options measure what that costs:
+--hold-open S opens a writing transaction with psql after the first tenth of the writes and commits it S seconds
+later; --seed FILE runs `places seed FILE` into the live database meanwhile. The writes made while either was open are
+reported apart (they reach the second instance when it ends), and every place must arrive exactly once, in order.
+
     swift build -c release
     Tests/load/feed-lag.py                      # 1,000 writes
+    Tests/load/feed-lag.py --hold-open 2        # with a transaction held open for 2 s among them
+    Tests/load/feed-lag.py --seed /tmp/places-load/places-1000000.csv --writes 3000
 """
-import argparse, http.client, json, os, random, statistics, sys, tempfile, time
+import argparse, http.client, json, os, random, statistics, subprocess, sys, tempfile, threading, time
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
@@ -45,6 +52,8 @@ def main():
     parser.add_argument("--database", help="a postgres:// URL of an empty database (default: a private server)")
     parser.add_argument("--writes", type=int, default=1000)
     parser.add_argument("--ports", default="18801,18802")
+    parser.add_argument("--hold-open", type=float, help="seconds a psql transaction stays open among the writes")
+    parser.add_argument("--seed", help="a seed file loaded into the live database among the writes")
     args = parser.parse_args()
 
     work = tempfile.mkdtemp(prefix="places-feed-lag-")
@@ -68,7 +77,35 @@ def main():
         token = writer.call("POST", "/v1/auth/login", {"username": "lag", "password": "a long password"})[1]["token"]
         rng = random.Random(13)
         lags = []
+        # What holds the feed back meanwhile, started after the first tenth of the writes: [started, ended].
+        holding = {"started": None, "ended": None}
+
+        def hold_open():
+            holding["started"] = time.monotonic()
+            psql = subprocess.Popen(["psql", "-q", url], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+            psql.stdin.write("BEGIN;\nUPDATE change_counter SET generation = generation;\n")
+            psql.stdin.flush()
+            time.sleep(args.hold_open)
+            psql.stdin.write("COMMIT;\n")
+            psql.stdin.close()
+            psql.wait()
+            holding["ended"] = time.monotonic()
+
+        def seed():
+            holding["started"] = time.monotonic()
+            subprocess.run([args.binary, "seed", args.seed, "--database", url], check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            holding["ended"] = time.monotonic()
+
+        holder = None
+        during = []
         for n in range(args.writes):
+            if n == args.writes // 10 and (args.hold_open or args.seed):
+                holder = threading.Thread(target=hold_open if args.hold_open else seed)
+                holder.start()
+                while holding["started"] is None:
+                    time.sleep(0.001)
+                time.sleep(0.2)  # the holder's transaction has begun (psql's, or the seed's after reading its first rows)
             lat, lon = rng.uniform(-60, 60), rng.uniform(-170, 170)
             status, place = writer.call("POST", "/v1/places", {"name": f"Lag {n}", "kind": "gem", "lat": lat, "lon": lon}, token)
             written = time.monotonic()
@@ -76,15 +113,28 @@ def main():
                 raise SystemExit(f"feed-lag: write {n} answered {status}: {place}")
             while True:
                 _, near = reader.call("GET", f"/v1/places/nearby?lat={lat}&lon={lon}&radius=0.1&limit=5")
-                if any(p["id"] == place["id"] for p in near["places"]):
-                    lags.append((time.monotonic() - written) * 1000)
+                matches = [p["id"] for p in near["places"] if p["id"] == place["id"]]
+                if len(matches) > 1:
+                    raise SystemExit(f"feed-lag: write {n} is in the second instance's answer {len(matches)} times")
+                if matches:
+                    lag = (time.monotonic() - written) * 1000
+                    open_meanwhile = holding["started"] is not None and holding["ended"] is None
+                    (during if open_meanwhile else lags).append(lag)
                     break
-                if time.monotonic() - written > 5:
+                if time.monotonic() - written > 120:
                     raise SystemExit(f"feed-lag: write {n} never reached the second instance")
+        if holder:
+            holder.join()
         print(f"feed lag over {len(lags)} writes: median {statistics.median(lags):.2f} ms, p99 {percentile(lags, 0.99):.2f} ms, "
               f"max {max(lags):.2f} ms")
-        print(json.dumps({"writes": len(lags), "median_ms": statistics.median(lags), "p99_ms": percentile(lags, 0.99),
-                          "max_ms": max(lags)}))
+        result = {"writes": len(lags), "median_ms": statistics.median(lags), "p99_ms": percentile(lags, 0.99), "max_ms": max(lags)}
+        if during:
+            held = holding["ended"] - holding["started"]
+            print(f"  {len(during)} writes while the {'transaction' if args.hold_open else 'seed'} held the feed ({held:.1f} s): "
+                  f"median {statistics.median(during):.0f} ms, max {max(during):.0f} ms")
+            result.update({"held_s": held, "during_writes": len(during), "during_median_ms": statistics.median(during),
+                           "during_max_ms": max(during)})
+        print(json.dumps(result))
     finally:
         for instance in instances:
             places_server.stop(instance)

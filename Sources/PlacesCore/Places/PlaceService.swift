@@ -10,13 +10,13 @@ public struct PlaceService: Sendable {
     let repository: any PlaceRepository
     let index: PlaceIndex
     /// True once the index holds the places (a server loads them at start; a command only when it needs them).
-    private let indexLoaded = IndexLoaded()
+    private let indexLoaded = SharedFlag()
     /// When the index was last seen caught up with the database.
     private let caughtUp = CaughtUp()
     /// The syncs in flight, which concurrent callers share.
     let syncs = SyncFlights()
     /// Whether the last sync saw changes above the feed's horizon.
-    private let lastSyncPending = IndexLoaded()
+    private let lastSyncPending = SharedFlag()
     let clock: @Sendable () -> Date
     let makePlaceID: @Sendable () -> String
     let limits: UsageLimits
@@ -219,7 +219,8 @@ private final class CaughtUp: Sendable {
     func mark(_ moment: ContinuousClock.Instant) { instant.withLock { $0 = max($0, moment) } }
 }
 
-/// Whether a place service's index was loaded; shared by the copies of the service.
-private final class IndexLoaded: Sendable {
+/// A flag shared by the copies of a place service (whether its index was loaded, whether its last sync saw changes
+/// waiting above the feed's horizon).
+private final class SharedFlag: Sendable {
     let flag = Atomic<Bool>(false)
 }

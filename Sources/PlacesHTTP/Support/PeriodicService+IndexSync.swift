@@ -1,5 +1,6 @@
 import Logging
 import PlacesCore
+import Synchronization
 
 extension PeriodicService {
     /// How soon the index sync looks again when changes wait above the feed's horizon.
@@ -16,14 +17,23 @@ extension PeriodicService {
         logger: Logger
     ) -> PeriodicService {
         let doorbell = doorbell ?? Doorbell()
+        // While changes keep waiting above the horizon (a long transaction), it looks again 5 ms later, then twice as
+        // late each time, up to the poll's interval.
+        let retry = Mutex(pendingRetry)
         return PeriodicService(description: "index sync", interval: interval, doorbell: doorbell, logger: logger) {
             let changed = try await places.syncIndex()
             if changed > 0 { logger.info("index picked up changes", metadata: ["places": "\(changed)"]) }
-            if places.feedPending {
-                Task {
-                    try? await Task.sleep(for: pendingRetry)
-                    doorbell.ring()
-                }
+            guard places.feedPending else {
+                retry.withLock { $0 = pendingRetry }
+                return
+            }
+            let wait = retry.withLock { wait in
+                defer { wait = min(wait * 2, interval) }
+                return wait
+            }
+            Task {
+                try? await Task.sleep(for: wait)
+                doorbell.ring()
             }
         }
     }

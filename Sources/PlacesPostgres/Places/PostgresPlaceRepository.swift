@@ -36,74 +36,64 @@ public struct PostgresPlaceRepository: PlaceRepository {
     }
 
     public func changes(since revision: Int64, limit: Int, rereading: Set<String>) async throws -> PlaceChanges? {
-        try await database.snapshot { [database] connection in
-            let feed = try await FeedHorizon.read(on: connection, database: database)
-            // Ahead of every transaction the database ever started: it is another database now (a restore, a new
-            // server). Behind what was pruned: changes are missing. Only a whole snapshot is right then.
-            guard revision < feed.reach + 1, revision + 1 >= feed.prunedBelow else { return nil }
-            let current = max(feed.revision, revision)
-            var changes = PlaceChanges(upserted: [], deleted: [], revision: current, generation: feed.generation, reach: max(feed.reach, current))
-            let reread = Array(rereading)
-            // The places the feed names between the index's position and the horizon, and those to re-read, each once,
-            // in the order of its last change; a place with no row any more counts as deleted.
-            let count = try await connection.value(
-                PostgresPlaceRepository.changed(after: revision, below: feed.horizon, rereading: reread, in: ("SELECT count(*) FROM (", ") AS changed")),
-                as: Int.self,
-                logger: logger
-            ) ?? 0
-            guard count <= limit else { return nil }
-            if count > 0 {
-                var shared = SharedValues()
-                let rows = try await connection.query(
-                    PostgresPlaceRepository.changed(
-                        after: revision,
-                        below: feed.horizon,
-                        rereading: reread,
-                        in: (
-                            """
-                            SELECT changed.subject, place.kind, place.name, place.latitude, place.longitude, place.city, place.tags,
-                                place.cuisine, place.price_level, place.opening_hours, place.time_zone, place.rating_count, place.rating_sum,
-                                place.id IS NULL OR place.deleted_at IS NOT NULL
-                            FROM (
-                            """,
-                            ") AS changed LEFT JOIN place ON place.id = changed.subject ORDER BY changed.last, changed.subject"
-                        )
-                    ),
-                    logger: logger
+        // One statement, so one snapshot for the horizon and the rows (and one round trip): the horizon, the places the
+        // feed names after the index's position and below the horizon and those to re-read, each once, in the order of
+        // its last change (a place with no row any more counts as deleted), how many there are, and whether place
+        // changes wait above the horizon.
+        let rows = try await database.read { [database] connection in
+            try await connection.rows(
+                """
+                WITH \(unescaped: FeedHorizon.expressions(leavingOut: database.applicationName)),
+                changed AS (
+                    SELECT subject, max(position) AS last FROM (
+                        SELECT subject, position FROM feed, horizon
+                        WHERE kind = 'place' AND xid > \(revision)::text::xid8 AND xid < horizon.first_open
+                        UNION ALL SELECT unnest(\(Array(rereading))::text[]), \(Int64.max)
+                    ) AS named GROUP BY subject
                 )
-                typealias Changed = (
-                    String, String?, String?, Double?, Double?, String?, String?, String?, Int?, String?, String?, Int?, Int?, Bool
-                )
-                for try await row in rows.decode(Changed.self) {
-                    guard !row.13, let kind = row.1, let name = row.2, let latitude = row.3, let longitude = row.4, let tags = row.6 else {
-                        changes.deleted.append(row.0)
-                        continue
-                    }
-                    let columns = (row.0, kind, name, latitude, longitude, row.5, tags, row.7, row.8, row.9, row.10, row.11 ?? 0, row.12 ?? 0)
-                    if let summary = PostgresPlaceRow.summary(columns, shared: &shared) { changes.upserted.append(summary) }
-                }
-            }
-            changes.pending = try await connection.value(
-                "SELECT EXISTS (SELECT 1 FROM feed WHERE kind = 'place' AND xid >= \(feed.horizon)::text::xid8)",
-                as: Bool.self,
+                SELECT horizon.first_open::text::bigint AS horizon, horizon.xmax::text::bigint AS xmax, state.generation,
+                    state.feed_pruned_below, (SELECT count(*) FROM changed) AS total,
+                    EXISTS (SELECT 1 FROM feed, horizon AS h WHERE kind = 'place' AND xid >= h.first_open) AS pending,
+                    listed.*
+                FROM horizon CROSS JOIN change_counter AS state
+                LEFT JOIN LATERAL (
+                    SELECT changed.subject, changed.last, place.kind, place.name, place.latitude, place.longitude, place.city,
+                        place.tags, place.cuisine, place.price_level, place.opening_hours, place.time_zone, place.rating_count,
+                        place.rating_sum, place.id IS NULL OR place.deleted_at IS NOT NULL AS gone
+                    FROM changed LEFT JOIN place ON place.id = changed.subject
+                    ORDER BY changed.last, changed.subject
+                    LIMIT \(limit + 1)
+                ) AS listed ON true
+                WHERE state.id = 1
+                ORDER BY listed.last, listed.subject
+                """,
                 logger: logger
-            ) ?? false
-            return changes
+            )
         }
-    }
-
-    /// A statement over the places the feed names after `revision` and below `horizon`, and those to re-read, each once,
-    /// with the position of its last change (`subject`, `last`): the subquery between `around`'s two halves.
-    static func changed(after revision: Int64, below horizon: Int64, rereading: [String], in around: (String, String)) -> PostgresQuery {
-        """
-        \(unescaped: around.0)
-        SELECT subject, max(position) AS last FROM (
-            SELECT subject, position FROM feed
-            WHERE kind = 'place' AND xid > \(revision)::text::xid8 AND xid < \(horizon)::text::xid8
-            UNION ALL SELECT unnest(\(rereading)::text[]), \(Int64.max)
-        ) AS named GROUP BY subject
-        \(unescaped: around.1)
-        """
+        guard let first = rows.first else { throw PlacesError(.internalError, "the feed's state is missing") }
+        let feed = try FeedHorizon(first)
+        // Ahead of every transaction the database ever started: it is another database now (a restore, a new server).
+        // Behind what was pruned: changes are missing. More than the limit: cheaper whole. A whole snapshot then.
+        guard revision < feed.reach + 1, revision + 1 >= feed.prunedBelow, try first.get("total", as: Int.self) <= limit else { return nil }
+        let current = max(feed.revision, revision)
+        var changes = PlaceChanges(upserted: [], deleted: [], revision: current, generation: feed.generation, reach: max(feed.reach, current))
+        changes.pending = try first.get("pending")
+        var shared = SharedValues()
+        for row in rows {
+            guard let subject = try row.get("subject", as: String?.self) else { continue }
+            guard !(try row.get("gone", as: Bool.self)), let kind = try row.get("kind", as: String?.self) else {
+                changes.deleted.append(subject)
+                continue
+            }
+            let columns = (
+                subject, kind, try row.get("name", as: String.self), try row.get("latitude", as: Double.self),
+                try row.get("longitude", as: Double.self), try row.get("city", as: String?.self), try row.get("tags", as: String.self),
+                try row.get("cuisine", as: String?.self), try row.get("price_level", as: Int?.self), try row.get("opening_hours", as: String?.self),
+                try row.get("time_zone", as: String?.self), try row.get("rating_count", as: Int.self), try row.get("rating_sum", as: Int.self)
+            )
+            if let summary = PostgresPlaceRow.summary(columns, shared: &shared) { changes.upserted.append(summary) }
+        }
+        return changes
     }
 
     public func feedHorizonAge() async throws -> Double {
