@@ -117,8 +117,8 @@ public struct PlaceChanges: Sendable {
     /// The newest position the read could see committed: a write committed before the read is at or below it, though
     /// the horizon (`revision`) may not have passed it yet. What a write's answer says as its `Places-Revision`.
     public var reach: Int64 = 0
-    /// True when place changes were committed above the horizon (behind a transaction still open): a reader should look
-    /// again soon rather than at its next poll.
+    /// True when changes were committed above the horizon (behind a transaction still open; an engine may count
+    /// changes of every kind): a reader should look again soon rather than at its next poll.
     public var pending: Bool = false
 }
 
