@@ -50,25 +50,31 @@ struct FeedHorizon: Sendable {
     /// transactions of connections named `places/…` other than `ours` are left out (`ours` is a name this process
     /// makes, quoted here as a literal).
     static func expressions(leavingOut ours: String) -> String {
+        """
+        taken AS (SELECT pg_current_snapshot() AS snapshot),
+        elsewhere AS (
+            SELECT backend_xid FROM pg_stat_activity WHERE backend_xid IS NOT NULL AND NOT coalesce(\(holdsFeed(ours)), true)
+        ),
+        horizon AS (
+            SELECT
+                coalesce(
+                    (SELECT min(running) FROM taken, pg_snapshot_xip(taken.snapshot) AS running
+                     WHERE xid(running) NOT IN (SELECT backend_xid FROM elsewhere)),
+                    (SELECT pg_snapshot_xmax(snapshot) FROM taken)
+                ) AS first_open,
+                (SELECT pg_snapshot_xmax(snapshot) FROM taken) AS xmax
+        )
+        """
+    }
+
+    /// An SQL condition on a row of `pg_stat_activity`: true when that backend's transaction can write this feed (it is
+    /// in this database and not a connection of another Places schema, named `places/…` other than `ours`), so it holds
+    /// the horizon back. `ours` is a name this process makes, quoted here as a literal.
+    static func holdsFeed(_ ours: String) -> String {
         let literal = "'" + ours.replacingOccurrences(of: "'", with: "''") + "'"
         return """
-            taken AS (SELECT pg_current_snapshot() AS snapshot),
-            elsewhere AS (
-                SELECT backend_xid FROM pg_stat_activity
-                WHERE backend_xid IS NOT NULL AND (
-                    datid IS DISTINCT FROM (SELECT oid FROM pg_database WHERE datname = current_database())
-                    OR (application_name LIKE 'places/%' AND application_name <> \(literal))
-                )
-            ),
-            horizon AS (
-                SELECT
-                    coalesce(
-                        (SELECT min(running) FROM taken, pg_snapshot_xip(taken.snapshot) AS running
-                         WHERE xid(running) NOT IN (SELECT backend_xid FROM elsewhere)),
-                        (SELECT pg_snapshot_xmax(snapshot) FROM taken)
-                    ) AS first_open,
-                    (SELECT pg_snapshot_xmax(snapshot) FROM taken) AS xmax
-            )
+            (datid = (SELECT oid FROM pg_database WHERE datname = current_database())
+                AND NOT (application_name LIKE 'places/%' AND application_name <> \(literal)))
             """
     }
 }

@@ -54,8 +54,10 @@ extension PostgresPlacesDatabase {
                     open = connection
                 } else {
                     var configuration = try location.connectionConfiguration
-                    configuration.options.additionalStartupParameters = PostgresPlacesDatabase.startupParameters(schema: schema)
-                        .filter { $0.0 != "application_name" } + [("application_name", PostgresPlacesDatabase.wakeUpName)]
+                    configuration.options.additionalStartupParameters = PostgresPlacesDatabase.startupParameters(
+                        schema: schema,
+                        name: PostgresPlacesDatabase.wakeUpName
+                    )
                     open = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
                 }
                 _ = try await open.query("SELECT pg_notify(\(PostgresPlaceRepository.feedChannel), '')", logger: logger)

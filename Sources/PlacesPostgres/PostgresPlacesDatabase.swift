@@ -77,10 +77,10 @@ public final class PostgresPlacesDatabase: Sendable {
 
     static func applicationName(schema: String?) -> String { schema.map { "places/" + $0 } ?? "places" }
 
-    /// What every connection of the pool sets as it starts: its schema, its name, and a limit on a transaction left
-    /// open and idle (any open writing transaction holds the change feed back for every instance).
-    static func startupParameters(schema: String?) -> [(String, String)] {
-        var parameters = [("application_name", applicationName(schema: schema)), ("idle_in_transaction_session_timeout", "60s")]
+    /// What every connection of the pool sets as it starts: its schema, its name (`name`, else `applicationName`), and a
+    /// limit on a transaction left open and idle (any open writing transaction holds the change feed back for every instance).
+    static func startupParameters(schema: String?, name: String? = nil) -> [(String, String)] {
+        var parameters = [("application_name", name ?? applicationName(schema: schema)), ("idle_in_transaction_session_timeout", "60s")]
         if let schema { parameters.append(("search_path", schema)) }
         return parameters
     }

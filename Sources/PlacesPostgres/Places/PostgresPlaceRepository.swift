@@ -103,8 +103,7 @@ public struct PostgresPlaceRepository: PlaceRepository {
             try await connection.value(
                 """
                 SELECT coalesce(extract(epoch FROM clock_timestamp() - min(xact_start)), 0)::float8 FROM pg_stat_activity
-                WHERE backend_xid IS NOT NULL AND datid = (SELECT oid FROM pg_database WHERE datname = current_database())
-                    AND NOT (application_name LIKE 'places/%' AND application_name <> \(database.applicationName))
+                WHERE backend_xid IS NOT NULL AND \(unescaped: FeedHorizon.holdsFeed(database.applicationName))
                 """,
                 as: Double.self,
                 logger: logger
