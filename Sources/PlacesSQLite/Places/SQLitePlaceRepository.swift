@@ -37,27 +37,26 @@ public struct SQLitePlaceRepository: PlaceRepository {
             let reread = String(data: try JSONEncoder().encode(Array(rereading)), encoding: .utf8) ?? "[]"
             // The places the feed names after the position, and those to re-read, each once, in the order of its last
             // change; a place with no row any more counts as deleted.
-            let changed = """
-                SELECT subject, max(position) AS last FROM (
-                    SELECT subject, position FROM feed WHERE position > ? AND kind = 'place'
-                    UNION ALL SELECT value, 9223372036854775807 FROM json_each(?)
-                ) GROUP BY subject
-                """
-            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM (\(changed))", arguments: [revision, reread]) ?? 0
-            guard count <= limit else { return nil }
-            guard count > 0 else { return changes }
+            // One more than the limit tells that there are more.
             var shared = SharedValues()
             let columns = PlaceRow.summaryColumns.split(separator: ",").map { "place." + $0.trimmingCharacters(in: .whitespaces) }
-            let cursor = try Row.fetchCursor(
+            let rows = try Row.fetchAll(
                 db,
                 sql: """
                     SELECT \(columns.joined(separator: ", ")), place.id IS NULL OR place.deleted_at IS NOT NULL, changed.subject
-                    FROM (\(changed)) AS changed LEFT JOIN place ON place.id = changed.subject
+                    FROM (
+                        SELECT subject, max(position) AS last FROM (
+                            SELECT subject, position FROM feed WHERE position > ? AND kind = 'place'
+                            UNION ALL SELECT value, 9223372036854775807 FROM json_each(?)
+                        ) GROUP BY subject
+                    ) AS changed LEFT JOIN place ON place.id = changed.subject
                     ORDER BY changed.last, changed.subject
+                    LIMIT ?
                     """,
-                arguments: [revision, reread]
+                arguments: [revision, reread, limit + 1]
             )
-            while let row = try cursor.next() {
+            guard rows.count <= limit else { return nil }
+            for row in rows {
                 if row[PlaceRow.summaryColumnCount] as Bool {
                     changes.deleted.append(row[PlaceRow.summaryColumnCount + 1])
                 } else if let summary = PlaceRow.summary(row, shared: &shared) {
