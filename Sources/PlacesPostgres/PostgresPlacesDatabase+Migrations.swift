@@ -402,6 +402,118 @@ extension PostgresPlacesDatabase {
                 "CREATE TRIGGER session_feed AFTER DELETE ON session FOR EACH ROW EXECUTE FUNCTION places_feed_session()",
             ]
         ),
+        Migration(
+            version: 4,
+            name: "one-statement-saves",
+            statements: [
+                // A save that needs several statements in order (a lock, then what the lock guards) runs them in one of
+                // these functions, called as one statement outside a transaction: the whole save is then one round trip,
+                // and the rows it locks are held for as long as the database takes to write them and commit, never while
+                // an answer travels back to the instance and the next statement comes. (Under load an instance takes
+                // milliseconds to send the next statement; a decision that every ballot locks was held that long.) In a
+                // function each statement sees what was committed before it started, as it would if sent on its own.
+                """
+                CREATE FUNCTION places_recount_ratings(counted_place TEXT, OUT rating_count INTEGER, OUT rating_sum INTEGER)
+                LANGUAGE plpgsql AS $$
+                #variable_conflict use_column
+                BEGIN
+                    UPDATE place SET (rating_count, rating_sum) = (
+                        SELECT count(*), coalesce(sum(stars), 0) FROM rating WHERE rating.place_id = counted_place
+                    ), revision = pg_current_xact_id()::text::bigint
+                    WHERE place.id = counted_place
+                    RETURNING place.rating_count, place.rating_sum INTO rating_count, rating_sum;
+                END $$
+                """,
+                // The rater's account (KEY SHARE, as the rating's foreign key would), then the place's row, as account
+                // deletion takes them; the recount, a statement of its own, sees every rating saved before the lock.
+                """
+                CREATE FUNCTION places_save_rating(
+                    rater TEXT, rated_place TEXT, given_stars INTEGER, given_review TEXT, given_created TEXT, given_updated TEXT,
+                    removing BOOLEAN,
+                    OUT rating_count INTEGER, OUT rating_sum INTEGER, OUT changed BOOLEAN
+                ) LANGUAGE plpgsql AS $$
+                BEGIN
+                    PERFORM 1 FROM user_account WHERE id = rater FOR KEY SHARE;
+                    PERFORM 1 FROM place WHERE id = rated_place FOR NO KEY UPDATE;
+                    IF removing THEN
+                        DELETE FROM rating WHERE user_id = rater AND place_id = rated_place;
+                    ELSE
+                        INSERT INTO rating (user_id, place_id, stars, review, created_at, updated_at)
+                        VALUES (rater, rated_place, given_stars, given_review, given_created, given_updated)
+                        ON CONFLICT (user_id, place_id) DO UPDATE SET stars = excluded.stars, review = excluded.review,
+                            updated_at = excluded.updated_at;
+                    END IF;
+                    changed := FOUND;
+                    IF changed THEN
+                        SELECT recount.rating_count, recount.rating_sum INTO rating_count, rating_sum
+                        FROM places_recount_ratings(rated_place) AS recount;
+                    END IF;
+                END $$
+                """,
+                """
+                CREATE FUNCTION places_insert_notifications(
+                    ids TEXT[], recipients TEXT[], kinds TEXT[], messages TEXT[], subjects TEXT[], channels TEXT[],
+                    created_times TEXT[], read_times TEXT[]
+                ) RETURNS void LANGUAGE sql AS $$
+                    INSERT INTO notification (id, recipient_id, kind, message, subject, channels, created_at, read_at)
+                    SELECT id, recipient_id, kind, message, subject, channels, created_at, nullif(read_at, '')
+                    FROM unnest(ids, recipients, kinds, messages, subjects, channels, created_times, read_times)
+                        WITH ORDINALITY AS n(id, recipient_id, kind, message, subject, channels, created_at, read_at, position)
+                    ORDER BY position
+                $$
+                """,
+                // A decision's save: the first statement locks the decision's row (saves of one decision run one after
+                // the other, each seeing those before it) and checks the version the change depends on; no row comes
+                // back when that check failed or there is no such decision. Who is left to vote is read last, so of two
+                // last ballots saved at once the second finds nobody left.
+                """
+                CREATE FUNCTION places_save_decision(
+                    saved_id TEXT, previous_version BIGINT, previous_decision_version BIGINT, writes_decision BOOLEAN,
+                    new_status TEXT, new_ended_at TEXT, new_reminder_sent_at TEXT, new_result TEXT, new_departures TEXT,
+                    leaving TEXT[], withdrawn TEXT[], voters TEXT[], rankings TEXT[], cast_times TEXT[], updated_times TEXT[],
+                    note_ids TEXT[], note_recipients TEXT[], note_kinds TEXT[], note_messages TEXT[], note_subjects TEXT[],
+                    note_channels TEXT[], note_created TEXT[], note_read TEXT[], counts_waiting BOOLEAN,
+                    OUT saved_version BIGINT, OUT saved_decision_version BIGINT, OUT not_yet_voted TEXT[]
+                ) RETURNS SETOF record LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF writes_decision THEN
+                        UPDATE decision SET version = decision.version + 1, decision_version = decision.decision_version + 1,
+                            status = new_status, ended_at = new_ended_at, reminder_sent_at = new_reminder_sent_at,
+                            result = new_result, departures = new_departures
+                        WHERE decision.id = saved_id AND decision.version = previous_version
+                        RETURNING decision.version, decision.decision_version INTO saved_version, saved_decision_version;
+                    ELSE
+                        UPDATE decision SET version = decision.version + 1
+                        WHERE decision.id = saved_id AND decision.decision_version = previous_decision_version
+                        RETURNING decision.version, decision.decision_version INTO saved_version, saved_decision_version;
+                    END IF;
+                    IF NOT FOUND THEN RETURN; END IF;
+                    IF cardinality(leaving) > 0 THEN
+                        DELETE FROM decision_participant WHERE decision_id = saved_id AND user_id = ANY(leaving);
+                    END IF;
+                    IF cardinality(withdrawn) > 0 THEN
+                        DELETE FROM ballot WHERE decision_id = saved_id AND user_id = ANY(withdrawn);
+                    END IF;
+                    IF cardinality(voters) > 0 THEN
+                        -- A changed ballot keeps the time it was first cast.
+                        INSERT INTO ballot (decision_id, user_id, ranking, cast_at, updated_at)
+                        SELECT saved_id, b.user_id, b.ranking, b.cast_at, b.updated_at
+                        FROM unnest(voters, rankings, cast_times, updated_times) AS b(user_id, ranking, cast_at, updated_at)
+                        ON CONFLICT (decision_id, user_id) DO UPDATE SET ranking = excluded.ranking, updated_at = excluded.updated_at;
+                    END IF;
+                    IF cardinality(note_ids) > 0 THEN
+                        PERFORM places_insert_notifications(note_ids, note_recipients, note_kinds, note_messages, note_subjects,
+                            note_channels, note_created, note_read);
+                    END IF;
+                    not_yet_voted := CASE WHEN counts_waiting THEN ARRAY(
+                        SELECT p.user_id FROM decision_participant p WHERE p.decision_id = saved_id
+                        AND NOT EXISTS (SELECT 1 FROM ballot b WHERE b.decision_id = p.decision_id AND b.user_id = p.user_id)
+                    ) ELSE '{}' END;
+                    RETURN NEXT;
+                END $$
+                """,
+            ]
+        ),
     ]
 
     /// The lock that makes instances starting together migrate once (any number, the same for every release).

@@ -61,42 +61,42 @@ public struct PostgresDecisionRepository: DecisionRepository {
         let leaving = Array(Set(previous.decision.participants).subtracting(state.decision.participants))
         let withdrawn = Array(Set(previous.ballots.map(\.userId)).subtracting(state.ballots.map(\.userId)))
         let cast = state.ballots.filter { !previous.ballots.contains($0) }
-        return try await database.write { connection in
-            // The first statement locks the decision's row (so saves of one decision run one after the other, each
-            // seeing those before it) and checks the version the change depends on.
-            let current = try await PostgresDecisionRepository.countSave(
-                of: id,
-                writing: changedDecision,
-                over: previous,
-                on: connection,
-                database: database
+        let result = try changedDecision?.result.map(PostgresDecisionRepository.jsonText)
+        let departures = try changedDecision.flatMap { $0.departures.isEmpty ? nil : try PostgresDecisionRepository.jsonText($0.departures) }
+        let rankings = try cast.map { try PostgresDecisionRepository.jsonText($0.ranking) }
+        let notes = try PostgresNotificationRepository.NotificationColumns(state.notifications)
+        // One statement (`places_save_decision`): it locks the decision's row, checks the version the change depends on
+        // (every save's when the decision itself changes, the decision's own when not), writes, and reads who is left to
+        // vote (which matters only while the decision is open).
+        let row = try await database.change { [database] connection in
+            try await connection.row(
+                """
+                SELECT saved_version, saved_decision_version, not_yet_voted FROM places_save_decision(
+                    \(id), \(previous.version), \(previous.decisionVersion), \(changedDecision != nil),
+                    \(changedDecision?.status.rawValue), \(changedDecision?.endedAt.map(Timestamp.text)),
+                    \(changedDecision?.reminderSentAt.map(Timestamp.text)), \(result), \(departures),
+                    \(leaving)::text[], \(withdrawn)::text[], \(cast.map(\.userId))::text[], \(rankings)::text[],
+                    \(cast.map { Timestamp.text($0.castAt) })::text[], \(cast.map { Timestamp.text($0.updatedAt) })::text[],
+                    \(notes.ids)::text[], \(notes.recipients)::text[], \(notes.kinds)::text[], \(notes.messages)::text[],
+                    \(notes.subjects)::text[], \(notes.channels)::text[], \(notes.created)::text[], \(notes.read)::text[],
+                    \(state.decision.status == .active))
+                """,
+                logger: database.logger
             )
-            guard let current else {
-                guard try await connection.value("SELECT true FROM decision WHERE id = \(id)", as: Bool.self, logger: database.logger) != nil
-                else { throw PlacesError.notFound("no decision with id \(PlacesError.quoted(id))") }
-                // Nothing was written: what the change depends on was saved since it was read.
-                return nil
-            }
-            if !leaving.isEmpty {
-                try await connection.execute(
-                    "DELETE FROM decision_participant WHERE decision_id = \(id) AND user_id = ANY(\(leaving)::text[])",
-                    logger: database.logger
-                )
-            }
-            if !withdrawn.isEmpty {
-                try await connection.execute(
-                    "DELETE FROM ballot WHERE decision_id = \(id) AND user_id = ANY(\(withdrawn)::text[])",
-                    logger: database.logger
-                )
-            }
-            try await PostgresDecisionRepository.store(cast, of: id, on: connection, database: database)
-            try await PostgresNotificationRepository.insert(state.notifications, on: connection, database: database)
-            // Who is left to vote matters only while the decision is open.
-            let waiting =
-                state.decision.status == .active
-                ? try await PostgresDecisionRepository.notYetVoted(in: id, on: connection, database: database) : []
-            return SavedDecision(version: current.version, decisionVersion: current.decisionVersion, notYetVoted: waiting)
         }
+        guard let row else {
+            let exists = try await database.read { [database] connection in
+                try await connection.value("SELECT true FROM decision WHERE id = \(id)", as: Bool.self, logger: database.logger) != nil
+            }
+            guard exists else { throw PlacesError.notFound("no decision with id \(PlacesError.quoted(id))") }
+            // Nothing was written: what the change depends on was saved since it was read.
+            return nil
+        }
+        return SavedDecision(
+            version: try row.get("saved_version"),
+            decisionVersion: try row.get("saved_decision_version"),
+            notYetVoted: Set(try row.get("not_yet_voted", as: [String].self))
+        )
     }
 
     public func activeCount() async throws -> Int {
@@ -163,80 +163,6 @@ public struct PostgresDecisionRepository: DecisionRepository {
             )
         }
         return Set(try rows.compactMap { try $0.get("winner", as: String?.self) })
-    }
-
-    /// Counts a save of the decision `id` when the version it depends on is still `previous`'s: every save's version
-    /// when `decision` is given (whose status, ending, reminder, result and departures it then writes; participants and
-    /// ballots are rows of their own), the decision's own version when not. Locks the decision's row until the
-    /// transaction ends; answers the versions after the save, or nil when the check failed or there is no such decision.
-    static func countSave(
-        of id: String,
-        writing decision: Decision?,
-        over previous: DecisionState,
-        on connection: PostgresConnection,
-        database: PostgresPlacesDatabase
-    ) async throws -> (version: Int64, decisionVersion: Int64)? {
-        let row: PostgresRandomAccessRow?
-        if let decision {
-            let result = try decision.result.map(jsonText)
-            let departures = decision.departures.isEmpty ? nil : try jsonText(decision.departures)
-            row = try await connection.row(
-                """
-                UPDATE decision SET version = version + 1, decision_version = decision_version + 1,
-                    status = \(decision.status.rawValue), ended_at = \(decision.endedAt.map(Timestamp.text)),
-                    reminder_sent_at = \(decision.reminderSentAt.map(Timestamp.text)), result = \(result), departures = \(departures)
-                WHERE id = \(id) AND version = \(previous.version)
-                RETURNING version, decision_version
-                """,
-                logger: database.logger
-            )
-        } else {
-            row = try await connection.row(
-                """
-                UPDATE decision SET version = version + 1 WHERE id = \(id) AND decision_version = \(previous.decisionVersion)
-                RETURNING version, decision_version
-                """,
-                logger: database.logger
-            )
-        }
-        return try row.map { (try $0.get("version"), try $0.get("decision_version")) }
-    }
-
-    /// Stores the ballots cast or changed in the decision `id`, in one statement however many there are: a changed
-    /// ballot keeps the time it was first cast.
-    static func store(_ ballots: [Ballot], of id: String, on connection: PostgresConnection, database: PostgresPlacesDatabase)
-        async throws
-    {
-        guard !ballots.isEmpty else { return }
-        let voters = ballots.map(\.userId)
-        let rankings = try ballots.map { try jsonText($0.ranking) }
-        let cast = ballots.map { Timestamp.text($0.castAt) }
-        let updated = ballots.map { Timestamp.text($0.updatedAt) }
-        try await connection.execute(
-            """
-            INSERT INTO ballot (decision_id, user_id, ranking, cast_at, updated_at)
-            SELECT \(id), user_id, ranking, cast_at, updated_at
-            FROM unnest(\(voters)::text[], \(rankings)::text[], \(cast)::text[], \(updated)::text[]) AS b(user_id, ranking, cast_at, updated_at)
-            ON CONFLICT (decision_id, user_id) DO UPDATE SET ranking = excluded.ranking, updated_at = excluded.updated_at
-            """,
-            logger: database.logger
-        )
-    }
-
-    /// The participants of the decision `id` without a ballot, as the caller's transaction sees them: read after
-    /// `countSave` locked the decision's row, this statement sees every ballot saved before, so of two last ballots
-    /// saved at once the second finds nobody left.
-    static func notYetVoted(in id: String, on connection: PostgresConnection, database: PostgresPlacesDatabase) async throws
-        -> Set<String>
-    {
-        let rows = try await connection.rows(
-            """
-            SELECT p.user_id FROM decision_participant p WHERE p.decision_id = \(id)
-            AND NOT EXISTS (SELECT 1 FROM ballot b WHERE b.decision_id = p.decision_id AND b.user_id = p.user_id)
-            """,
-            logger: database.logger
-        )
-        return Set(try rows.map { try $0.get("user_id", as: String.self) })
     }
 
     /// A decision's row with its participants and those of them who are no longer members of its group (as arrays),

@@ -63,27 +63,40 @@ public struct PostgresNotificationRepository: NotificationRepository {
         async throws
     {
         guard !notifications.isEmpty else { return }
-        let encoder = PlacesJSON.makeEncoder()
-        func json(_ value: some Encodable) throws -> String { String(decoding: try encoder.encode(value), as: UTF8.self) }
-        let ids = notifications.map(\.id)
-        let recipients = notifications.map(\.recipientId)
-        let kinds = notifications.map(\.kind.rawValue)
-        let messages = notifications.map(\.message)
-        let subjects = try notifications.map { try json($0.subject) }
-        let channels = try notifications.map { try json($0.channels) }
-        let created = notifications.map { Timestamp.text($0.createdAt) }
-        // An array travels without NULLs: an unread notification's time is empty text, NULL again in the table.
-        let read = notifications.map { $0.readAt.map(Timestamp.text) ?? "" }
+        let columns = try NotificationColumns(notifications)
         try await connection.execute(
             """
-            INSERT INTO notification (id, recipient_id, kind, message, subject, channels, created_at, read_at)
-            SELECT id, recipient_id, kind, message, subject, channels, created_at, nullif(read_at, '') FROM unnest(\(ids)::text[], \(recipients)::text[], \(kinds)::text[], \(messages)::text[], \(subjects)::text[],
-                \(channels)::text[], \(created)::text[], \(read)::text[]) WITH ORDINALITY AS n(id, recipient_id, kind, message,
-                subject, channels, created_at, read_at, position)
-            ORDER BY position
+            SELECT places_insert_notifications(\(columns.ids), \(columns.recipients), \(columns.kinds), \(columns.messages),
+                \(columns.subjects), \(columns.channels), \(columns.created), \(columns.read))
             """,
             logger: database.logger
         )
+    }
+
+    /// Notifications as the columns `places_insert_notifications` takes, one array a column, in order.
+    struct NotificationColumns {
+        let ids: [String]
+        let recipients: [String]
+        let kinds: [String]
+        let messages: [String]
+        let subjects: [String]
+        let channels: [String]
+        let created: [String]
+        /// An array travels without NULLs: an unread notification's time is empty text, NULL again in the table.
+        let read: [String]
+
+        init(_ notifications: [UserNotification]) throws {
+            let encoder = PlacesJSON.makeEncoder()
+            func json(_ value: some Encodable) throws -> String { String(decoding: try encoder.encode(value), as: UTF8.self) }
+            ids = notifications.map(\.id)
+            recipients = notifications.map(\.recipientId)
+            kinds = notifications.map(\.kind.rawValue)
+            messages = notifications.map(\.message)
+            subjects = try notifications.map { try json($0.subject) }
+            channels = try notifications.map { try json($0.channels) }
+            created = notifications.map { Timestamp.text($0.createdAt) }
+            read = notifications.map { $0.readAt.map(Timestamp.text) ?? "" }
+        }
     }
 
     static func notification(_ row: PostgresRandomAccessRow) throws -> UserNotification {

@@ -180,43 +180,33 @@ public struct PostgresPlaceRepository: PlaceRepository {
     }
 
     public func save(_ rating: Rating) async throws -> RatingAggregate {
-        try await database.write { connection in
-            // The rater's account, then the place's row, as account deletion takes them (it holds the account while it
-            // recounts the places they rated). The place's lock orders the saves of its ratings, so the recount below
-            // sees every rating committed before it (a statement that waited for the lock would count from the moment
-            // it started).
-            try await PostgresPlaceRepository.lockRater(rating.userId, on: connection, logger: logger)
-            try await PostgresPlaceRepository.lockPlaces([rating.placeId], on: connection, logger: logger)
-            try await connection.execute(
-                """
-                INSERT INTO rating (user_id, place_id, stars, review, created_at, updated_at)
-                VALUES (\(rating.userId), \(rating.placeId), \(rating.stars), \(rating.review), \(Timestamp.text(rating.createdAt)),
-                    \(Timestamp.text(rating.updatedAt)))
-                ON CONFLICT (user_id, place_id) DO UPDATE SET stars = excluded.stars, review = excluded.review,
-                    updated_at = excluded.updated_at
-                """,
-                logger: logger
-            )
-            return try await PostgresPlaceRepository.recountRatings(of: rating.placeId, on: connection, logger: logger)
-        }
+        try await saveRating(userID: rating.userId, placeID: rating.placeId, rating: rating)
+            ?? RatingAggregate(count: 0, sum: 0)
     }
 
     public func deleteRating(userID: String, placeID: String) async throws -> RatingAggregate? {
-        try await database.write { connection in
-            // The account, then the place's row, as in `save`.
-            try await PostgresPlaceRepository.lockRater(userID, on: connection, logger: logger)
-            try await PostgresPlaceRepository.lockPlaces([placeID], on: connection, logger: logger)
-            guard try await connection.execute("DELETE FROM rating WHERE user_id = \(userID) AND place_id = \(placeID)", logger: logger) > 0
-            else { return nil }
-            return try await PostgresPlaceRepository.recountRatings(of: placeID, on: connection, logger: logger)
-        }
+        try await saveRating(userID: userID, placeID: placeID, rating: nil)
     }
 
-    /// Holds the rater's account (KEY SHARE, as the rating's foreign key would) for the rest of the transaction, before
-    /// any place: account deletion takes the account first, then the places, and the two never wait for each other in
-    /// a circle.
-    static func lockRater(_ userID: String, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.execute("SELECT 1 FROM user_account WHERE id = \(userID) FOR KEY SHARE", logger: logger)
+    /// Saves the rating, or removes the user's rating of the place when `rating` is nil, and recounts the place's
+    /// ratings, in one statement (`places_save_rating`): the rater's account, then the place's row, are locked first, as
+    /// account deletion takes them. Nil when there was no rating to remove.
+    private func saveRating(userID: String, placeID: String, rating: Rating?) async throws -> RatingAggregate? {
+        let row = try await database.change { [logger] connection in
+            try await connection.row(
+                """
+                SELECT rating_count, rating_sum, changed FROM places_save_rating(\(userID), \(placeID), \(rating?.stars)::integer,
+                    \(rating?.review)::text, \(rating.map { Timestamp.text($0.createdAt) }), \(rating.map { Timestamp.text($0.updatedAt) }),
+                    \(rating == nil))
+                """,
+                logger: logger
+            )
+        }
+        guard let row, try row.get("changed", as: Bool.self) else { return nil }
+        return RatingAggregate(
+            count: try row.get("rating_count", as: Int?.self) ?? 0,
+            sum: try row.get("rating_sum", as: Int?.self) ?? 0
+        )
     }
 
     /// Locks the places' rows for the rest of the transaction, in the order of their ids (every writer that locks
@@ -231,17 +221,11 @@ public struct PostgresPlaceRepository: PlaceRepository {
     /// Recomputes the rating aggregate of the place from its ratings (the caller holds the place's row).
     static func recountRatings(of placeID: String, on connection: PostgresConnection, logger: Logger) async throws -> RatingAggregate {
         let row = try await connection.row(
-            """
-            UPDATE place SET (rating_count, rating_sum) = (
-                SELECT count(*), coalesce(sum(stars), 0) FROM rating WHERE place_id = \(placeID)
-            ), revision = \(unescaped: PostgresPlaceRow.writerStamp)
-            WHERE id = \(placeID)
-            RETURNING rating_count, rating_sum
-            """,
+            "SELECT rating_count, rating_sum FROM places_recount_ratings(\(placeID))",
             logger: logger
         )
         guard let row else { return RatingAggregate(count: 0, sum: 0) }
-        return RatingAggregate(count: try row.get("rating_count"), sum: try row.get("rating_sum"))
+        return RatingAggregate(count: try row.get("rating_count", as: Int?.self) ?? 0, sum: try row.get("rating_sum", as: Int?.self) ?? 0)
     }
 
     public func search(_ query: PlaceSearchQuery) async throws -> Page<PlaceSearchHit> {
