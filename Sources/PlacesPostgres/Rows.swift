@@ -4,9 +4,12 @@ import PlacesCore
 import PostgresNIO
 
 extension PostgresConnection {
-    /// Every row `query` answers, each ready to be read by column name.
+    /// Every row `query` answers, each ready to be read by column name. The rows are collected on the connection's
+    /// event loop and handed over at once: the caller waits for one answer, where reading the rows one by one as an
+    /// async sequence would wait for each part of it in turn (and, on a busy instance, behind every other task).
     func rows(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRandomAccessRow] {
-        try await self.query(query, logger: logger).collect().map { $0.makeRandomAccess() }
+        let result: EventLoopFuture<PostgresQueryResult> = self.query(query, logger: logger)
+        return try await result.get().rows.map { $0.makeRandomAccess() }
     }
 
     /// The first row `query` answers, nil when none.
@@ -16,8 +19,8 @@ extension PostgresConnection {
 
     /// The single value of the first row `query` answers, nil when no row.
     func value<T: PostgresDecodable>(_ query: PostgresQuery, as type: T.Type = T.self, logger: Logger) async throws -> T? {
-        for try await value in try await self.query(query, logger: logger).decode(T.self) { return value }
-        return nil
+        let result: EventLoopFuture<PostgresQueryResult> = self.query(query, logger: logger)
+        return try await result.get().rows.first?.decode(T.self)
     }
 
     /// Runs `query` and answers how many rows it changed (its command tag's count).
