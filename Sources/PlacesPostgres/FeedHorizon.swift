@@ -12,7 +12,9 @@ import PostgresNIO
 ///
 /// The horizon is the oldest transaction still running in this database, leaving out those of other databases of the
 /// server and those of another Places schema (tests give each case a schema of its own), which cannot write this
-/// feed: one that is not known to be elsewhere counts. It works on the primary only (`pg_current_snapshot()` on a
+/// feed: one that is not known to be elsewhere counts. A seed's transaction does not count either: it is announced
+/// after it commits (`PostgresPlacesDatabase.announceLateCommits`), so that it never holds the feed back for the
+/// twenty seconds a million rows take. It works on the primary only (`pg_current_snapshot()` on a
 /// standby sees no transaction ids of its own).
 struct FeedHorizon: Sendable {
     /// The first position not yet safe to read: every transaction below it has ended.
@@ -67,14 +69,16 @@ struct FeedHorizon: Sendable {
         """
     }
 
-    /// An SQL condition on a row of `pg_stat_activity`: true when that backend's transaction can write this feed (it is
-    /// in this database and not a connection of another Places schema, named `places/…` other than `ours`), so it holds
-    /// the horizon back. `ours` is a name this process makes, quoted here as a literal.
+    /// An SQL condition on a row of `pg_stat_activity`: true when that backend's transaction can write this feed and is
+    /// not announced after it commits, so it holds the horizon back: it is in this database, not a connection of another
+    /// Places schema (named `places/…` other than `ours`) and not a late commit (`lateCommitName`, a seed, which
+    /// announces itself once committed). `ours` is a name this process makes, quoted here as a literal.
     static func holdsFeed(_ ours: String) -> String {
         let literal = "'" + ours.replacingOccurrences(of: "'", with: "''") + "'"
         return """
             (datid = (SELECT oid FROM pg_database WHERE datname = current_database())
-                AND NOT (application_name LIKE 'places/%' AND application_name <> \(literal)))
+                AND NOT (application_name LIKE 'places/%' AND application_name <> \(literal))
+                AND application_name <> '\(PostgresPlacesDatabase.lateCommitName)')
             """
     }
 }

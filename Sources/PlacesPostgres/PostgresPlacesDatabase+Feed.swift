@@ -89,6 +89,33 @@ extension PostgresPlacesDatabase {
     /// The name of the wake-up's connection (`announceCommits`), which the feed's horizon leaves out.
     static let wakeUpName = "places/wakeup"
 
+    /// The name a late commit's transaction runs under (a seed's, for as long as it is open), which the feed's horizon
+    /// leaves out. It is not `places/…`: a release before late commits leaves only those names out, so its instances
+    /// still wait for a seed to commit rather than read past it and miss it.
+    static let lateCommitName = "places-seed"
+
+    /// Announces every late commit not yet announced (see the `late-commits` migration): it deletes the commit's row and
+    /// appends, in the same transaction, one feed row of kind `late` naming the commit's transaction, at the head of the
+    /// feed; readers then re-read what that transaction's feed rows name. Instances may call it at once: each commit is
+    /// announced once. True when it announced any. The announcement carries the time the commit's transaction started,
+    /// as its own rows do, so that pruning takes them together.
+    @discardableResult
+    func announceLateCommits() async throws -> Bool {
+        try await change { [logger] connection in
+            try await connection.value(
+                """
+                WITH announced AS (DELETE FROM feed_late_commit RETURNING xid, created_at),
+                appended AS (
+                    INSERT INTO feed (kind, subject, created_at) SELECT 'late', xid::text, created_at FROM announced ORDER BY xid RETURNING 1
+                )
+                SELECT count(*) > 0 FROM appended
+                """,
+                as: Bool.self,
+                logger: logger
+            ) ?? false
+        }
+    }
+
     /// A failure as a log line can show it: a database error in full, never the password.
     static func describe(_ error: any Error, location: PostgresLocation) -> String {
         if let error = error as? PSQLError { return detail(error) }

@@ -514,6 +514,22 @@ extension PostgresPlacesDatabase {
                 """,
             ]
         ),
+        Migration(
+            version: 5,
+            name: "late-commits",
+            statements: [
+                // A transaction that writes the feed but must not hold its horizon back (a seed into a live database runs
+                // for as long as its file: a million rows take twenty seconds) runs under a name the horizon leaves out
+                // and records its transaction id here, in the same transaction. Readers have read past that id by the
+                // time it commits, so after it commits it is announced: whoever sees its row first (the seed itself, or
+                // any instance's next read of the feed) deletes it and appends one feed row of kind `late` naming it, at
+                // the head of the feed. Readers take the late transaction's own rows through that announcement, at its
+                // position, and never on their own: once each, in the order of the commits. Nothing
+                // of a transaction that rolls back is left here, and one that commits is announced even if its writer
+                // stops just after.
+                "CREATE TABLE feed_late_commit (xid XID8 PRIMARY KEY, created_at TIMESTAMPTZ NOT NULL DEFAULT now())",
+            ]
+        ),
     ]
 
     /// The lock that makes instances starting together migrate once (any number, the same for every release).

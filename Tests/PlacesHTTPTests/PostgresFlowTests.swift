@@ -6,6 +6,7 @@ import PlacesCore
 import PlacesHTTP
 import PlacesPostgres
 import PlacesTestPostgres
+import PostgresNIO
 import Testing
 
 /// The HTTP flows a new user tries first, on an application over PostgreSQL (a schema of its own per test): the same
@@ -97,7 +98,7 @@ struct PostgresFlowTests {
 }
 
 /// Read-your-writes across two instances over one PostgreSQL database while another transaction holds the change
-/// feed's horizon back (a seed into the live database, left open).
+/// feed's horizon back (an operator's, left open), and while a seed into the live database is open (which does not).
 @Suite("Revisions on PostgreSQL under an open transaction", TestPostgres.enabled)
 struct PostgresRevisionTests {
     static let revisionHeader = HTTPFields.Element.Name("Places-Revision")!
@@ -123,7 +124,12 @@ struct PostgresRevisionTests {
             try await database.places.seed([TestApp.place("a", 40, -74)])
             let first = try await Self.instance(database)
             let second = try await Self.instance(database)
-            // A seed into the live database, started before the write and still open: the horizon stays below it.
+            // An operator's transaction, started before the write and still open: the horizon stays below it. A seed
+            // into the live database, open too, does not hold it (it is announced once it commits).
+            let operatorSession = try await TestPostgres.operatorConnection(to: database)
+            defer { Task { try? await operatorSession.close() } }
+            try await operatorSession.query("BEGIN", logger: Logger(label: "operator"))
+            try await operatorSession.query("UPDATE place SET name = 'Held' WHERE id = 'a'", logger: Logger(label: "operator"))
             let seed = try await database.places.beginSeed()
             #expect(try await seed.upsert([TestApp.place("seeded", 40.0002, -74.0002)]).isEmpty)
             let written = try await first.test(.router) { client in
@@ -146,10 +152,11 @@ struct PostgresRevisionTests {
                     "/v1/places/nearby?lat=40&lon=-74&radius=1",
                     headers: [Self.minimumHeader: String(written)]
                 )
-                #expect(held.headers[Self.reachedHeader] == "false", "the open seed holds the feed below the write")
+                #expect(held.headers[Self.reachedHeader] == "false", "the open transaction holds the feed below the write")
                 #expect(try TestApp.object(held.body)["count"] as? Int == 1)
             }
             try await seed.commit()
+            try await operatorSession.query("COMMIT", logger: Logger(label: "operator"))
             try await second.test(.router) { client in
                 let fresh = try await client.json(
                     .get,
@@ -157,7 +164,7 @@ struct PostgresRevisionTests {
                     headers: [Self.minimumHeader: String(written)]
                 )
                 #expect(fresh.headers[Self.reachedHeader] == "true")
-                #expect(try TestApp.object(fresh.body)["count"] as? Int == 3, "the write and the seed, once the seed committed")
+                #expect(try TestApp.object(fresh.body)["count"] as? Int == 3, "the write and the seed, once the older transaction ended")
                 #expect((fresh.headers[Self.revisionHeader].flatMap { Int64($0) } ?? 0) >= written)
             }
         } catch {

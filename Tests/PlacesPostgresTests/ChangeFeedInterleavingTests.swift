@@ -29,18 +29,6 @@ struct ChangeFeedInterleavingTests {
         )
     }
 
-    /// A connection of its own to the test's schema, as psql would be: it holds a transaction open as long as the
-    /// test says. It carries the schema's name (the feed's horizon leaves out other Places schemas' transactions, so
-    /// that the cases running at once on one server do not hold each other's feed back), as an operator's psql in a
-    /// database of its own would count.
-    static func connection(to database: PostgresPlacesDatabase) async throws -> PostgresConnection {
-        var configuration = try database.location.connectionConfiguration
-        configuration.options.additionalStartupParameters = [
-            ("search_path", database.schema ?? "public"), ("application_name", database.applicationName),
-        ]
-        return try await PostgresConnection.connect(configuration: configuration, id: 1, logger: Logger(label: "feed-test"))
-    }
-
     /// Runs `body` with a fresh database and an index following it, closing both after.
     static func withFeed(_ body: (PostgresPlacesDatabase, PlaceService) async throws -> Void) async throws {
         let database = try await TestPostgres.database()
@@ -66,7 +54,8 @@ struct ChangeFeedInterleavingTests {
         let reach = try await database.places.liveSummaries().reach
         for _ in 0..<5_000 {
             try await service.syncIndex()
-            if service.indexRevision >= reach { return }
+            // Pending: changes wait above the horizon, or the read announced a late commit, which comes after it.
+            if service.indexRevision >= reach && !service.feedPending { return }
             try await Task.sleep(for: .milliseconds(1))
         }
         Issue.record("the feed's horizon stayed below \(reach)")
@@ -79,7 +68,7 @@ struct ChangeFeedInterleavingTests {
 
     @Test func aTransactionThatStartedFirstAndCommitsLastIsNeverSkippedAndItsStateWins() async throws {
         try await Self.withFeed { database, service in
-            let first = try await Self.connection(to: database)
+            let first = try await TestPostgres.operatorConnection(to: database)
             defer { Task { try? await first.close() } }
             // T1 starts first: it takes its transaction id by writing another place.
             try await first.query("BEGIN", logger: database.logger)
@@ -108,7 +97,7 @@ struct ChangeFeedInterleavingTests {
 
     @Test func twoWritersOfDifferentPlacesDoNotWaitForEachOther() async throws {
         try await Self.withFeed { database, service in
-            let first = try await Self.connection(to: database)
+            let first = try await TestPostgres.operatorConnection(to: database)
             defer { Task { try? await first.close() } }
             try await first.query("BEGIN", logger: database.logger)
             try await first.query("UPDATE place SET name = 'Open' WHERE id = 'q'", logger: database.logger)
@@ -169,7 +158,7 @@ struct ChangeFeedInterleavingTests {
 
     @Test func aLongTransactionHoldsTheHorizonWhileManyShortOnesCommitAndEachIsReadOnce() async throws {
         try await Self.withFeed { database, service in
-            let long = try await Self.connection(to: database)
+            let long = try await TestPostgres.operatorConnection(to: database)
             defer { Task { try? await long.close() } }
             try await long.query("BEGIN", logger: database.logger)
             try await long.query("UPDATE place SET name = 'Long' WHERE id = 'q'", logger: database.logger)
@@ -206,7 +195,7 @@ struct ChangeFeedInterleavingTests {
 
     @Test func aWriterThatRollsBackLeavesNothingInTheFeedAndHoldsNothingBackAfterwards() async throws {
         try await Self.withFeed { database, service in
-            let doomed = try await Self.connection(to: database)
+            let doomed = try await TestPostgres.operatorConnection(to: database)
             defer { Task { try? await doomed.close() } }
             let start = service.indexRevision
             try await doomed.query("BEGIN", logger: database.logger)
@@ -228,6 +217,69 @@ struct ChangeFeedInterleavingTests {
         }
     }
 
+    @Test func aSeedStillOpenHoldsNothingBackAndIsReadWholeOnceItCommits() async throws {
+        try await Self.withFeed { database, service in
+            let seed = try await database.places.beginSeed()
+            var reseeded = Self.place("p", name: "Reseeded")
+            reseeded.updatedAt = reseeded.updatedAt.addingTimeInterval(1)
+            #expect(try await seed.upsert([Self.place("late-1"), reseeded, Self.place("late-2")]).isEmpty)
+            // While it is open, a write of another place reaches the index: settling reads past the seed's transaction.
+            var written = Self.place("q", name: "Written meanwhile")
+            written.updatedAt = written.updatedAt.addingTimeInterval(1)
+            try await database.places.update(written)
+            try await Self.settle(service, database)
+            #expect(try await Self.indexed(service, "q") == "Written meanwhile", "the open seed holds the feed back")
+            #expect(try await Self.indexed(service, "late-1") == nil, "nothing of an open seed is seen")
+            #expect(try await Self.indexed(service, "p") == "Seeded")
+            let announcements = try await database.feedRows().filter { $0.kind == "late" }.count
+            try await seed.commit()
+            // Announced by the seed itself at once; the index reads the places its transaction wrote, though it read
+            // past that transaction's position while it was open.
+            try await Self.settle(service, database)
+            #expect(try await Self.indexed(service, "late-1") == "Place late-1")
+            #expect(try await Self.indexed(service, "late-2") == "Place late-2")
+            #expect(try await Self.indexed(service, "p") == "Reseeded")
+            #expect(try await Self.lateCommitsWaiting(database) == 0)
+            #expect(try await database.feedRows().filter { $0.kind == "late" }.count == announcements + 1, "one announcement")
+            let again = try #require(try await database.places.changes(since: service.indexRevision, limit: 100))
+            #expect(again.upserted.isEmpty && again.deleted.isEmpty, "read once")
+        }
+    }
+
+    @Test func aLateCommitWhoseWriterStoppedBeforeAnnouncingItIsAnnouncedByTheNextReaderAndARolledBackOneLeavesNothing() async throws {
+        try await Self.withFeed { database, service in
+            let rolledBack = try await database.places.beginSeed()
+            #expect(try await rolledBack.upsert([Self.place("never")]).isEmpty)
+            await rolledBack.rollback()
+            #expect(try await Self.lateCommitsWaiting(database) == 0)
+            // A seed as a process that stops right after its commit leaves it: committed, not announced.
+            let seeder = try await TestPostgres.operatorConnection(to: database)
+            defer { Task { try? await seeder.close() } }
+            try await seeder.query("SET application_name = 'places-seed'", logger: database.logger)
+            try await seeder.query("BEGIN", logger: database.logger)
+            try await seeder.query("INSERT INTO feed_late_commit (xid) VALUES (pg_current_xact_id())", logger: database.logger)
+            try await seeder.query("UPDATE place SET name = 'Late' WHERE id = 'r'", logger: database.logger)
+            var written = Self.place("q", name: "Written meanwhile")
+            written.updatedAt = written.updatedAt.addingTimeInterval(1)
+            try await database.places.update(written)
+            try await Self.settle(service, database)
+            #expect(try await Self.indexed(service, "q") == "Written meanwhile")
+            try await seeder.query("COMMIT", logger: database.logger)
+            #expect(try await Self.lateCommitsWaiting(database) == 1)
+            try await Self.settle(service, database)
+            #expect(try await Self.indexed(service, "r") == "Late", "the reader announced it and read it")
+            #expect(try await Self.lateCommitsWaiting(database) == 0)
+            #expect(try await Self.indexed(service, "never") == nil)
+        }
+    }
+
+    /// How many late commits wait to be announced.
+    static func lateCommitsWaiting(_ database: PostgresPlacesDatabase) async throws -> Int {
+        try await database.read { connection in
+            try await connection.value("SELECT count(*)::integer FROM feed_late_commit", as: Int.self, logger: database.logger) ?? -1
+        }
+    }
+
     @Test func theInstancesOwnConnectionsEndATransactionLeftIdleAndSayWhoTheyAre() async throws {
         try await Self.withFeed { database, _ in
             let (timeout, name) = try await database.read { connection in
@@ -246,7 +298,7 @@ struct ChangeFeedInterleavingTests {
 
     @Test func anOperatorsPlainSQLReachesTheFeed() async throws {
         try await Self.withFeed { database, service in
-            let psql = try await Self.connection(to: database)
+            let psql = try await TestPostgres.operatorConnection(to: database)
             defer { Task { try? await psql.close() } }
             try await psql.query("UPDATE place SET deleted_at = '2026-01-01T00:00:00.000Z' WHERE id = 'r'", logger: database.logger)
             try await Self.settle(service, database)

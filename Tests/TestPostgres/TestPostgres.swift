@@ -1,7 +1,10 @@
 import Foundation
 import PlacesCore
-import PlacesPostgres
+import Logging
+import PostgresNIO
 import PlacesRepositoryContract
+
+@testable import PlacesPostgres
 import Testing
 
 /// The PostgreSQL server the tests use: the one `PLACES_TEST_POSTGRES_URL` names (`.ci/run` starts one and sets it),
@@ -44,6 +47,18 @@ public enum TestPostgres {
     public static func database() async throws -> PostgresPlacesDatabase {
         let schema = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         return try await PostgresPlacesDatabase.open(try location(), schema: schema, maximumConnections: 8, leaseTimeout: .seconds(30))
+    }
+
+    /// A connection of its own to the database's schema, as an operator's psql would be: it holds a transaction open as
+    /// long as the test says. It carries the schema's name (the feed's horizon leaves out other Places schemas'
+    /// transactions, so that the cases running at once on one server do not hold each other's feed back), as an
+    /// operator's psql in a database of its own would count.
+    public static func operatorConnection(to database: PostgresPlacesDatabase) async throws -> PostgresConnection {
+        var configuration = try database.location.connectionConfiguration
+        configuration.options.additionalStartupParameters = [
+            ("search_path", database.schema ?? "public"), ("application_name", database.applicationName),
+        ]
+        return try await PostgresConnection.connect(configuration: configuration, id: 1, logger: Logger(label: "operator"))
     }
 }
 

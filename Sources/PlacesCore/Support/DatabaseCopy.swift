@@ -199,7 +199,7 @@ public enum DatabaseCopy {
     /// in), transient state (the login throttle's attempts, the leases of tasks run on one instance), and the engines'
     /// own tables.
     public static let leftOut: [String] = [
-        "change_counter", "feed", "grdb_migrations", "schema_migration", "sqlite_*", "place_search", "place_search_*",
+        "change_counter", "feed", "feed_late_commit", "grdb_migrations", "schema_migration", "sqlite_*", "place_search", "place_search_*",
         "throttle_attempt", "lease", "place.search", "user_account.display_name_folded",
     ]
 

@@ -37,7 +37,7 @@ public struct PostgresPlaceRepository: PlaceRepository {
 
     public func changes(since revision: Int64, limit: Int, rereading: Set<String>) async throws -> PlaceChanges? {
         // One statement, so one snapshot for the horizon and the rows (and one round trip): the horizon, the places the
-        // feed names after the index's position and below the horizon and those to re-read, each once, in the order of
+        // feed names after the index's position and below the horizon (`placeRows`) and those to re-read, each once, in the order of
         // its last change (a place with no row any more counts as deleted), how many there are, and whether changes
         // (of any kind) wait above the horizon. The horizon is compared as a scalar subquery and the waiting ones found
         // by the feed's highest id, so that both are read from the feed's index on `xid` (joined to the horizon, the
@@ -48,14 +48,14 @@ public struct PostgresPlaceRepository: PlaceRepository {
                 WITH \(unescaped: FeedHorizon.expressions(leavingOut: database.applicationName)),
                 changed AS (
                     SELECT subject, max(position) AS last FROM (
-                        SELECT subject, position FROM feed
-                        WHERE kind = 'place' AND xid > \(revision)::text::xid8 AND xid < (SELECT first_open FROM horizon)
+                        \(unescaped: Self.placeRows(after: revision, below: "(SELECT first_open FROM horizon)"))
                         UNION ALL SELECT unnest(\(Array(rereading))::text[]), \(Int64.max)
                     ) AS named GROUP BY subject
                 )
                 SELECT horizon.first_open::text::bigint AS horizon, horizon.xmax::text::bigint AS xmax, state.generation,
                     state.feed_pruned_below, (SELECT count(*) FROM changed) AS total,
                     coalesce((SELECT max(xid) FROM feed) >= (SELECT first_open FROM horizon), false) AS pending,
+                    EXISTS (SELECT 1 FROM feed_late_commit) AS unannounced,
                     listed.*
                 FROM horizon CROSS JOIN change_counter AS state
                 LEFT JOIN LATERAL (
@@ -74,12 +74,14 @@ public struct PostgresPlaceRepository: PlaceRepository {
         }
         guard let first = rows.first else { throw PlacesError(.internalError, "the feed's state is missing") }
         let feed = try FeedHorizon(first)
+        // A late commit (a seed) committed and no one announced it yet: announce it, and look again soon for it.
+        let announced = try first.get("unannounced", as: Bool.self) ? try await database.announceLateCommits() : false
         // Ahead of every transaction the database ever started: it is another database now (a restore, a new server).
         // Behind what was pruned: changes are missing. More than the limit: cheaper whole. A whole snapshot then.
         guard revision < feed.reach + 1, revision + 1 >= feed.prunedBelow, try first.get("total", as: Int.self) <= limit else { return nil }
         let current = max(feed.revision, revision)
         var changes = PlaceChanges(upserted: [], deleted: [], revision: current, generation: feed.generation, reach: max(feed.reach, current))
-        changes.pending = try first.get("pending")
+        changes.pending = try first.get("pending") || announced
         var shared = SharedValues()
         for row in rows {
             guard let subject = try row.get("subject", as: String?.self) else { continue }
@@ -96,6 +98,24 @@ public struct PostgresPlaceRepository: PlaceRepository {
             if let summary = PostgresPlaceRow.summary(columns, shared: &shared) { changes.upserted.append(summary) }
         }
         return changes
+    }
+
+    /// SQL that selects `subject, position` of the feed's place rows after `revision` and below `below` (an SQL
+    /// expression of type `xid8`; nil: no bound). A late commit's rows (a seed's, see the `late-commits` migration)
+    /// come through its announcement, at the announcement's position, and never on their own, even when they lie
+    /// after `revision`: every reader then reads them once and in commit order, whether or not it read past the
+    /// seed's transaction while it was open.
+    static func placeRows(after revision: Int64, below: String?) -> String {
+        func range(_ column: String) -> String { "\(column) > '\(revision)'::xid8" + (below.map { " AND \(column) < \($0)" } ?? "") }
+        return """
+            SELECT subject, position FROM feed
+            WHERE kind = 'place' AND \(range("xid"))
+                AND xid NOT IN (SELECT xid FROM feed_late_commit)
+                AND xid NOT IN (SELECT subject::xid8 FROM feed WHERE kind = 'late' AND xid > '\(revision)'::xid8)
+            UNION ALL
+            SELECT named.subject, late.position FROM feed AS late JOIN feed AS named ON named.xid = late.subject::xid8
+            WHERE late.kind = 'late' AND \(range("late.xid")) AND named.kind = 'place'
+            """
     }
 
     public func feedHorizonAge() async throws -> Double {
@@ -306,7 +326,7 @@ public struct PostgresPlaceRepository: PlaceRepository {
     public func changeCount(since revision: Int64) async throws -> Int {
         try await database.read { connection in
             try await connection.value(
-                "SELECT count(DISTINCT subject) FROM feed WHERE kind = 'place' AND xid > \(revision)::text::xid8",
+                "SELECT count(DISTINCT subject) FROM (\(unescaped: Self.placeRows(after: revision, below: nil))) AS named",
                 as: Int.self,
                 logger: logger
             ) ?? 0

@@ -9,6 +9,9 @@ import PostgresNIO
 /// Each batch is streamed with COPY into a temporary staging table and written with one `INSERT … ON CONFLICT`; the
 /// rows carry the transaction's id as their revision (so a file naming an id twice is noticed), and the feed's trigger
 /// records them. Into an empty table, the search index is set aside and built once at the end.
+///
+/// The file stays one transaction, all of it or nothing, yet it does not hold the change feed back while it runs: it is
+/// a late commit (see the `late-commits` migration), announced in the feed once it has committed.
 final class PostgresSeedTransaction: SeedTransaction {
     /// What the importer asks of the open transaction.
     private enum Command {
@@ -19,11 +22,13 @@ final class PostgresSeedTransaction: SeedTransaction {
 
     private struct RolledBack: Error {}
 
+    private let database: PostgresPlacesDatabase
     private let commands: AsyncStream<Command>.Continuation
     private let outcome: Task<Void, any Error>
 
     init(database: PostgresPlacesDatabase) {
         let (stream, commands) = AsyncStream<Command>.makeStream()
+        self.database = database
         self.commands = commands
         outcome = Task {
             do {
@@ -62,6 +67,9 @@ final class PostgresSeedTransaction: SeedTransaction {
         commands.yield(.commit)
         commands.finish()
         try await outcome.value
+        // At once, so the instances read it at their next wake-up; if this fails (or the process stops first), the
+        // next instance to read the feed announces it.
+        try? await database.announceLateCommits()
     }
 
     func rollback() async {
@@ -140,6 +148,18 @@ private struct SeedWriter {
     /// Opens the seed in the current transaction: its staging table, its stamp, and, into an empty table (`looksEmpty`,
     /// as another connection saw it just before), the indexes set aside.
     static func start(on connection: PostgresConnection, looksEmpty: Bool, logger: Logger) async throws -> SeedWriter {
+        // A late commit: the feed's horizon leaves a transaction of this name out (before it has an id, so no reader
+        // ever waits for it), and the row in `feed_late_commit` has it announced once it commits.
+        try await connection.query(
+            PostgresQuery(unsafeSQL: "SET LOCAL application_name = '\(PostgresPlacesDatabase.lateCommitName)'"),
+            logger: logger
+        )
+        let stamp =
+            try await connection.value(
+                "INSERT INTO feed_late_commit (xid) VALUES (pg_current_xact_id()) RETURNING xid::text::bigint",
+                as: Int64.self,
+                logger: logger
+            ) ?? 0
         try await connection.query(
             """
             CREATE TEMPORARY TABLE seed_batch (
@@ -151,7 +171,6 @@ private struct SeedWriter {
             """,
             logger: logger
         )
-        let stamp = try await connection.value("SELECT \(unescaped: PostgresPlaceRow.writerStamp)", as: Int64.self, logger: logger) ?? 0
         if looksEmpty {
             // The table whole first, before this transaction has touched it, and empty still under that lock: then the
             // search index can be set aside. Only a database that held no place a moment ago (a first start) is locked
