@@ -528,6 +528,10 @@ extension PostgresPlacesDatabase {
                 // of a transaction that rolls back is left here, and one that commits is announced even if its writer
                 // stops just after.
                 "CREATE TABLE feed_late_commit (xid XID8 PRIMARY KEY, created_at TIMESTAMPTZ NOT NULL DEFAULT now())",
+                // The daily limit on additions reads a person's newest additions by time: at most as many entries as the
+                // limit allows, however many places they added (the index on owner alone read every one).
+                "CREATE INDEX place_owner_added ON place (owner_id, created_at) WHERE owner_id IS NOT NULL",
+                "DROP INDEX place_owner",
             ]
         ),
     ]

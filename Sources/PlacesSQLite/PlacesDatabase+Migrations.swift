@@ -421,6 +421,16 @@ extension PlacesDatabase {
                     """
             )
         }
+        migrator.registerMigration("v10-additions-by-owner-and-time") { db in
+            // The daily limit on additions reads a person's newest additions by time: at most as many entries as the
+            // limit allows, however many places they added (the index on owner alone read every one).
+            try db.execute(
+                sql: """
+                    CREATE INDEX place_owner_added ON place (owner_id, created_at) WHERE owner_id IS NOT NULL;
+                    DROP INDEX place_owner;
+                    """
+            )
+        }
         return migrator
     }
 }

@@ -67,7 +67,9 @@ final class ReplacedDatabase: PlaceRepository {
     func place(id: String) async throws -> Place? { try await inner.place(id: id) }
     func beginSeed() async throws -> any SeedTransaction { try await inner.beginSeed() }
     func insert(_ place: Place) async throws { try await inner.insert(place) }
-    func additionTimes(ownerID: String, since: Date) async throws -> [Date] { try await inner.additionTimes(ownerID: ownerID, since: since) }
+    func additionBlocking(ownerID: String, since: Date, allowed: Int) async throws -> Date? {
+        try await inner.additionBlocking(ownerID: ownerID, since: since, allowed: allowed)
+    }
     func update(_ place: Place) async throws { try await inner.update(place) }
     func setFavorite(userID: String, placeID: String, favorite: Bool, now: Date) async throws {
         try await inner.setFavorite(userID: userID, placeID: placeID, favorite: favorite, now: now)

@@ -86,7 +86,7 @@ enum PlaceRepositoryContract {
                 #expect(Set(try await store.places.liveSummaries().summaries.map(\.id)) == ["a", "b"])
                 #expect(try await store.places.liveCount() == 2)
             },
-            ContractCase("places", "additionTimes answers when the person added places at or after a moment, oldest first") { store in
+            ContractCase("places", "additionBlocking answers the allowed-th newest of the person's additions at or after a moment") { store in
                 let ids = try await store.addUsers("ann", "bob")
                 let (ann, bob) = (ids[0], ids[1])
                 for (id, seconds) in [("a3", 300), ("a1", 100), ("a2", 200)] {
@@ -96,9 +96,12 @@ enum PlaceRepositoryContract {
                 }
                 try await store.places.insert(Sample.place("b1", owner: bob))
                 try await store.places.seed([Sample.place("s1")])
-                #expect(try await store.places.additionTimes(ownerID: ann, since: Sample.at(200)) == [Sample.at(200), Sample.at(300)])
-                #expect(try await store.places.additionTimes(ownerID: ann, since: Sample.at(0)).count == 3)
-                #expect(try await store.places.additionTimes(ownerID: ann, since: Sample.at(301)).isEmpty)
+                #expect(try await store.places.additionBlocking(ownerID: ann, since: Sample.at(200), allowed: 1) == Sample.at(300))
+                #expect(try await store.places.additionBlocking(ownerID: ann, since: Sample.at(200), allowed: 2) == Sample.at(200))
+                #expect(try await store.places.additionBlocking(ownerID: ann, since: Sample.at(200), allowed: 3) == nil, "two since then")
+                #expect(try await store.places.additionBlocking(ownerID: ann, since: Sample.at(0), allowed: 3) == Sample.at(100))
+                #expect(try await store.places.additionBlocking(ownerID: ann, since: Sample.at(301), allowed: 1) == nil)
+                #expect(try await store.places.additionBlocking(ownerID: bob, since: Sample.at(0), allowed: 2) == nil)
             },
             ContractCase("places", "favourites are marked idempotently, listed newest first and unmarked") { store in
                 let ann = try await store.addUsers("ann", "bob")[0]

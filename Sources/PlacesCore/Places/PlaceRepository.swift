@@ -29,8 +29,10 @@ public protocol PlaceRepository: Sendable {
 
     /// Stores a place added through the API or the CLI; `conflict` when the id is taken.
     func insert(_ place: Place) async throws
-    /// When the person added the places they added at or after `since`, oldest first.
-    func additionTimes(ownerID: String, since: Date) async throws -> [Date]
+    /// When the person made the addition that keeps them from one more: the `allowed`-th newest of the places they
+    /// added at or after `since` (read from an index on owner and time, so the answer costs at most `allowed` entries
+    /// however many they added); nil when they added fewer.
+    func additionBlocking(ownerID: String, since: Date, allowed: Int) async throws -> Date?
 
     /// Saves a changed place whole (content, owner, deletion); `not_found` when it is not stored.
     func update(_ place: Place) async throws

@@ -109,9 +109,10 @@ extension PlaceService {
     /// in the last 24 hours as the limits allow.
     private func checkDailyAdditions(_ owner: User, now: Date) async throws {
         let day: TimeInterval = 24 * 60 * 60
-        let times = try await repository.additionTimes(ownerID: owner.id, since: now.addingTimeInterval(-day))
-        guard times.count >= limits.placesPerDay else { return }
-        let blocking = times[times.count - limits.placesPerDay]
+        let since = now.addingTimeInterval(-day)
+        guard let blocking = try await repository.additionBlocking(ownerID: owner.id, since: since, allowed: limits.placesPerDay) else {
+            return
+        }
         let seconds = max(1, Int((day - now.timeIntervalSince(blocking)).rounded(.up)))
         var error = PlacesError(.tooManyAttempts, "you added \(limits.placesPerDay) places in the last 24 hours; try again in \(seconds) seconds")
         error.retryAfterSeconds = seconds

@@ -160,12 +160,16 @@ public struct PostgresPlaceRepository: PlaceRepository {
         }
     }
 
-    public func additionTimes(ownerID: String, since: Date) async throws -> [Date] {
+    public func additionBlocking(ownerID: String, since: Date, allowed: Int) async throws -> Date? {
         try await database.read { connection in
-            try await connection.rows(
-                "SELECT created_at FROM place WHERE owner_id = \(ownerID) AND created_at >= \(Timestamp.text(since)) ORDER BY created_at",
+            try await connection.value(
+                """
+                SELECT created_at FROM place WHERE owner_id = \(ownerID) AND created_at >= \(Timestamp.text(since))
+                ORDER BY created_at DESC LIMIT 1 OFFSET \(max(allowed - 1, 0))
+                """,
+                as: String.self,
                 logger: logger
-            ).compactMap { Timestamp.date(try $0.get("created_at")) }
+            ).flatMap(Timestamp.date)
         }
     }
 

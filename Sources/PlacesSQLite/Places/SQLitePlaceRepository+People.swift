@@ -5,13 +5,13 @@ import PlacesCore
 
 /// Places written through the API and the CLI, favourites, ratings and full-text search.
 extension SQLitePlaceRepository {
-    public func additionTimes(ownerID: String, since: Date) async throws -> [Date] {
+    public func additionBlocking(ownerID: String, since: Date, allowed: Int) async throws -> Date? {
         try await database.read { db in
-            try String.fetchAll(
+            try String.fetchOne(
                 db,
-                sql: "SELECT created_at FROM place WHERE owner_id = ? AND created_at >= ? ORDER BY created_at",
-                arguments: [ownerID, Timestamp.text(since)]
-            ).compactMap(Timestamp.date)
+                sql: "SELECT created_at FROM place WHERE owner_id = ? AND created_at >= ? ORDER BY created_at DESC LIMIT 1 OFFSET ?",
+                arguments: [ownerID, Timestamp.text(since), max(allowed - 1, 0)]
+            ).flatMap(Timestamp.date)
         }
     }
 
