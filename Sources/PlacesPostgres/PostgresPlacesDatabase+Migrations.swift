@@ -532,6 +532,38 @@ extension PostgresPlacesDatabase {
                 // limit allows, however many places they added (the index on owner alone read every one).
                 "CREATE INDEX place_owner_added ON place (owner_id, created_at) WHERE owner_id IS NOT NULL",
                 "DROP INDEX place_owner",
+                // A rating's save tells whether the place is live (`live`), so a rating needs no read of the place
+                // first: a new rating of a place that is not stored, or deleted, is refused and changes nothing. (An
+                // instance of the release before reads the columns it knows.)
+                "DROP FUNCTION places_save_rating(TEXT, TEXT, INTEGER, TEXT, TEXT, TEXT, BOOLEAN)",
+                """
+                CREATE FUNCTION places_save_rating(
+                    rater TEXT, rated_place TEXT, given_stars INTEGER, given_review TEXT, given_created TEXT, given_updated TEXT,
+                    removing BOOLEAN,
+                    OUT rating_count INTEGER, OUT rating_sum INTEGER, OUT changed BOOLEAN, OUT live BOOLEAN
+                ) LANGUAGE plpgsql AS $$
+                BEGIN
+                    PERFORM 1 FROM user_account WHERE id = rater FOR KEY SHARE;
+                    SELECT place.deleted_at IS NULL INTO live FROM place WHERE id = rated_place FOR NO KEY UPDATE;
+                    live := coalesce(live, false);
+                    changed := false;
+                    IF removing THEN
+                        DELETE FROM rating WHERE user_id = rater AND place_id = rated_place;
+                    ELSIF live THEN
+                        INSERT INTO rating (user_id, place_id, stars, review, created_at, updated_at)
+                        VALUES (rater, rated_place, given_stars, given_review, given_created, given_updated)
+                        ON CONFLICT (user_id, place_id) DO UPDATE SET stars = excluded.stars, review = excluded.review,
+                            updated_at = excluded.updated_at;
+                    ELSE
+                        RETURN;
+                    END IF;
+                    changed := FOUND;
+                    IF changed THEN
+                        SELECT recount.rating_count, recount.rating_sum INTO rating_count, rating_sum
+                        FROM places_recount_ratings(rated_place) AS recount;
+                    END IF;
+                END $$
+                """,
             ]
         ),
     ]

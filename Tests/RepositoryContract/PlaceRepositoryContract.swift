@@ -138,6 +138,19 @@ enum PlaceRepositoryContract {
                 #expect(try await store.places.place(id: "a")?.rating == RatingAggregate(count: 1, sum: 5))
                 #expect(try await store.places.place(id: "b")?.rating == RatingAggregate(count: 1, sum: 1))
             },
+            ContractCase("places", "a rating of a place that is not stored, or deleted, is not_found and changes nothing") { store in
+                let ann = try await store.addUsers("ann")[0]
+                var gone = Sample.place("gone")
+                try await store.places.seed([Sample.place("a"), gone])
+                gone.deletedAt = Sample.at(5)
+                try await store.places.update(gone)
+                for placeID in ["missing", "gone"] {
+                    let rating = Rating(placeId: placeID, userId: ann, stars: 3, review: nil, createdAt: Sample.now, updatedAt: Sample.now)
+                    await #expect(throws: PlacesError.notFound("no place with id '\(placeID)'")) { try await store.places.save(rating) }
+                }
+                #expect(try await store.places.place(id: "gone")?.rating == RatingAggregate(count: 0, sum: 0))
+                #expect(try await store.places.deleteRating(userID: ann, placeID: "gone") == nil)
+            },
             ContractCase("places", "search finds live places matching every word as a prefix, inside the circle, and pages in one order") {
                 store in
                 try await store.places.seed([

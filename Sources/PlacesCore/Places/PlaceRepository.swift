@@ -43,7 +43,8 @@ public protocol PlaceRepository: Sendable {
     /// The user's favourites: place ids and when each was marked, newest first.
     func favorites(userID: String) async throws -> [(placeID: String, createdAt: Date)]
 
-    /// Stores the user's rating of a place (replacing theirs) and returns the place's new aggregate.
+    /// Stores the user's rating of a place (replacing theirs) and returns the place's new aggregate; `not_found` when
+    /// no live place has that id (a deleted place takes no new rating).
     func save(_ rating: Rating) async throws -> RatingAggregate
 
     /// Removes the user's rating of a place; returns the new aggregate, or nil when there was none.

@@ -233,7 +233,7 @@ extension PlaceService {
         guard let stars = given.stars else { throw PlacesError.invalid("stars", "stars is required: 1 to 5") }
         guard (1...5).contains(stars) else { throw PlacesError.invalid("stars", "stars must be a whole number from 1 to 5") }
         let review = try TextRules.text(given.review, field: "review", limit: Rating.reviewLength, allowLineBreaks: true)
-        _ = try await place(id: placeID)
+        try PlaceDraft.checkID(placeID)
         let now = clock()
         let rating = Rating(placeId: placeID, userId: user.id, stars: stars, review: review, createdAt: now, updatedAt: now)
         let aggregate = try await repository.save(rating)

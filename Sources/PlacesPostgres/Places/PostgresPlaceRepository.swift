@@ -208,24 +208,29 @@ public struct PostgresPlaceRepository: PlaceRepository {
             ?? RatingAggregate(count: 0, sum: 0)
     }
 
+    /// The answer of `places_save_rating` for a rating of a place that is not live.
+    private static func notLive(_ placeID: String) -> PlacesError { PlacesError.notFound("no place with id '\(placeID)'") }
+
     public func deleteRating(userID: String, placeID: String) async throws -> RatingAggregate? {
         try await saveRating(userID: userID, placeID: placeID, rating: nil)
     }
 
     /// Saves the rating, or removes the user's rating of the place when `rating` is nil, and recounts the place's
     /// ratings, in one statement (`places_save_rating`): the rater's account, then the place's row, are locked first, as
-    /// account deletion takes them. Nil when there was no rating to remove.
+    /// account deletion takes them. Nil when there was no rating to remove; `not_found` for a new rating of a place that
+    /// is not live.
     private func saveRating(userID: String, placeID: String, rating: Rating?) async throws -> RatingAggregate? {
         let row = try await database.change { [logger] connection in
             try await connection.row(
                 """
-                SELECT rating_count, rating_sum, changed FROM places_save_rating(\(userID), \(placeID), \(rating?.stars)::integer,
+                SELECT rating_count, rating_sum, changed, live FROM places_save_rating(\(userID), \(placeID), \(rating?.stars)::integer,
                     \(rating?.review)::text, \(rating.map { Timestamp.text($0.createdAt) }), \(rating.map { Timestamp.text($0.updatedAt) }),
                     \(rating == nil))
                 """,
                 logger: logger
             )
         }
+        if let row, rating != nil, !(try row.get("live", as: Bool.self)) { throw Self.notLive(placeID) }
         guard let row, try row.get("changed", as: Bool.self) else { return nil }
         return RatingAggregate(
             count: try row.get("rating_count", as: Int?.self) ?? 0,

@@ -59,6 +59,9 @@ extension SQLitePlaceRepository {
 
     public func save(_ rating: Rating) async throws -> RatingAggregate {
         try await database.write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM place WHERE id = ? AND deleted_at IS NULL", arguments: [rating.placeId]) != nil else {
+                throw PlacesError.notFound("no place with id '\(rating.placeId)'")
+            }
             try db.execute(
                 sql: """
                     INSERT INTO rating (user_id, place_id, stars, review, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
