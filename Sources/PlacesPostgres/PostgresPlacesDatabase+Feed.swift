@@ -4,8 +4,9 @@ import PlacesCore
 import PostgresNIO
 
 extension PostgresPlacesDatabase {
-    /// Listens to the change feed's channel until cancelled, calling `changed` for every notification and once each
-    /// time listening (re)starts, since notifications sent while it was not listening are lost. When the connection
+    /// Listens to the change feed's channel until cancelled, calling `changed` for every notification of another
+    /// process (this one's own wake-ups name it, and its writes are in its index already) and once each time listening
+    /// (re)starts, since notifications sent while it was not listening are lost. When the connection
     /// fails (the server restarted, the network broke), it connects again, waiting a little longer each time, up to
     /// `retryCeiling`. A notification is only a wake-up: the caller reads what changed, and polls anyway.
     public func listenForChanges(retryCeiling: Duration = .seconds(5), _ changed: @escaping @Sendable () -> Void) async {
@@ -17,7 +18,7 @@ extension PostgresPlacesDatabase {
                         retry = .milliseconds(100)
                         logger.info("listening to the change feed", metadata: ["database": "\(location)"])
                         changed()
-                        for try await _ in notifications { changed() }
+                        for try await notification in notifications where notification.payload != wakeUpPayload { changed() }
                     }
                 }
             } catch {
@@ -48,7 +49,7 @@ extension PostgresPlacesDatabase {
             await committed.wait(upTo: .seconds(3600))
             if Task.isCancelled { return }
             // A failure (the database gone or restarting) only means the others find the changes at their next poll.
-            let sent = try? await withTimeLimit(.seconds(5)) { [location, schema, logger, connection] in
+            let sent = try? await withTimeLimit(.seconds(5)) { [location, schema, logger, connection, wakeUpPayload] in
                 let open: PostgresConnection
                 if let connection, !connection.isClosed {
                     open = connection
@@ -60,7 +61,7 @@ extension PostgresPlacesDatabase {
                     )
                     open = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
                 }
-                _ = try await open.query("SELECT pg_notify(\(PostgresPlaceRepository.feedChannel), '')", logger: logger)
+                _ = try await open.query("SELECT pg_notify(\(PostgresPlaceRepository.feedChannel), \(wakeUpPayload))", logger: logger)
                 return open
             } late: { late in
                 try? await late.close()

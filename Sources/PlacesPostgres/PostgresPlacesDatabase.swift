@@ -21,6 +21,9 @@ public final class PostgresPlacesDatabase: Sendable {
     let diagnosing = Mutex<ContinuousClock.Instant?>(nil)
     /// Rung when a writing access commits: `announceCommits` then wakes the other instances.
     let committed = Doorbell()
+    /// What this process's wake-ups carry, so that its own listener lets them pass: its own place writes are in its
+    /// index already (each write's sync re-reads its place), and a sync for nothing costs a read of the feed.
+    let wakeUpPayload = UUID().uuidString
     private let running: Task<Void, Never>
     private let announcing = Mutex<Task<Void, Never>?>(nil)
 

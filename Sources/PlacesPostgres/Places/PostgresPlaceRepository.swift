@@ -104,7 +104,10 @@ public struct PostgresPlaceRepository: PlaceRepository {
     /// expression of type `xid8`; nil: no bound). A late commit's rows (a seed's, see the `late-commits` migration)
     /// come through its announcement, at the announcement's position, and never on their own, even when they lie
     /// after `revision`: every reader then reads them once and in commit order, whether or not it read past the
-    /// seed's transaction while it was open.
+    /// seed's transaction while it was open. A late commit's rows are found from its announcement, one lookup of the
+    /// feed's index each (`OFFSET 0` keeps the planner from joining them: all of a seed's rows share one id, so it
+    /// expected a million rows per announcement and scanned the whole feed in parallel at every read, announcement or
+    /// none).
     static func placeRows(after revision: Int64, below: String?) -> String {
         func range(_ column: String) -> String { "\(column) > '\(revision)'::xid8" + (below.map { " AND \(column) < \($0)" } ?? "") }
         return """
@@ -113,8 +116,9 @@ public struct PostgresPlaceRepository: PlaceRepository {
                 AND xid NOT IN (SELECT xid FROM feed_late_commit)
                 AND xid NOT IN (SELECT subject::xid8 FROM feed WHERE kind = 'late' AND xid > '\(revision)'::xid8)
             UNION ALL
-            SELECT named.subject, late.position FROM feed AS late JOIN feed AS named ON named.xid = late.subject::xid8
-            WHERE late.kind = 'late' AND \(range("late.xid")) AND named.kind = 'place'
+            SELECT named.subject, late.position FROM feed AS late
+            CROSS JOIN LATERAL (SELECT subject FROM feed WHERE xid = late.subject::xid8 AND kind = 'place' OFFSET 0) AS named
+            WHERE late.kind = 'late' AND \(range("late.xid"))
             """
     }
 
