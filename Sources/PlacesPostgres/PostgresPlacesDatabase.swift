@@ -225,8 +225,9 @@ public final class PostgresPlacesDatabase: Sendable {
                     access.finish(.failure(error))
                 }
             }
-            access.watchdog = Task {
-                try? await Task.sleep(until: leaseDeadline)
+            // The watchdog is a timer of the event loops, not a task: most accesses end long before it would fire, and
+            // a task for each would be started, put to sleep and woken to be cancelled, every time.
+            access.watchdog = PostgresPlacesDatabase.schedule(at: leaseDeadline) {
                 let noConnection = PostgresPlacesDatabase.unavailable("the database gave no connection in time; try again", cause: .noConnection)
                 if access.abandonIfWaiting(noConnection) {
                     work.cancel()
@@ -235,17 +236,33 @@ public final class PostgresPlacesDatabase: Sendable {
                     return
                 }
                 guard let deadline else { return }
-                if deadline > leaseDeadline { try? await Task.sleep(until: deadline) }
-                let timedOut = PostgresPlacesDatabase.unavailable("the database did not answer in time; try again", cause: .timeout)
-                if let (connection, committing) = access.abandonIfRunning(timedOut, orIfCommitting: PlacesError.outcomeUnknown) {
-                    work.cancel()
-                    logger.warning(
-                        committing ? "the database did not answer a commit in time; its outcome is unknown" : "the database did not answer in time",
-                        metadata: ["database": "\(self.location)", "waited": "\(ContinuousClock.now - asked)"]
-                    )
-                    try? await connection.close()
+                let timeOut: @Sendable () async -> Void = {
+                    let timedOut = PostgresPlacesDatabase.unavailable("the database did not answer in time; try again", cause: .timeout)
+                    if let (connection, committing) = access.abandonIfRunning(timedOut, orIfCommitting: PlacesError.outcomeUnknown) {
+                        work.cancel()
+                        logger.warning(
+                            committing ? "the database did not answer a commit in time; its outcome is unknown" : "the database did not answer in time",
+                            metadata: ["database": "\(self.location)", "waited": "\(ContinuousClock.now - asked)"]
+                        )
+                        try? await connection.close()
+                    }
+                }
+                if deadline > leaseDeadline {
+                    access.watchdog = PostgresPlacesDatabase.schedule(at: deadline, timeOut)
+                } else {
+                    await timeOut()
                 }
             }
+        }
+    }
+
+    /// Runs `body` in a task of its own at `instant`, unless cancelled first (`Scheduled.cancel()`).
+    private static func schedule(at instant: ContinuousClock.Instant, _ body: @escaping @Sendable () async -> Void) -> Scheduled<Void> {
+        let remaining = ContinuousClock.now.duration(to: instant)
+        let (seconds, attoseconds) = remaining.components
+        let nanoseconds = max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        return MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: .nanoseconds(nanoseconds)) {
+            Task { await body() }
         }
     }
 
@@ -367,7 +384,7 @@ private final class Access<T: Sendable>: Sendable {
     private struct State {
         var phase = Phase.waiting
         var continuation: CheckedContinuation<T, any Error>?
-        var watchdog: Task<Void, Never>?
+        var watchdog: Scheduled<Void>?
         /// True once a change may have been committed: a lost answer then leaves the outcome unknown.
         var committing = false
     }
@@ -378,8 +395,8 @@ private final class Access<T: Sendable>: Sendable {
         state = Mutex(State(continuation: continuation))
     }
 
-    /// The task that gives up on the access; cancelled once the caller is answered.
-    var watchdog: Task<Void, Never>? {
+    /// The timer that gives up on the access; cancelled once the caller is answered.
+    var watchdog: Scheduled<Void>? {
         get { state.withLock { $0.watchdog } }
         set {
             let answered = state.withLock { state in

@@ -259,6 +259,8 @@ def main():
     if args.postgres:
         postgres = Postgres(args).seeded(args, os.path.join(args.work, f"places-{args.places}.csv"))
         builds = [("sqlite", args.binary, None), ("postgres", args.binary, postgres)]
+        if args.compare:
+            builds.append(("compared", args.compare, postgres))  # the other build on PostgreSQL too
     rounds = args.rounds if args.compare or args.postgres else 1
     try:
         results = measure(args, builds, database, rounds)
