@@ -159,6 +159,9 @@ struct BoundedListsTests {
             #expect(fourth.status == .tooManyRequests)
             #expect(try TestApp.error(fourth.body).code == "too_many_attempts")
             #expect(fourth.headers[.retryAfter] == String(24 * 60 * 60 - 180))
+            // A duplicate is refused for the limit first, as a new place would be.
+            let duplicate = try await client.json(.post, "/v1/places", token: ana, body: ["name": "Spot 0", "lat": 10, "lon": 10])
+            #expect(duplicate.status == .tooManyRequests)
             now.withLock { $0 = $0.addingTimeInterval(24 * 60 * 60) }
             _ = try await client.object(.post, "/v1/places", token: ana, body: ["name": "Spot 3", "lat": 20, "lon": 10], expect: .created)
         }

@@ -66,7 +66,7 @@ final class ReplacedDatabase: PlaceRepository {
     func pruneFeed(writtenBefore date: Date) async throws -> Int { try await inner.pruneFeed(writtenBefore: date) }
     func place(id: String) async throws -> Place? { try await inner.place(id: id) }
     func beginSeed() async throws -> any SeedTransaction { try await inner.beginSeed() }
-    func insert(_ place: Place) async throws { try await inner.insert(place) }
+    func insert(_ place: Place, limit: AdditionLimit?) async throws -> Bool { try await inner.insert(place, limit: limit) }
     func additionBlocking(ownerID: String, since: Date, allowed: Int) async throws -> Date? {
         try await inner.additionBlocking(ownerID: ownerID, since: since, allowed: allowed)
     }

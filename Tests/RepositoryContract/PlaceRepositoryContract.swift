@@ -103,6 +103,21 @@ enum PlaceRepositoryContract {
                 #expect(try await store.places.additionBlocking(ownerID: ann, since: Sample.at(301), allowed: 1) == nil)
                 #expect(try await store.places.additionBlocking(ownerID: bob, since: Sample.at(0), allowed: 2) == nil)
             },
+            ContractCase("places", "an insert with a limit on additions stores the place only while its owner added fewer") { store in
+                let ann = try await store.addUsers("ann")[0]
+                let limit = AdditionLimit(allowed: 2, since: Sample.at(100))
+                for (id, seconds) in [("old", 50), ("a1", 100), ("a2", 200)] {
+                    var place = Sample.place(id, owner: ann)
+                    place.createdAt = Sample.at(seconds)
+                    #expect(try await store.places.insert(place, limit: limit), "\(id): fewer than two since 100")
+                }
+                var third = Sample.place("a3", owner: ann)
+                third.createdAt = Sample.at(300)
+                #expect(try await store.places.insert(third, limit: limit) == false)
+                #expect(try await store.places.place(id: "a3") == nil, "nothing stored")
+                #expect(try await store.places.insert(third, limit: AdditionLimit(allowed: 2, since: Sample.at(101))))
+                #expect(try await store.places.place(id: "a3")?.ownerID == ann)
+            },
             ContractCase("places", "favourites are marked idempotently, listed newest first and unmarked") { store in
                 let ann = try await store.addUsers("ann", "bob")[0]
                 try await store.places.seed(["a", "b", "c"].map { Sample.place($0) })

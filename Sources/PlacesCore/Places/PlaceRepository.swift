@@ -27,8 +27,10 @@ public protocol PlaceRepository: Sendable {
     /// of them is visible (or left behind) unless it commits.
     func beginSeed() async throws -> any SeedTransaction
 
-    /// Stores a place added through the API or the CLI; `conflict` when the id is taken.
-    func insert(_ place: Place) async throws
+    /// Stores a place added through the API or the CLI; `conflict` when the id is taken. With `limit`, only while its
+    /// owner added fewer places than the limit allows since its moment, checked in the same statement: false when they
+    /// reached it (nothing is stored).
+    func insert(_ place: Place, limit: AdditionLimit?) async throws -> Bool
     /// When the person made the addition that keeps them from one more: the `allowed`-th newest of the places they
     /// added at or after `since` (read from an index on owner and time, so the answer costs at most `allowed` entries
     /// however many they added); nil when they added fewer.
@@ -77,7 +79,21 @@ public protocol SeedTransaction: Sendable {
     func rollback() async
 }
 
+/// How many places a person may add since a moment.
+@PublicInit
+public struct AdditionLimit: Sendable {
+    /// How many additions are allowed.
+    public var allowed: Int
+    /// Additions at or after this moment count.
+    public var since: Date
+}
+
 extension PlaceRepository {
+    /// Stores a place with no limit on additions; `conflict` when the id is taken.
+    public func insert(_ place: Place) async throws {
+        _ = try await insert(place, limit: nil)
+    }
+
     /// Writes `places` as one seed transaction, refusing them all when one is refused (tests and small tools; files
     /// go through `SeedImporter`, which reports each refused row).
     public func seed(_ places: [Place]) async throws {

@@ -90,8 +90,10 @@ extension PlaceService {
         draftFields["id"] = .text(makePlaceID())
         let now = clock()
         let place = try PlaceDraft(fields: draftFields).validated(now: now, ownerID: owner?.id)
-        if let owner { try await checkDailyAdditions(owner, now: now) }
+        let limit = owner.map { _ in AdditionLimit(allowed: limits.placesPerDay, since: now.addingTimeInterval(-PlaceService.additionWindow)) }
         if !allowDuplicate, let existing = try await duplicate(of: place) {
+            // The daily limit answers first, as it would have had the place been new.
+            if let owner, let limit { try await checkDailyAdditions(owner, limit, now: now) }
             var error = PlacesError(
                 .duplicatePlace,
                 "'\(existing.name)' (id \(existing.id)) is already within 50 m; send allowDuplicate: true to add it anyway",
@@ -100,23 +102,33 @@ extension PlaceService {
             error.existingID = existing.id
             throw error
         }
-        try await repository.insert(place)
+        // The limit is checked in the insert's own statement: one access to the database, not two.
+        guard try await repository.insert(place, limit: limit) else {
+            if let owner, let limit { try await checkDailyAdditions(owner, limit, now: now) }
+            // Reached a moment ago, and no longer: another try will do.
+            throw PlaceService.tooManyAdditions(limits.placesPerDay, retryAfter: 1)
+        }
         try await syncWrite(of: place.id)
         return place
     }
 
+    /// How far back the daily limit on additions counts.
+    static let additionWindow: TimeInterval = 24 * 60 * 60
+
     /// Refuses (429 `too_many_attempts`, with the seconds until one more is allowed) a person who added as many places
-    /// in the last 24 hours as the limits allow.
-    private func checkDailyAdditions(_ owner: User, now: Date) async throws {
-        let day: TimeInterval = 24 * 60 * 60
-        let since = now.addingTimeInterval(-day)
-        guard let blocking = try await repository.additionBlocking(ownerID: owner.id, since: since, allowed: limits.placesPerDay) else {
+    /// since the limit's moment as it allows.
+    private func checkDailyAdditions(_ owner: User, _ limit: AdditionLimit, now: Date) async throws {
+        guard let blocking = try await repository.additionBlocking(ownerID: owner.id, since: limit.since, allowed: limit.allowed) else {
             return
         }
-        let seconds = max(1, Int((day - now.timeIntervalSince(blocking)).rounded(.up)))
-        var error = PlacesError(.tooManyAttempts, "you added \(limits.placesPerDay) places in the last 24 hours; try again in \(seconds) seconds")
+        let seconds = max(1, Int((PlaceService.additionWindow - now.timeIntervalSince(blocking)).rounded(.up)))
+        throw PlaceService.tooManyAdditions(limit.allowed, retryAfter: seconds)
+    }
+
+    static func tooManyAdditions(_ allowed: Int, retryAfter seconds: Int) -> PlacesError {
+        var error = PlacesError(.tooManyAttempts, "you added \(allowed) places in the last 24 hours; try again in \(seconds) seconds")
         error.retryAfterSeconds = seconds
-        throw error
+        return error
     }
 
     /// Changes the fields given (null clears one) and keeps the rest; owner only (or the operator).

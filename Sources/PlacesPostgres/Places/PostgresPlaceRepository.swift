@@ -158,9 +158,9 @@ public struct PostgresPlaceRepository: PlaceRepository {
         PostgresSeedTransaction(database: database)
     }
 
-    public func insert(_ place: Place) async throws {
+    public func insert(_ place: Place, limit: AdditionLimit?) async throws -> Bool {
         try await database.change { connection in
-            try await connection.execute(PostgresPlaceRow.insert(place), logger: logger)
+            try await connection.execute(PostgresPlaceRow.insert(place, limit: limit), logger: logger) > 0
         }
     }
 

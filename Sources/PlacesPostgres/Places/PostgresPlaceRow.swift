@@ -36,15 +36,21 @@ enum PostgresPlaceRow {
     /// wrote itself by it). The feed's trigger records the change.
     static let writerStamp = "pg_current_xact_id()::text::bigint"
 
-    /// Inserts one place.
-    static func insert(_ place: Place) -> PostgresQuery {
-        """
-        INSERT INTO place (\(unescaped: writtenColumns)) VALUES (
+    /// Inserts one place; with `limit`, only while its owner added fewer places since the limit's moment than it
+    /// allows (then nothing is inserted).
+    static func insert(_ place: Place, limit: AdditionLimit? = nil) -> PostgresQuery {
+        let owner = place.ownerID ?? ""
+        let since = limit.map { Timestamp.text($0.since) } ?? ""
+        let reached = limit.map { max($0.allowed - 1, 0) } ?? Int.max
+        return """
+        INSERT INTO place (\(unescaped: writtenColumns)) SELECT
             \(place.id), \(place.kind.rawValue), \(place.name), \(place.description), \(place.coordinate.latitude),
             \(place.coordinate.longitude), \(place.address), \(place.city), \(StoredText.encodeTags(place.tags)), \(place.cuisine),
             \(place.priceLevel), \(place.phone), \(place.website), \(place.openingHours.map(StoredText.encodeHours)), \(place.timeZone),
             \(place.ownerID), \(place.seedSource), \(Timestamp.text(place.createdAt)), \(Timestamp.text(place.updatedAt)),
             \(place.deletedAt.map(Timestamp.text)), \(unescaped: writerStamp), array_to_tsvector(string_to_array(\(searchLexemes(place)), ' '))
+        WHERE \(limit == nil) OR NOT EXISTS (
+            SELECT 1 FROM place WHERE owner_id = \(owner) AND created_at >= \(since) LIMIT 1 OFFSET \(reached)
         )
         """
     }

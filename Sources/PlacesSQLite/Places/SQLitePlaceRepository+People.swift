@@ -15,11 +15,19 @@ extension SQLitePlaceRepository {
         }
     }
 
-    public func insert(_ place: Place) async throws {
+    public func insert(_ place: Place, limit: AdditionLimit?) async throws -> Bool {
         try await database.write { db in
+            if let limit, let owner = place.ownerID {
+                let reached = try db.exists(
+                    "SELECT 1 FROM place WHERE owner_id = ? AND created_at >= ? LIMIT 1 OFFSET ?",
+                    arguments: [owner, Timestamp.text(limit.since), max(limit.allowed - 1, 0)]
+                )
+                if reached { return false }
+            }
             let revision = try SQLitePlaceRepository.writerStamp(db)
             var binding = try PlaceBinding(db: db, sql: PlaceRow.insertSQL)
             _ = try binding.execute(place, revision: revision, in: db)
+            return true
         }
     }
 
