@@ -6,13 +6,17 @@ import Testing
 @testable import PlacesCore
 
 /// A place repository over another that stands for a database replaced under the instance: it answers with the
-/// generation the test sets, counts the whole-table loads, and holds them until the test lets them through.
+/// generation the test sets, counts the whole-table loads, and holds them until the test lets them through. It counts
+/// the reads of the feed too, and can hold them before they are sent (as a read waiting for its connection).
 final class ReplacedDatabase: PlaceRepository {
     private struct State {
         var generation = "first"
         var loads = 0
         var holding = false
         var held: [CheckedContinuation<Void, Never>] = []
+        var reads = 0
+        var holdingReads = false
+        var heldReads: [CheckedContinuation<Void, Never>] = []
     }
 
     private let inner: any PlaceRepository
@@ -22,6 +26,31 @@ final class ReplacedDatabase: PlaceRepository {
 
     /// How many times the whole table was loaded.
     var loads: Int { state.withLock { $0.loads } }
+
+    /// How many times the feed was read.
+    var reads: Int { state.withLock { $0.reads } }
+
+    /// Holds the reads of the feed that come, before they are sent, until `letReadsThrough`.
+    func holdReads() { state.withLock { $0.holdingReads = true } }
+
+    /// Lets the held reads (and every later one) through.
+    func letReadsThrough() {
+        let held = state.withLock { state in
+            state.holdingReads = false
+            defer { state.heldReads = [] }
+            return state.heldReads
+        }
+        for read in held { read.resume() }
+    }
+
+    /// Waits (yielding, never sleeping) until `count` reads are held; false if they never are.
+    func readsHeld(_ count: Int) async -> Bool {
+        for _ in 0..<1_000_000 {
+            if state.withLock({ $0.heldReads.count }) >= count { return true }
+            await Task.yield()
+        }
+        return false
+    }
 
     /// Replaces the database: a new generation, and the loads that follow wait for `letLoadsThrough`.
     func replace() {
@@ -55,7 +84,15 @@ final class ReplacedDatabase: PlaceRepository {
         return snapshot
     }
 
-    func changes(since revision: Int64, limit: Int, rereading: Set<String>) async throws -> PlaceChanges? {
+    func changes(since revision: Int64, limit: Int, rereading: @escaping @Sendable () -> Set<String>) async throws -> PlaceChanges? {
+        await withCheckedContinuation { continuation in
+            let go = state.withLock { state in
+                state.reads += 1
+                if state.holdingReads { state.heldReads.append(continuation) }
+                return !state.holdingReads
+            }
+            if go { continuation.resume() }
+        }
         var changes = try await inner.changes(since: revision, limit: limit, rereading: rereading)
         changes?.generation = state.withLock { $0.generation }
         return changes
@@ -123,6 +160,27 @@ struct IndexSyncFlightTests {
         #expect(repository.loads == 2, "the start-up load and one after the new generation, not one per caller")
         #expect(places.indexedCount == 2)
         #expect(places.indexRevision >= revision)
+    }
+
+    @Test func aWriteWhoseSyncIsAskedForBeforeTheRunningOneSendsItsReadJoinsIt() async throws {
+        let database = try PlacesDatabase.inMemory()
+        let repository = ReplacedDatabase(database.places)
+        let places = PlaceService(repository: repository, index: PlaceIndex())
+        try await places.loadIndex()
+        try await database.places.insert(TestApp.place("a", 40, -74))
+        try await database.places.insert(TestApp.place("b", 40.001, -74))
+        repository.holdReads()
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await places.syncWrite(of: "a") }
+            // The first write's flight has not sent its read (it waits for its connection): the second joins it.
+            #expect(await repository.readsHeld(1))
+            tasks.addTask { try await places.syncWrite(of: "b") }
+            #expect(await Self.joined(2, places))
+            repository.letReadsThrough()
+            try await tasks.waitForAll()
+        }
+        #expect(repository.reads == 1, "one flight for both writes, not one and the next")
+        #expect(places.indexedCount == 2)
     }
 
     @Test func syncsAtOnceRunAsOneAndOneQueuedBehindItThatSeesLaterCommits() async throws {

@@ -11,9 +11,10 @@ public protocol PlaceRepository: Sendable {
     /// The places the change feed names after `revision` and up to the feed's horizon, as they are now (live ones
     /// whole, deleted ones by id), in the order of their last change, and the horizon they are current at; with them,
     /// read in the same snapshot, the places `rereading` names (writes of this instance the horizon may not have passed
-    /// yet). Nil when more than `limit` places changed, when the feed was pruned past `revision`, or when `revision` is
+    /// yet), asked for once the read is about to be sent, so that writes that committed meanwhile can still join it.
+    /// Nil when more than `limit` places changed, when the feed was pruned past `revision`, or when `revision` is
     /// ahead of anything the database ever committed (it was replaced): the caller then loads a whole snapshot.
-    func changes(since revision: Int64, limit: Int, rereading: Set<String>) async throws -> PlaceChanges?
+    func changes(since revision: Int64, limit: Int, rereading: @escaping @Sendable () -> Set<String>) async throws -> PlaceChanges?
     /// How many places changed after `revision`: the changes an index at that revision has not applied yet.
     func changeCount(since revision: Int64) async throws -> Int
     /// How long the oldest transaction holding the change feed's horizon back has been open, in seconds; 0 when none
@@ -144,6 +145,11 @@ public struct PlaceChanges: Sendable {
 extension PlaceRepository {
     /// `changes(since:limit:rereading:)` with nothing to re-read.
     public func changes(since revision: Int64, limit: Int) async throws -> PlaceChanges? {
-        try await changes(since: revision, limit: limit, rereading: [])
+        try await changes(since: revision, limit: limit, rereading: Set<String>())
+    }
+
+    /// `changes(since:limit:rereading:)` re-reading places known already.
+    public func changes(since revision: Int64, limit: Int, rereading: Set<String>) async throws -> PlaceChanges? {
+        try await changes(since: revision, limit: limit, rereading: { rereading })
     }
 }

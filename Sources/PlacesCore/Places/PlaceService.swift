@@ -99,7 +99,7 @@ public struct PlaceService: Sendable {
     /// A sync that starts after this call and re-reads `rereading` besides what the feed names.
     func sync(rereading: Set<String>) async throws -> IndexSync {
         guard indexLoaded.flag.load(ordering: .acquiring) else { return IndexSync(changed: 0, reach: 0, pending: false) }
-        let sync = try await syncs.fresh(rereading: rereading) { [self] rereading in try await applyChanges(rereading: rereading) }
+        let sync = try await syncs.fresh(rereading: rereading) { [self] rereads in try await applyChanges(rereading: rereads) }
         lastSyncPending.flag.store(sync.pending, ordering: .relaxed)
         return sync
     }
@@ -118,7 +118,7 @@ public struct PlaceService: Sendable {
 
     /// One sync: reads what changed since the index's revision (and the places to re-read) and applies it, or reloads
     /// everything.
-    private func applyChanges(rereading: Set<String>) async throws -> IndexSync {
+    private func applyChanges(rereading: @escaping @Sendable () -> Set<String>) async throws -> IndexSync {
         // Everything committed before this moment is read below: once applied, the index is caught up with it.
         let asked = ContinuousClock.now
         guard let changes = try await repository.changes(since: index.revision, limit: PlaceService.largeChangeSet, rereading: rereading) else {

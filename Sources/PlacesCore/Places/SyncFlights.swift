@@ -10,6 +10,10 @@ import Synchronization
 ///
 /// A caller may name places to re-read (a write of its own): the flight it joins reads them with the feed, in the same
 /// snapshot, so the write is in the index once the flight lands even while the feed's horizon is still below it.
+///
+/// A flight asks for what it re-reads only once its read is about to be sent (it has its connection): until then a
+/// caller that needs a fresh sync joins the running flight itself, since the read will start after it arrived. Under
+/// load a write then waits for the rest of one flight, not for the rest of one and the whole of the next.
 final class SyncFlights: Sendable {
     private struct State {
         var running: Task<IndexSync, any Error>?
@@ -17,6 +21,8 @@ final class SyncFlights: Sendable {
         /// The places the running flight re-reads, and those its callers asked the waiting one to.
         var runningRereads: Set<String> = []
         var waitingRereads: Set<String> = []
+        /// True once the running flight asked for its re-reads (its read is being sent): nobody joins it any more.
+        var runningSealed = false
         /// Callers awaiting a flight right now (tests wait until they all joined).
         var joined = 0
     }
@@ -27,10 +33,14 @@ final class SyncFlights: Sendable {
     /// re-reads `rereading` besides what the feed names.
     func fresh(
         rereading: Set<String> = [],
-        _ sync: @escaping @Sendable (Set<String>) async throws -> IndexSync
+        _ sync: @escaping @Sendable (@escaping @Sendable () -> Set<String>) async throws -> IndexSync
     ) async throws -> IndexSync {
         let flight = state.withLock { state -> Task<IndexSync, any Error> in
             state.joined += 1
+            if let running = state.running, !state.runningSealed {
+                state.runningRereads.formUnion(rereading)
+                return running
+            }
             if let waiting = state.waiting {
                 state.waitingRereads.formUnion(rereading)
                 return waiting
@@ -43,13 +53,14 @@ final class SyncFlights: Sendable {
                 Task {
                     if let before { _ = await before.result }
                     defer { self.landed() }
-                    // Once running, nobody joins it any more: what it re-reads is settled.
-                    return try await sync(self.state.withLock { $0.runningRereads })
+                    // Asked for when its read is sent: from then on, nobody joins it any more.
+                    return try await sync { self.sealRereads() }
                 }
             }
             if before == nil {
                 state.running = flight
                 state.runningRereads = rereading
+                state.runningSealed = false
             } else {
                 state.waiting = flight
                 state.waitingRereads = rereading
@@ -79,11 +90,20 @@ final class SyncFlights: Sendable {
     /// How many callers await a sync now.
     var joined: Int { state.withLock { $0.joined } }
 
+    /// The running flight's read is being sent: what it re-reads is settled.
+    private func sealRereads() -> Set<String> {
+        state.withLock { state in
+            state.runningSealed = true
+            return state.runningRereads
+        }
+    }
+
     /// The running sync ended: the waiting one (already past its wait) is the running one now.
     private func landed() {
         state.withLock { state in
             state.running = state.waiting
             state.runningRereads = state.waitingRereads
+            state.runningSealed = false
             state.waiting = nil
             state.waitingRereads = []
         }

@@ -35,7 +35,7 @@ public struct PostgresPlaceRepository: PlaceRepository {
         }
     }
 
-    public func changes(since revision: Int64, limit: Int, rereading: Set<String>) async throws -> PlaceChanges? {
+    public func changes(since revision: Int64, limit: Int, rereading: @escaping @Sendable () -> Set<String>) async throws -> PlaceChanges? {
         // One statement, so one snapshot for the horizon and the rows (and one round trip): the horizon, the places the
         // feed names after the index's position and below the horizon (`placeRows`) and those to re-read, each once, in the order of
         // its last change (a place with no row any more counts as deleted), how many there are, and whether changes
@@ -49,7 +49,7 @@ public struct PostgresPlaceRepository: PlaceRepository {
                 changed AS (
                     SELECT subject, max(position) AS last FROM (
                         \(unescaped: Self.placeRows(after: revision, below: "(SELECT first_open FROM horizon)"))
-                        UNION ALL SELECT unnest(\(Array(rereading))::text[]), \(Int64.max)
+                        UNION ALL SELECT unnest(\(Array(rereading()))::text[]), \(Int64.max)
                     ) AS named GROUP BY subject
                 )
                 SELECT horizon.first_open::text::bigint AS horizon, horizon.xmax::text::bigint AS xmax, state.generation,

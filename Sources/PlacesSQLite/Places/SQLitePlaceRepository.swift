@@ -27,14 +27,14 @@ public struct SQLitePlaceRepository: PlaceRepository {
         }
     }
 
-    public func changes(since revision: Int64, limit: Int, rereading: Set<String>) async throws -> PlaceChanges? {
+    public func changes(since revision: Int64, limit: Int, rereading: @escaping @Sendable () -> Set<String>) async throws -> PlaceChanges? {
         try await database.read { db in
             let feed = try SQLitePlaceRepository.feedState(db)
             // Ahead of the feed: another database was put in place of this one. Behind what was pruned: changes are
             // missing. Only a whole snapshot is right then.
             guard revision <= feed.revision, revision + 1 >= feed.prunedBelow else { return nil }
             var changes = PlaceChanges(upserted: [], deleted: [], revision: feed.revision, generation: feed.generation, reach: feed.revision)
-            let reread = String(data: try JSONEncoder().encode(Array(rereading)), encoding: .utf8) ?? "[]"
+            let reread = String(data: try JSONEncoder().encode(Array(rereading())), encoding: .utf8) ?? "[]"
             // The places the feed names after the position, and those to re-read, each once, in the order of its last
             // change; a place with no row any more counts as deleted.
             // One more than the limit tells that there are more.
