@@ -240,8 +240,10 @@ public final class PostgresPlacesDatabase: Sendable {
                     let timedOut = PostgresPlacesDatabase.unavailable("the database did not answer in time; try again", cause: .timeout)
                     if let (connection, committing) = access.abandonIfRunning(timedOut, orIfCommitting: PlacesError.outcomeUnknown) {
                         work.cancel()
+                        let message: Logger.Message =
+                            committing ? "the database did not answer a commit in time; its outcome is unknown" : "the database did not answer in time"
                         logger.warning(
-                            committing ? "the database did not answer a commit in time; its outcome is unknown" : "the database did not answer in time",
+                            message,
                             metadata: ["database": "\(self.location)", "waited": "\(ContinuousClock.now - asked)"]
                         )
                         try? await connection.close()

@@ -37,8 +37,8 @@ public struct PostgresPlaceRepository: PlaceRepository {
 
     public func changes(since revision: Int64, limit: Int, rereading: @escaping @Sendable () -> Set<String>) async throws -> PlaceChanges? {
         // One statement, so one snapshot for the horizon and the rows (and one round trip): the horizon, the places the
-        // feed names after the index's position and below the horizon (`placeRows`) and those to re-read, each once, in the order of
-        // its last change (a place with no row any more counts as deleted), how many there are, and whether changes
+        // feed names after the index's position and below the horizon (`placeRows`) and those to re-read, each once, in
+        // the order of its last change (a place with no row any more counts as deleted), how many there are, and whether changes
         // (of any kind) wait above the horizon. The horizon is compared as a scalar subquery and the waiting ones found
         // by the feed's highest id, so that both are read from the feed's index on `xid` (joined to the horizon, the
         // planner scanned the whole feed: 150 ms for a million rows, which every place write waited for).
@@ -212,9 +212,6 @@ public struct PostgresPlaceRepository: PlaceRepository {
             ?? RatingAggregate(count: 0, sum: 0)
     }
 
-    /// The answer of `places_save_rating` for a rating of a place that is not live.
-    private static func notLive(_ placeID: String) -> PlacesError { PlacesError.notFound("no place with id '\(placeID)'") }
-
     public func deleteRating(userID: String, placeID: String) async throws -> RatingAggregate? {
         try await saveRating(userID: userID, placeID: placeID, rating: nil)
     }
@@ -234,7 +231,7 @@ public struct PostgresPlaceRepository: PlaceRepository {
                 logger: logger
             )
         }
-        if let row, rating != nil, !(try row.get("live", as: Bool.self)) { throw Self.notLive(placeID) }
+        if let row, rating != nil, !(try row.get("live", as: Bool.self)) { throw PlacesError.notFound("no place with id '\(placeID)'") }
         guard let row, try row.get("changed", as: Bool.self) else { return nil }
         return RatingAggregate(
             count: try row.get("rating_count", as: Int?.self) ?? 0,
