@@ -9,92 +9,48 @@ import Testing
 /// generation the test sets, counts the whole-table loads, and holds them until the test lets them through. It counts
 /// the reads of the feed too, and can hold them before they are sent (as a read waiting for its connection).
 final class ReplacedDatabase: PlaceRepository {
-    private struct State {
-        var generation = "first"
-        var loads = 0
-        var holding = false
-        var held: [CheckedContinuation<Void, Never>] = []
-        var reads = 0
-        var holdingReads = false
-        var heldReads: [CheckedContinuation<Void, Never>] = []
-    }
-
     private let inner: any PlaceRepository
-    private let state = Mutex(State())
+    private let generation = Mutex("first")
+    private let loadGate = TestGate()
+    private let readGate = TestGate()
 
     init(_ inner: any PlaceRepository) { self.inner = inner }
 
     /// How many times the whole table was loaded.
-    var loads: Int { state.withLock { $0.loads } }
+    var loads: Int { loadGate.passed }
 
     /// How many times the feed was read.
-    var reads: Int { state.withLock { $0.reads } }
+    var reads: Int { readGate.passed }
 
     /// Holds the reads of the feed that come, before they are sent, until `letReadsThrough`.
-    func holdReads() { state.withLock { $0.holdingReads = true } }
+    func holdReads() { readGate.hold() }
 
     /// Lets the held reads (and every later one) through.
-    func letReadsThrough() {
-        let held = state.withLock { state in
-            state.holdingReads = false
-            defer { state.heldReads = [] }
-            return state.heldReads
-        }
-        for read in held { read.resume() }
-    }
+    func letReadsThrough() { readGate.open() }
 
     /// Waits (yielding, never sleeping) until `count` reads are held; false if they never are.
-    func readsHeld(_ count: Int) async -> Bool {
-        for _ in 0..<1_000_000 {
-            if state.withLock({ $0.heldReads.count }) >= count { return true }
-            await Task.yield()
-        }
-        return false
-    }
+    func readsHeld(_ count: Int) async -> Bool { await readGate.waiting(count) }
 
     /// Replaces the database: a new generation, and the loads that follow wait for `letLoadsThrough`.
     func replace() {
-        state.withLock {
-            $0.generation = "second"
-            $0.holding = true
-        }
+        generation.withLock { $0 = "second" }
+        loadGate.hold()
     }
 
     /// Lets the held loads (and every later one) through.
-    func letLoadsThrough() {
-        let held = state.withLock { state in
-            state.holding = false
-            defer { state.held = [] }
-            return state.held
-        }
-        for load in held { load.resume() }
-    }
+    func letLoadsThrough() { loadGate.open() }
 
     func liveSummaries() async throws -> PlaceSnapshot {
-        await withCheckedContinuation { continuation in
-            let go = state.withLock { state in
-                state.loads += 1
-                if state.holding { state.held.append(continuation) }
-                return !state.holding
-            }
-            if go { continuation.resume() }
-        }
+        await loadGate.pass()
         var snapshot = try await inner.liveSummaries()
-        snapshot.generation = state.withLock { $0.generation }
+        snapshot.generation = generation.withLock { $0 }
         return snapshot
     }
 
     func changes(since revision: Int64, limit: Int, rereading: @escaping @Sendable () -> Set<String>) async throws -> PlaceChanges? {
-        await withCheckedContinuation { continuation in
-            let go = state.withLock { state in
-                state.reads += 1
-                if state.holdingReads { state.heldReads.append(continuation) }
-                return !state.holdingReads
-            }
-            if go { continuation.resume() }
-        }
+        await readGate.pass()
         var changes = try await inner.changes(since: revision, limit: limit, rereading: rereading)
-        changes?.generation = state.withLock { $0.generation }
+        changes?.generation = generation.withLock { $0 }
         return changes
     }
 

@@ -8,56 +8,32 @@ import Testing
 
 /// A password hasher for tests that counts its checks and can hold every hash until the test lets it go.
 final class RecordingHasher: PasswordHasher {
-    private struct State {
-        var verified = 0
-        var held = false
-        var waiters: [CheckedContinuation<Void, Never>] = []
-    }
-
     private let real: any PasswordHasher
-    private let state = Mutex(State())
+    private let verifications = Mutex(0)
+    private let gate: TestGate
 
     init(holding: Bool = false) throws {
         real = try BcryptPasswordHasher(cost: BcryptPasswordHasher.minimumCost)
-        state.withLock { $0.held = holding }
+        gate = TestGate(holding: holding)
     }
 
     /// How many passwords were checked.
-    var verified: Int { state.withLock { $0.verified } }
+    var verified: Int { verifications.withLock { $0 } }
 
     /// Holds every hash and check from now on, until `release`.
-    func hold() {
-        state.withLock { $0.held = true }
-    }
+    func hold() { gate.hold() }
 
     /// Lets every held hash, and every later one, run.
-    func release() {
-        let waiters = state.withLock { state in
-            state.held = false
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-
-    private func turn() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let go = state.withLock { state in
-                if state.held { state.waiters.append(continuation) }
-                return !state.held
-            }
-            if go { continuation.resume() }
-        }
-    }
+    func release() { gate.open() }
 
     func hash(_ password: String) async throws -> String {
-        await turn()
+        await gate.pass()
         return try await real.hash(password)
     }
 
     func verify(_ password: String, against hash: String) async throws -> Bool {
-        state.withLock { $0.verified += 1 }
-        await turn()
+        verifications.withLock { $0 += 1 }
+        await gate.pass()
         return try await real.verify(password, against: hash)
     }
 }

@@ -38,7 +38,7 @@ enum PostgresPlaceRow {
 
     /// Inserts one place; with `limit`, only while its owner added fewer places since the limit's moment than it
     /// allows (then nothing is inserted).
-    static func insert(_ place: Place, limit: AdditionLimit? = nil) -> PostgresQuery {
+    static func insert(_ place: Place, limit: AdditionLimit?) -> PostgresQuery {
         let owner = place.ownerID ?? ""
         let since = limit.map { Timestamp.text($0.since) } ?? ""
         let reached = limit.map { max($0.allowed - 1, 0) } ?? Int.max
