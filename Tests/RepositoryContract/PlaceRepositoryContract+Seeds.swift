@@ -40,7 +40,9 @@ extension PlaceRepositoryContract {
             },
             ContractCase("places", "a seed transaction rolled back leaves nothing behind, in the feed neither") { store in
                 try await store.places.seed([Sample.place("kept")])
-                let before = try await store.places.liveSummaries()
+                // Once the feed is past the seed: on PostgreSQL, another case's open transaction can hold its horizon
+                // below the seed's announcement for a moment.
+                let before = try await ChangeFeedContract.settled(store)
                 let transaction = try await store.places.beginSeed()
                 _ = try await transaction.upsert([Sample.place("x"), Sample.place("kept", name: "Changed")])
                 _ = try await transaction.upsert([Sample.place("y"), Sample.place("x")])
@@ -52,14 +54,14 @@ extension PlaceRepositoryContract {
                 let after = try await store.places.liveSummaries()
                 // The feed's position may move on (on PostgreSQL it counts every transaction, rolled back or not), but
                 // it names nothing the rollback wrote.
-                #expect(after.revision >= before.revision)
+                #expect(after.revision >= before)
                 #expect(after.summaries.map(\.id) == ["kept"])
-                let changes = try #require(try await store.places.changes(since: before.revision, limit: 10))
+                let changes = try #require(try await store.places.changes(since: before, limit: 10))
                 #expect(changes.upserted.isEmpty && changes.deleted.isEmpty)
-                #expect(try await store.places.changeCount(since: before.revision) == 0)
+                #expect(try await store.places.changeCount(since: before) == 0)
                 // The store still takes writes after a rollback.
                 try await store.places.seed([Sample.place("z")])
-                #expect(try await store.places.liveSummaries().revision > before.revision)
+                #expect(try await ChangeFeedContract.settled(store) > before)
             },
             ContractCase("places", "seed(_:) refuses the whole set when one place is refused, leaving nothing of it") { store in
                 let owner = try await store.addUsers("ann")[0]

@@ -29,10 +29,7 @@ public struct PostgresDecisionRepository: DecisionRepository {
 
     public func state(decisionID: String) async throws -> DecisionState? {
         let row = try await database.read { connection in
-            try await connection.row(
-                "\(unescaped: PostgresDecisionRepository.stateQuery) WHERE d.id = \(decisionID)",
-                logger: database.logger
-            )
+            try await connection.row(StateLookup(decisionID: decisionID), logger: database.logger)
         }
         return try row.map(PostgresDecisionRepository.state)
     }
@@ -70,17 +67,11 @@ public struct PostgresDecisionRepository: DecisionRepository {
         // vote (which matters only while the decision is open).
         let row = try await database.change { [database] connection in
             try await connection.row(
-                """
-                SELECT saved_version, saved_decision_version, not_yet_voted FROM places_save_decision(
-                    \(id), \(previous.version), \(previous.decisionVersion), \(changedDecision != nil),
-                    \(changedDecision?.status.rawValue), \(changedDecision?.endedAt.map(Timestamp.text)),
-                    \(changedDecision?.reminderSentAt.map(Timestamp.text)), \(result), \(departures),
-                    \(leaving)::text[], \(withdrawn)::text[], \(cast.map(\.userId))::text[], \(rankings)::text[],
-                    \(cast.map { Timestamp.text($0.castAt) })::text[], \(cast.map { Timestamp.text($0.updatedAt) })::text[],
-                    \(notes.ids)::text[], \(notes.recipients)::text[], \(notes.kinds)::text[], \(notes.messages)::text[],
-                    \(notes.subjects)::text[], \(notes.channels)::text[], \(notes.created)::text[], \(notes.read)::text[],
-                    \(state.decision.status == .active))
-                """,
+                Save(
+                    id: id, previous: previous, changedDecision: changedDecision, result: result, departures: departures,
+                    leaving: leaving, withdrawn: withdrawn, cast: cast, rankings: rankings, notes: notes,
+                    countsWaiting: state.decision.status == .active
+                ),
                 logger: database.logger
             )
         }
@@ -165,11 +156,55 @@ public struct PostgresDecisionRepository: DecisionRepository {
         return Set(try rows.compactMap { try $0.get("winner", as: String?.self) })
     }
 
+    /// A decision's state by its id (`stateQuery`): every ballot reads it.
+    struct StateLookup: PreparedStatement {
+        static let name = "places_decision_state"
+        static let sql = stateQuery + " WHERE d.id = $1"
+        static let bindingDataTypes: [PostgresDataType] = [.text]
+        let decisionID: String
+        var values: [(any PostgresThrowingDynamicTypeEncodable & Sendable)?] { [decisionID] }
+    }
+
+    /// `places_save_decision`: every ballot, and every other change of a decision, runs it.
+    struct Save: PreparedStatement {
+        static let name = "places_decision_save"
+        static let sql = """
+            SELECT saved_version, saved_decision_version, not_yet_voted FROM places_save_decision(
+                $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)
+            """
+        static let bindingDataTypes: [PostgresDataType] =
+            [.text, .int8, .int8, .bool, .text, .text, .text, .text, .text] + Array(repeating: .textArray, count: 14) + [.bool]
+        let id: String
+        let previous: DecisionState
+        /// The decision as it is to be saved, when it changed.
+        let changedDecision: Decision?
+        let result: String?
+        let departures: String?
+        let leaving: [String]
+        let withdrawn: [String]
+        let cast: [Ballot]
+        let rankings: [String]
+        let notes: PostgresNotificationRepository.NotificationColumns
+        let countsWaiting: Bool
+
+        var values: [(any PostgresThrowingDynamicTypeEncodable & Sendable)?] {
+            [
+                id, previous.version, previous.decisionVersion, changedDecision != nil, changedDecision?.status.rawValue,
+                changedDecision?.endedAt.map(Timestamp.text), changedDecision?.reminderSentAt.map(Timestamp.text), result, departures,
+                leaving, withdrawn, cast.map(\.userId), rankings, cast.map { Timestamp.text($0.castAt) },
+                cast.map { Timestamp.text($0.updatedAt) }, notes.ids, notes.recipients, notes.kinds, notes.messages, notes.subjects,
+                notes.channels, notes.created, notes.read, countsWaiting,
+            ]
+        }
+    }
+
     /// A decision's row with its participants and those of them who are no longer members of its group (as arrays),
     /// its ballots and the people it names (participants and those who left) as JSON lists: a decision, or a page of
     /// them, in one statement.
     static let stateQuery = """
-        SELECT d.*,
+        SELECT d.id, d.group_id, d.created_by, d.title, d.method, d.status, d.candidates, d.weighted, d.scheduled, d.seed,
+            d.deadline, d.visit_date, d.created_at, d.ended_at, d.reminder_sent_at, d.result, d.departures, d.version,
+            d.decision_version,
             ARRAY(SELECT p.user_id FROM decision_participant p WHERE p.decision_id = d.id) AS participant_ids,
             ARRAY(SELECT p.user_id FROM decision_participant p WHERE p.decision_id = d.id AND d.group_id IS NOT NULL
                 AND NOT EXISTS (SELECT 1 FROM group_member m WHERE m.group_id = d.group_id AND m.user_id = p.user_id)

@@ -188,13 +188,7 @@ public struct PostgresAccountRepository: AccountRepository {
 
     public func session(tokenHash: String) async throws -> (session: Session, user: User)? {
         let row = try await database.read { connection in
-            try await connection.row(
-                """
-                SELECT u.*, s.token_hash, s.created_at AS session_created_at, s.expires_at AS session_expires_at
-                FROM session s JOIN user_account u ON u.id = s.user_id WHERE s.token_hash = \(tokenHash)
-                """,
-                logger: database.logger
-            )
+            try await connection.row(SessionLookup(tokenHash: tokenHash), logger: database.logger)
         }
         guard let row else { return nil }
         let session = Session(
@@ -333,6 +327,24 @@ public struct PostgresAccountRepository: AccountRepository {
             )
         }
     }
+
+    /// A session and its user by the token's hash: every signed-in request runs it.
+    struct SessionLookup: PreparedStatement {
+        static let name = "places_session_lookup"
+        static let sql = """
+            SELECT u.\(userColumns.joined(separator: ", u.")), s.token_hash, s.created_at AS session_created_at,
+                s.expires_at AS session_expires_at
+            FROM session s JOIN user_account u ON u.id = s.user_id WHERE s.token_hash = $1
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.text]
+        let tokenHash: String
+        var values: [(any PostgresThrowingDynamicTypeEncodable & Sendable)?] { [tokenHash] }
+    }
+
+    /// The columns of `user_account` that `user(_:)` reads.
+    static let userColumns = [
+        "id", "username", "email", "phone", "password_hash", "display_name", "bio", "city", "avatar_url", "created_at", "updated_at",
+    ]
 
     /// A user from a row holding `user_account`'s columns (other repositories read members and participants with it).
     static func user(_ row: PostgresRandomAccessRow) throws -> User {

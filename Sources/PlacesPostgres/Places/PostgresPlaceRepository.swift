@@ -13,7 +13,7 @@ public struct PostgresPlaceRepository: PlaceRepository {
 
     public func place(id: String) async throws -> Place? {
         try await database.read { connection in
-            try await connection.row("SELECT * FROM place WHERE id = \(id)", logger: logger).map(PostgresPlaceRow.place)
+            try await connection.row(PostgresPlaceRow.Lookup(id: id), logger: logger).map(PostgresPlaceRow.place)
         }
     }
 
@@ -160,7 +160,7 @@ public struct PostgresPlaceRepository: PlaceRepository {
 
     public func insert(_ place: Place, limit: AdditionLimit?) async throws -> Bool {
         try await database.change { connection in
-            try await connection.execute(PostgresPlaceRow.insert(place, limit: limit), logger: logger) > 0
+            try await connection.row(PostgresPlaceRow.Insert(place: place, limit: limit), logger: logger) != nil
         }
     }
 
@@ -222,14 +222,7 @@ public struct PostgresPlaceRepository: PlaceRepository {
     /// is not live.
     private func saveRating(userID: String, placeID: String, rating: Rating?) async throws -> RatingAggregate? {
         let row = try await database.change { [logger] connection in
-            try await connection.row(
-                """
-                SELECT rating_count, rating_sum, changed, live FROM places_save_rating(\(userID), \(placeID), \(rating?.stars)::integer,
-                    \(rating?.review)::text, \(rating.map { Timestamp.text($0.createdAt) }), \(rating.map { Timestamp.text($0.updatedAt) }),
-                    \(rating == nil))
-                """,
-                logger: logger
-            )
+            try await connection.row(RatingSave(userID: userID, placeID: placeID, rating: rating), logger: logger)
         }
         if let row, rating != nil, !(try row.get("live", as: Bool.self)) { throw PlacesError.notFound("no place with id '\(placeID)'") }
         guard let row, try row.get("changed", as: Bool.self) else { return nil }
@@ -237,6 +230,24 @@ public struct PostgresPlaceRepository: PlaceRepository {
             count: try row.get("rating_count", as: Int?.self) ?? 0,
             sum: try row.get("rating_sum", as: Int?.self) ?? 0
         )
+    }
+
+    /// `places_save_rating`: every rating, and every rating removed, runs it.
+    struct RatingSave: PreparedStatement {
+        static let name = "places_rating_save"
+        static let sql = "SELECT rating_count, rating_sum, changed, live FROM places_save_rating($1, $2, $3::integer, $4, $5, $6, $7)"
+        static let bindingDataTypes: [PostgresDataType] = [.text, .text, .int8, .text, .text, .text, .bool]
+        let userID: String
+        let placeID: String
+        /// Nil to remove the user's rating.
+        let rating: Rating?
+
+        var values: [(any PostgresThrowingDynamicTypeEncodable & Sendable)?] {
+            [
+                userID, placeID, rating?.stars, rating?.review, rating.map { Timestamp.text($0.createdAt) },
+                rating.map { Timestamp.text($0.updatedAt) }, rating == nil,
+            ]
+        }
     }
 
     /// Locks the places' rows for the rest of the transaction, in the order of their ids (every writer that locks

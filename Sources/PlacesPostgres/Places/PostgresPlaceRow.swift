@@ -37,23 +37,47 @@ enum PostgresPlaceRow {
     static let writerStamp = "pg_current_xact_id()::text::bigint"
 
     /// Inserts one place; with `limit`, only while its owner added fewer places since the limit's moment than it
-    /// allows (then nothing is inserted).
-    static func insert(_ place: Place, limit: AdditionLimit?) -> PostgresQuery {
-        let owner = place.ownerID ?? ""
-        let since = limit.map { Timestamp.text($0.since) } ?? ""
-        let reached = limit.map { max($0.allowed - 1, 0) } ?? Int.max
-        return """
-        INSERT INTO place (\(unescaped: writtenColumns)) SELECT
-            \(place.id), \(place.kind.rawValue), \(place.name), \(place.description), \(place.coordinate.latitude),
-            \(place.coordinate.longitude), \(place.address), \(place.city), \(StoredText.encodeTags(place.tags)), \(place.cuisine),
-            \(place.priceLevel), \(place.phone), \(place.website), \(place.openingHours.map(StoredText.encodeHours)), \(place.timeZone),
-            \(place.ownerID), \(place.seedSource), \(Timestamp.text(place.createdAt)), \(Timestamp.text(place.updatedAt)),
-            \(place.deletedAt.map(Timestamp.text)), \(unescaped: writerStamp), array_to_tsvector(string_to_array(\(searchLexemes(place)), ' '))
-        WHERE \(limit == nil) OR NOT EXISTS (
-            SELECT 1 FROM place WHERE owner_id = \(owner) AND created_at >= \(since) LIMIT 1 OFFSET \(reached)
-        )
-        """
+    /// allows (then nothing is inserted, and no row is answered). Every new place runs it.
+    struct Insert: PreparedStatement {
+        static let name = "places_place_insert"
+        static let sql = """
+            INSERT INTO place (\(writtenColumns)) SELECT
+                $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, \(writerStamp),
+                array_to_tsvector(string_to_array($21, ' '))
+            WHERE NOT $22 OR NOT EXISTS (SELECT 1 FROM place WHERE owner_id = $23 AND created_at >= $24 LIMIT 1 OFFSET $25)
+            RETURNING id
+            """
+        static let bindingDataTypes: [PostgresDataType] = [
+            .text, .text, .text, .text, .float8, .float8, .text, .text, .text, .text, .int8, .text, .text, .text, .text, .text,
+            .text, .text, .text, .text, .text, .bool, .text, .text, .int8,
+        ]
+        let place: Place
+        let limit: AdditionLimit?
+
+        var values: [(any PostgresThrowingDynamicTypeEncodable & Sendable)?] {
+            [
+                place.id, place.kind.rawValue, place.name, place.description, place.coordinate.latitude, place.coordinate.longitude,
+                place.address, place.city, StoredText.encodeTags(place.tags), place.cuisine, place.priceLevel, place.phone,
+                place.website, place.openingHours.map(StoredText.encodeHours), place.timeZone, place.ownerID, place.seedSource,
+                Timestamp.text(place.createdAt), Timestamp.text(place.updatedAt), place.deletedAt.map(Timestamp.text),
+                searchLexemes(place), limit != nil, place.ownerID ?? "", limit.map { Timestamp.text($0.since) } ?? "",
+                limit.map { max($0.allowed - 1, 0) } ?? Int.max,
+            ]
+        }
     }
+
+    /// A place by its id, whole (`place(_:)` reads the row): every read of a place runs it.
+    struct Lookup: PreparedStatement {
+        static let name = "places_place_lookup"
+        static let sql = "SELECT \(readColumns) FROM place WHERE id = $1"
+        static let bindingDataTypes: [PostgresDataType] = [.text]
+        let id: String
+        var values: [(any PostgresThrowingDynamicTypeEncodable & Sendable)?] { [id] }
+    }
+
+    /// The columns `place(_:)` reads.
+    static let readColumns =
+        "id, kind, name, description, latitude, longitude, address, city, tags, cuisine, price_level, phone, website, opening_hours, time_zone, owner_id, seed_source, created_at, updated_at, deleted_at, rating_count, rating_sum"
 
     /// Rewrites a stored place whole (all but its id and creation time); answers how many rows changed (0 when there
     /// is no such place).
@@ -71,7 +95,7 @@ enum PostgresPlaceRow {
         """
     }
 
-    /// Decodes a whole place from a `SELECT *` row.
+    /// Decodes a whole place from a row holding `readColumns` (or all of `place`'s columns).
     static func place(_ row: PostgresRandomAccessRow) throws -> Place {
         let kindText: String = try row.get("kind")
         guard let kind = PlaceKind(rawValue: kindText) else {

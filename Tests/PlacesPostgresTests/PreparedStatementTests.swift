@@ -1,0 +1,94 @@
+import Foundation
+import GeoIndex
+import PlacesCore
+import PlacesTestPostgres
+import PostgresNIO
+import Testing
+
+@testable import PlacesPostgres
+
+/// The statements each connection prepares once (`PreparedStatement`): on one connection, so that every run after the
+/// first runs what that connection prepared.
+@Suite("PostgreSQL prepared statements", TestPostgres.enabled)
+struct PreparedStatementTests {
+    /// A database in a schema of its own whose pool holds one connection.
+    static func oneConnection() async throws -> PostgresPlacesDatabase {
+        let schema = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        return try await PostgresPlacesDatabase.open(try TestPostgres.location(), schema: schema, maximumConnections: 1, leaseTimeout: .seconds(30))
+    }
+
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// Stores the account `ann` and answers its id.
+    static func addAnn(_ database: PostgresPlacesDatabase) async throws -> String {
+        let user = User(id: "u-ann", username: "ann", email: "ann@example.com", phone: nil, passwordHash: "hash", createdAt: now, updatedAt: now)
+        try await database.accounts.insert(user)
+        return user.id
+    }
+
+    /// A gem, owned by `owner` or seeded.
+    static func place(_ id: String, owner: String? = nil) -> Place {
+        Place(
+            id: id, kind: .gem, name: "Place \(id)", description: "", coordinate: Coordinate(latitude: 40, longitude: -74),
+            ownerID: owner, seedSource: owner == nil ? "prepared.json" : nil, createdAt: now, updatedAt: now
+        )
+    }
+
+    @Test func aColumnThatALaterReleaseAddsDoesNotFailWhatARunningInstancePrepared() async throws {
+        let database = try await Self.oneConnection()
+        defer { database.close() }
+        let owner = try await Self.addAnn(database)
+        let token = "token-of-ann"
+        try await database.accounts.insert(
+            Session(tokenHash: SessionToken.hash(token), userID: owner, createdAt: Self.now, expiresAt: Self.now.addingTimeInterval(86_400))
+        )
+        #expect(try await database.places.insert(Self.place("a", owner: owner), limit: nil))
+        #expect(try await database.places.place(id: "a")?.name == "Place a")
+        #expect(try await database.accounts.session(tokenHash: SessionToken.hash(token))?.user.id == owner)
+
+        // A migration of the next release, run by one of its instances while this one keeps serving.
+        let operatorConnection = try await TestPostgres.operatorConnection(to: database)
+        try await operatorConnection.query("ALTER TABLE place ADD COLUMN next_release_note TEXT", logger: database.logger)
+        try await operatorConnection.query("ALTER TABLE user_account ADD COLUMN next_release_note TEXT", logger: database.logger)
+        try await operatorConnection.close()
+
+        #expect(try await database.places.place(id: "a")?.name == "Place a")
+        #expect(try await database.accounts.session(tokenHash: SessionToken.hash(token))?.user.id == owner)
+        #expect(try await database.places.insert(Self.place("b", owner: owner), limit: nil))
+        try await database.dropSchema()
+    }
+
+    @Test func aNullBoundAtTheFirstRunAndAValueLaterBindAlike() async throws {
+        let database = try await Self.oneConnection()
+        defer { database.close() }
+        let rater = try await Self.addAnn(database)
+        try await database.places.seed([Self.place("a")])
+        // The first run binds NULL for the stars and the review (a rating removed), the next ones values.
+        #expect(try await database.places.deleteRating(userID: rater, placeID: "a") == nil)
+        var rating = Rating(placeId: "a", userId: rater, stars: 4, review: nil, createdAt: Self.now, updatedAt: Self.now)
+        #expect(try await database.places.save(rating) == RatingAggregate(count: 1, sum: 4))
+        rating.review = "Good"
+        rating.stars = 2
+        #expect(try await database.places.save(rating) == RatingAggregate(count: 1, sum: 2))
+        try await database.dropSchema()
+    }
+
+    /// A statement whose declared parameter is a number, bound to text.
+    struct Mistyped: PreparedStatement {
+        static let name = "places_test_mistyped"
+        static let sql = "SELECT $1::bigint + 1 AS next"
+        static let bindingDataTypes: [PostgresDataType] = [.int8]
+        var values: [(any PostgresThrowingDynamicTypeEncodable & Sendable)?] { ["1"] }
+    }
+
+    @Test func aValueOfAnotherTypeThanItsParameterIsRefusedBeforeItIsSent() async throws {
+        let database = try await Self.oneConnection()
+        defer { database.close() }
+        await #expect {
+            try await database.read { connection in try await connection.row(Mistyped(), logger: database.logger) }
+        } throws: { error in
+            (error as? PlacesError)?.code == .internalError && "\(error)".contains("places_test_mistyped")
+        }
+        try await database.dropSchema()
+    }
+}
