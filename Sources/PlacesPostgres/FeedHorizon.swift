@@ -37,7 +37,7 @@ struct FeedHorizon: Sendable {
         let row = try await connection.row(
             PostgresQuery(
                 unsafeSQL: """
-                    WITH \(expressions(leavingOut: database.applicationName))
+                    WITH \(expressions(leavingOut: literal(database.applicationName)))
                     SELECT horizon.first_open::text::bigint AS horizon, horizon.xmax::text::bigint AS xmax, generation, feed_pruned_below
                     FROM horizon CROSS JOIN change_counter WHERE id = 1
                     """
@@ -49,8 +49,8 @@ struct FeedHorizon: Sendable {
     }
 
     /// Common table expressions ending in `horizon (first_open, xmax)`, both `xid8`, of the statement's snapshot; the
-    /// transactions of connections named `places/…` other than `ours` are left out (`ours` is a name this process
-    /// makes, quoted here as a literal).
+    /// transactions of connections named `places/…` other than `ours` (an SQL expression of type text: `literal(_:)`
+    /// of this process's name, or a parameter) are left out.
     static func expressions(leavingOut ours: String) -> String {
         """
         taken AS (SELECT pg_current_snapshot() AS snapshot),
@@ -71,15 +71,19 @@ struct FeedHorizon: Sendable {
 
     /// An SQL condition on a row of `pg_stat_activity`: true when that backend's transaction can write this feed and is
     /// not announced after it commits, so it holds the horizon back: it is in this database, not a connection of another
-    /// Places schema (named `places/…` other than `ours`) and not a late commit (`lateCommitName`, a seed, which
-    /// announces itself once committed). `ours` is a name this process makes, quoted here as a literal.
+    /// Places schema (named `places/…` other than `ours`, an SQL expression of type text) and not a late commit
+    /// (`lateCommitName`, a seed, which announces itself once committed).
     static func holdsFeed(_ ours: String) -> String {
-        let literal = "'" + ours.replacingOccurrences(of: "'", with: "''") + "'"
-        return """
-            (datid = (SELECT oid FROM pg_database WHERE datname = current_database())
-                AND NOT (application_name LIKE 'places/%' AND application_name <> \(literal))
-                AND application_name <> '\(PostgresPlacesDatabase.lateCommitName)')
-            """
+        """
+        (datid = (SELECT oid FROM pg_database WHERE datname = current_database())
+            AND NOT (application_name LIKE 'places/%' AND application_name <> \(ours))
+            AND application_name <> '\(PostgresPlacesDatabase.lateCommitName)')
+        """
+    }
+
+    /// A name this process makes (its `application_name`) as an SQL literal.
+    static func literal(_ name: String) -> String {
+        "'" + name.replacingOccurrences(of: "'", with: "''") + "'"
     }
 }
 

@@ -44,32 +44,8 @@ public struct PostgresPlaceRepository: PlaceRepository {
         // planner scanned the whole feed: 150 ms for a million rows, which every place write waited for).
         let rows = try await database.read { [database] connection in
             try await connection.rows(
-                """
-                WITH \(unescaped: FeedHorizon.expressions(leavingOut: database.applicationName)),
-                changed AS (
-                    SELECT subject, max(position) AS last FROM (
-                        \(unescaped: Self.placeRows(after: revision, below: "(SELECT first_open FROM horizon)"))
-                        UNION ALL SELECT unnest(\(Array(rereading()))::text[]), \(Int64.max)
-                    ) AS named GROUP BY subject
-                )
-                SELECT horizon.first_open::text::bigint AS horizon, horizon.xmax::text::bigint AS xmax, state.generation,
-                    state.feed_pruned_below, (SELECT count(*) FROM changed) AS total,
-                    coalesce((SELECT max(xid) FROM feed) >= (SELECT first_open FROM horizon), false) AS pending,
-                    EXISTS (SELECT 1 FROM feed_late_commit) AS unannounced,
-                    listed.*
-                FROM horizon CROSS JOIN change_counter AS state
-                LEFT JOIN LATERAL (
-                    SELECT changed.subject, changed.last, place.kind, place.name, place.latitude, place.longitude, place.city,
-                        place.tags, place.cuisine, place.price_level, place.opening_hours, place.time_zone, place.rating_count,
-                        place.rating_sum, place.id IS NULL OR place.deleted_at IS NOT NULL AS gone
-                    FROM changed LEFT JOIN place ON place.id = changed.subject
-                    ORDER BY changed.last, changed.subject
-                    LIMIT \(limit + 1)
-                ) AS listed ON true
-                WHERE state.id = 1
-                ORDER BY listed.last, listed.subject
-                """,
-                logger: logger
+                ChangesRead(ours: database.applicationName, revision: revision, rereading: Array(rereading()), limit: limit),
+                logger: database.logger
             )
         }
         guard let first = rows.first else { throw PlacesError(.internalError, "the feed's state is missing") }
@@ -100,21 +76,61 @@ public struct PostgresPlaceRepository: PlaceRepository {
         return changes
     }
 
-    /// SQL that selects `subject, position` of the feed's place rows after `revision` and below `below` (an SQL
-    /// expression of type `xid8`; nil: no bound). A late commit's rows (a seed's, see the `late-commits` migration)
+    /// The feed's place changes after a position, below the horizon: each index sync runs it (see `changes(since:)`).
+    struct ChangesRead: PreparedStatement {
+        static let name = "places_changes_read"
+        static let sql = """
+            WITH \(FeedHorizon.expressions(leavingOut: "$1")),
+            changed AS (
+                SELECT subject, max(position) AS last FROM (
+                    \(placeRows(after: "$2::text::xid8", below: "(SELECT first_open FROM horizon)"))
+                    UNION ALL SELECT unnest($3::text[]), \(Int64.max)
+                ) AS named GROUP BY subject
+            )
+            SELECT horizon.first_open::text::bigint AS horizon, horizon.xmax::text::bigint AS xmax, state.generation,
+                state.feed_pruned_below, (SELECT count(*) FROM changed) AS total,
+                coalesce((SELECT max(xid) FROM feed) >= (SELECT first_open FROM horizon), false) AS pending,
+                EXISTS (SELECT 1 FROM feed_late_commit) AS unannounced,
+                listed.*
+            FROM horizon CROSS JOIN change_counter AS state
+            LEFT JOIN LATERAL (
+                SELECT changed.subject, changed.last, place.kind, place.name, place.latitude, place.longitude, place.city,
+                    place.tags, place.cuisine, place.price_level, place.opening_hours, place.time_zone, place.rating_count,
+                    place.rating_sum, place.id IS NULL OR place.deleted_at IS NOT NULL AS gone
+                FROM changed LEFT JOIN place ON place.id = changed.subject
+                ORDER BY changed.last, changed.subject
+                LIMIT $4
+            ) AS listed ON true
+            WHERE state.id = 1
+            ORDER BY listed.last, listed.subject
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.text, .int8, .textArray, .int8]
+        /// This process's name (`PostgresPlacesDatabase.applicationName`).
+        let ours: String
+        let revision: Int64
+        /// Places to read whatever the feed says.
+        let rereading: [String]
+        /// Changes beyond which the index loads whole instead.
+        let limit: Int
+
+        var values: [(any PostgresThrowingDynamicTypeEncodable & Sendable)?] { [ours, revision, rereading, limit + 1] }
+    }
+
+    /// SQL that selects `subject, position` of the feed's place rows after `revision` and below `below` (SQL
+    /// expressions of type `xid8`; nil: no bound). A late commit's rows (a seed's, see the `late-commits` migration)
     /// come through its announcement, at the announcement's position, and never on their own, even when they lie
     /// after `revision`: every reader then reads them once and in commit order, whether or not it read past the
     /// seed's transaction while it was open. A late commit's rows are found from its announcement, one lookup of the
     /// feed's index each (`OFFSET 0` keeps the planner from joining them: all of a seed's rows share one id, so it
     /// expected a million rows per announcement and scanned the whole feed in parallel at every read, announcement or
     /// none).
-    static func placeRows(after revision: Int64, below: String?) -> String {
-        func range(_ column: String) -> String { "\(column) > '\(revision)'::xid8" + (below.map { " AND \(column) < \($0)" } ?? "") }
+    static func placeRows(after revision: String, below: String?) -> String {
+        func range(_ column: String) -> String { "\(column) > \(revision)" + (below.map { " AND \(column) < \($0)" } ?? "") }
         return """
             SELECT subject, position FROM feed
             WHERE kind = 'place' AND \(range("xid"))
                 AND xid NOT IN (SELECT xid FROM feed_late_commit)
-                AND xid NOT IN (SELECT subject::xid8 FROM feed WHERE kind = 'late' AND xid > '\(revision)'::xid8)
+                AND xid NOT IN (SELECT subject::xid8 FROM feed WHERE kind = 'late' AND xid > \(revision))
             UNION ALL
             SELECT named.subject, late.position FROM feed AS late
             CROSS JOIN LATERAL (SELECT subject FROM feed WHERE xid = late.subject::xid8 AND kind = 'place' OFFSET 0) AS named
@@ -127,7 +143,7 @@ public struct PostgresPlaceRepository: PlaceRepository {
             try await connection.value(
                 """
                 SELECT coalesce(extract(epoch FROM clock_timestamp() - min(xact_start)), 0)::float8 FROM pg_stat_activity
-                WHERE backend_xid IS NOT NULL AND \(unescaped: FeedHorizon.holdsFeed(database.applicationName))
+                WHERE backend_xid IS NOT NULL AND \(unescaped: FeedHorizon.holdsFeed(FeedHorizon.literal(database.applicationName)))
                 """,
                 as: Double.self,
                 logger: logger
@@ -347,7 +363,7 @@ public struct PostgresPlaceRepository: PlaceRepository {
     public func changeCount(since revision: Int64) async throws -> Int {
         try await database.read { connection in
             try await connection.value(
-                "SELECT count(DISTINCT subject) FROM (\(unescaped: Self.placeRows(after: revision, below: nil))) AS named",
+                "SELECT count(DISTINCT subject) FROM (\(unescaped: Self.placeRows(after: "'\(revision)'::xid8", below: nil))) AS named",
                 as: Int.self,
                 logger: logger
             ) ?? 0
