@@ -268,12 +268,13 @@ public final class PostgresPlacesDatabase: Sendable {
     /// Runs the accesses' work on `accessLoop` (`Task(executorPreference:)`).
     static let accessExecutor = EventLoopExecutor(accessLoop.next())
 
-    /// Runs `body` in a task of its own at `instant`, unless cancelled first (`Scheduled.cancel()`).
+    /// Runs `body` in a task of its own at `instant`, unless cancelled first (`Scheduled.cancel()`): a timer of the access
+    /// loop, where the access that cancels it ends.
     private static func schedule(at instant: ContinuousClock.Instant, _ body: @escaping @Sendable () async -> Void) -> Scheduled<Void> {
         let remaining = ContinuousClock.now.duration(to: instant)
         let (seconds, attoseconds) = remaining.components
         let nanoseconds = max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-        return MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: .nanoseconds(nanoseconds)) {
+        return accessLoop.next().scheduleTask(in: .nanoseconds(nanoseconds)) {
             Task { await body() }
         }
     }
