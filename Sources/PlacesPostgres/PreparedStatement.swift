@@ -8,10 +8,10 @@ import PostgresNIO
 /// together ran 3× as fast prepared (`pgbench -M prepared` against `-M extended`, one million places).
 ///
 /// PostgreSQL plans its first five runs for the values bound, then keeps one plan when that is no dearer (planning
-/// every run instead, `plan_cache_mode = force_custom_plan`, cost the mixed load a fifth of its rate). A plan kept
-/// while a table was small scans it whole once it is large, until PostgreSQL analyses the table again and replans:
-/// while a seed of a million rows runs into a database that was nearly empty (its rows not yet committed, so not yet
-/// counted), writes made meanwhile waited 4 ms at the median instead of 1.6.
+/// every run of every statement instead, `plan_cache_mode = force_custom_plan`, cost the mixed load a fifth of its
+/// rate). A plan kept while a table was small scans it whole once it is large, until PostgreSQL analyses the table
+/// again: a statement over a table that can grow by a million rows at once (the feed, in one seed's transaction)
+/// says `keepsPlan = false`, and is parsed and planned at every run like an ordinary query.
 ///
 /// Its parameters' types are declared (`bindingDataTypes`), so a NULL binds like any value whatever the first run
 /// bound; each value must be of its parameter's type (checked as it binds). Its columns are named, never `*`: a
@@ -20,9 +20,14 @@ import PostgresNIO
 protocol PreparedStatement: PostgresPreparedStatement where Row == PostgresRow {
     /// The values of its parameters ($1, $2, …), nil for NULL.
     var values: [(any PostgresThrowingDynamicTypeEncodable & Sendable)?] { get }
+    /// False for a statement whose best plan changes with the size of its tables: it is not prepared, and PostgreSQL
+    /// plans it at every run for the tables as they are then.
+    static var keepsPlan: Bool { get }
 }
 
 extension PreparedStatement {
+    static var keepsPlan: Bool { true }
+
     func makeBindings() throws -> PostgresBindings {
         guard values.count == Self.bindingDataTypes.count else {
             throw PlacesError(.internalError, "the statement \(Self.name) binds \(values.count) values to \(Self.bindingDataTypes.count) parameters")
@@ -45,9 +50,12 @@ extension PreparedStatement {
 }
 
 extension PostgresConnection {
-    /// Every row the prepared `statement` answers, each ready to be read by column name (prepared on this connection
-    /// the first time it runs there).
+    /// Every row `statement` answers, each ready to be read by column name (prepared on this connection the first time
+    /// it runs there, unless it does not keep its plan).
     func rows<Statement: PreparedStatement>(_ statement: Statement, logger: Logger) async throws -> [PostgresRandomAccessRow] {
+        guard Statement.keepsPlan else {
+            return try await rows(PostgresQuery(unsafeSQL: Statement.sql, binds: try statement.makeBindings()), logger: logger)
+        }
         var rows: [PostgresRandomAccessRow] = []
         for try await row in try await execute(statement, logger: logger) { rows.append(row.makeRandomAccess()) }
         return rows

@@ -73,6 +73,20 @@ struct PreparedStatementTests {
         try await database.dropSchema()
     }
 
+    @Test func theFeedsReadIsPlannedAtEveryRunAndAPlaceLookupIsPrepared() async throws {
+        let database = try await Self.oneConnection()
+        defer { database.close() }
+        _ = try await database.places.changes(since: 0, limit: 10)
+        _ = try await database.places.place(id: "none")
+        let names = try await database.read { connection in
+            try await connection.rows("SELECT name FROM pg_prepared_statements ORDER BY name", logger: database.logger)
+                .map { try $0.get("name", as: String.self) }
+        }
+        #expect(names.contains(PostgresPlaceRow.Lookup.name))
+        #expect(!names.contains(PostgresPlaceRepository.ChangesRead.name))
+        try await database.dropSchema()
+    }
+
     /// A statement whose declared parameter is a number, bound to text.
     struct Mistyped: PreparedStatement {
         static let name = "places_test_mistyped"
