@@ -9,9 +9,10 @@ import PostgresNIO
 ///
 /// PostgreSQL plans its first five runs for the values bound, then keeps one plan when that is no dearer (planning
 /// every run of every statement instead, `plan_cache_mode = force_custom_plan`, cost the mixed load a fifth of its
-/// rate). A plan kept while a table was small scans it whole once it is large, until PostgreSQL analyses the table
-/// again: a statement over a table that can grow by a million rows at once (the feed, in one seed's transaction)
-/// says `keepsPlan = false`, and is parsed and planned at every run like an ordinary query.
+/// rate). A plan kept while a table was small can scan it whole once it is large, until PostgreSQL analyses the table
+/// again. Lookups by a key stay on their index however the table grows; a statement that reads a range of a table
+/// which can grow by a million rows at once (the feed's positions, in one seed's transaction) says
+/// `keepsPlan = false`, and is parsed and planned at every run like an ordinary query.
 ///
 /// Its parameters' types are declared (`bindingDataTypes`), so a NULL binds like any value whatever the first run
 /// bound; each value must be of its parameter's type (checked as it binds). Its columns are named, never `*`: a
