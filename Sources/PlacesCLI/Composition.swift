@@ -24,6 +24,7 @@ struct Composition {
         hasher: (any PasswordHasher)? = nil,
         throttle: LoginThrottle.Policy = LoginThrottle.Policy(),
         limits: UsageLimits = UsageLimits(),
+        liveMetrics: LiveMetrics = LiveMetrics(),
         logger: Logger = Logger(label: "places.postgres")
     ) async throws -> Composition {
         let engine = try await Engine.open(try options.location(), readOnly: readOnly, serving: serving, logger: logger)
@@ -31,7 +32,9 @@ struct Composition {
             repositories: engine.repositories,
             hasher: try hasher ?? BcryptPasswordHasher(),
             throttle: throttle,
-            limits: limits
+            limits: limits,
+            liveMetrics: liveMetrics,
+            report: { message, error in logger.warning("\(message)", metadata: ["error": "\(error)"]) }
         )
         return Composition(engine: engine, services: services)
     }

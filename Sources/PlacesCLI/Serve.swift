@@ -130,6 +130,7 @@ extension Places {
                 hasher: try accountOptions.hasher(),
                 throttle: throttle,
                 limits: limits,
+                liveMetrics: metrics.live,
                 logger: logger
             )
             let engine = composition.engine
@@ -140,15 +141,19 @@ extension Places {
             try await places.loadIndex()
             logger.info("index loaded", metadata: ["places": "\(places.indexedCount)", "took": "\(ContinuousClock.now - started)"])
 
-            // On PostgreSQL the change feed's notifications ring the index sync's doorbell: a write through another
-            // instance is applied at once, and the poll (every second) catches what a lost notification would miss.
+            // On PostgreSQL the change feed's notifications ring the index sync's doorbell and wake the live streams'
+            // reader: a write through another instance is applied and streamed at once, and the polls (every second)
+            // catch what a lost notification would miss.
             let doorbell = Doorbell()
             var background = [
                 PeriodicService.indexSync(places, doorbell: doorbell, logger: logger) as any Service,
                 PeriodicService.decisionDeadlines(services.decisions, lease: services.deadlineLease, pruning: places, logger: logger),
             ]
             if case .postgres(let database) = engine {
-                background.append(BackgroundTask("change feed") { await database.listenForChanges { doorbell.ring() } })
+                background.append(BackgroundTask("change feed") { await database.listenForChanges {
+                    doorbell.ring()
+                    services.live.feed.wake()
+                } })
             }
             let app = buildApplication(
                 settings: settings,

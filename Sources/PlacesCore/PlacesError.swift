@@ -27,6 +27,9 @@ public struct PlacesError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let methodNotAllowed = Code(rawValue: "method_not_allowed")
         /// Too many attempts; try again later.
         public static let tooManyAttempts = Code(rawValue: "too_many_attempts")
+        /// The person holds as many live event streams open as one may (across every instance): 429, with
+        /// `Retry-After`. Close one, or wait for one of a client that left to lapse.
+        public static let tooManyStreams = Code(rawValue: "too_many_streams")
         /// The request body is larger than the server accepts.
         public static let payloadTooLarge = Code(rawValue: "payload_too_large")
         /// The request body is not sent as `application/json`: 415.

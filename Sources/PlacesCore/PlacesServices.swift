@@ -17,6 +17,8 @@ public struct PlacesServices: Sendable {
     public var notifications: NotificationService
     /// The lease of the decision deadline round: one instance at a time runs it.
     public var deadlineLease: Lease
+    /// Live streams of decisions and notifications (a server runs `live.feed`).
+    public var live: LiveService
 
     /// The service graph over `repositories`: every service reads the same clock and keeps the same usage limits, and
     /// the login throttle counts in the repositories' database with the bounds of `throttle`. The place index starts
@@ -28,7 +30,10 @@ public struct PlacesServices: Sendable {
         hashing: HashingQueue = HashingQueue(),
         limits: UsageLimits = UsageLimits(),
         clock: @escaping @Sendable () -> Date = { Date() },
-        makeSeed: @escaping @Sendable () -> UInt64 = DecisionService.secureSeed
+        makeSeed: @escaping @Sendable () -> UInt64 = DecisionService.secureSeed,
+        live: LiveFeed.Settings = LiveFeed.Settings(),
+        liveMetrics: LiveMetrics = LiveMetrics(),
+        report: @escaping @Sendable (String, any Error) -> Void = { _, _ in }
     ) {
         places = PlaceService(repository: repositories.places, index: PlaceIndex(), clock: clock, limits: limits)
         accounts = AccountService(
@@ -67,6 +72,12 @@ public struct PlacesServices: Sendable {
         )
         notifications = NotificationService(repository: repositories.notifications, clock: clock)
         deadlineLease = Lease("decision-deadlines", repository: repositories.leases, clock: clock)
+        self.live = LiveService(
+            feed: LiveFeed(repository: repositories.live, settings: live, clock: clock, metrics: liveMetrics, report: report),
+            decisions: decisions,
+            notifications: notifications,
+            clock: clock
+        )
     }
 
     /// One engine's repositories, everything the services store.
@@ -82,5 +93,7 @@ public struct PlacesServices: Sendable {
         public var throttle: any ThrottleRepository
         /// Who runs the tasks that run on one instance at a time.
         public var leases: any LeaseRepository
+        /// Live streams' reads of the change feed, and their leases.
+        public var live: any LiveRepository
     }
 }

@@ -68,7 +68,8 @@ public func buildApplication(
             )
         ),
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "places"),
-        services: background,
+        // The live streams' reader of the feed runs wherever the routes that need it do.
+        services: background + [BackgroundTask("live streams") { await services.live.feed.run() }],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? settings.port) },
         logger: logger
     )
@@ -88,7 +89,7 @@ public func buildRouter(
     let router = Router(context: PlacesRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: RequestLogMiddleware())
-    router.add(middleware: MetricsMiddleware())
+    router.add(middleware: RequestMetricsMiddleware())
     router.add(middleware: CORSMiddleware(origins: corsOrigins))
     router.add(middleware: DatabaseDeadlineMiddleware(limit: requestDeadline))
     router.add(middleware: RevisionMiddleware(places: services.places))
@@ -105,6 +106,18 @@ public func buildRouter(
         }
     }
     return router
+}
+
+/// Hummingbird's request metrics, for every request but the live streams': a stream lasts as long as its client
+/// stays, so its duration would swamp the histogram of request durations and hold the active-requests gauge up. Streams
+/// have a gauge and a counter of their own (`PlacesMetrics`).
+struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
+    let metrics = MetricsMiddleware<Context>()
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if EventStreamController.isStream(request.uri.path) { return try await next(request, context) }
+        return try await metrics.handle(request, context: context, next: next)
+    }
 }
 
 /// Runs `app` (from `buildApplication`) until SIGTERM or SIGINT, then shuts down gracefully.

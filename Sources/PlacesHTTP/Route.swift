@@ -122,6 +122,7 @@ struct Route: Sendable {
         let collectionHandlers = CollectionController(collections: services.collections)
         let decisionHandlers = DecisionController(decisions: services.decisions)
         let notificationHandlers = NotificationController(notifications: services.notifications)
+        let streamHandlers = EventStreamController(live: services.live)
         let groups = services.groups
         let collections = services.collections
         let decisions = services.decisions
@@ -206,7 +207,9 @@ struct Route: Sendable {
             Route(.post, "v1/decisions/{id}/cancel", answer: decisions.cancel),
             Route(.post, "v1/decisions/{id}/pick", signedIn: decisionHandlers.pick),
             Route(.get, "v1/decisions/{id}/recount", answer: decisions.recount),
+            Route(.get, "v1/decisions/{id}/events", signedIn: streamHandlers.decisionEvents),
             Route(.get, "v1/notifications", query: .page, signedIn: notificationHandlers.list),
+            Route(.get, "v1/notifications/events", signedIn: streamHandlers.notificationEvents),
             Route(.post, "v1/notifications/read-all", signedIn: notificationHandlers.readAll),
             Route(.post, "v1/notifications/{id}/read", signedIn: notificationHandlers.read),
         ]

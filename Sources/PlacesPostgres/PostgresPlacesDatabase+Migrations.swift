@@ -566,6 +566,42 @@ extension PostgresPlacesDatabase {
                 """,
             ]
         ),
+        Migration(
+            version: 6,
+            name: "live-streams",
+            statements: [
+                // An open live stream counts among its person's streams while its lease runs: its instance renews the
+                // leases of all its streams together, and those of an instance that died lapse on their own.
+                """
+                CREATE TABLE live_stream (
+                    id \(text) PRIMARY KEY,
+                    user_id \(text) NOT NULL,
+                    holder \(text) NOT NULL,
+                    expires_at \(text) NOT NULL
+                )
+                """,
+                "CREATE INDEX live_stream_user ON live_stream (user_id)",
+                "CREATE INDEX live_stream_holder ON live_stream (holder)",
+                // Opens a stream when its person holds fewer than `allowed` unexpired: one statement, and one opening at
+                // a time per person (the advisory lock, released at commit), so two instances never both take the last.
+                """
+                CREATE FUNCTION places_open_stream(stream_id TEXT, person TEXT, held_by TEXT, now_text TEXT, until_text TEXT, allowed INTEGER)
+                RETURNS BOOLEAN LANGUAGE plpgsql AS $$
+                BEGIN
+                    PERFORM pg_advisory_xact_lock(hashtextextended('places/live_stream/' || person, 0));
+                    DELETE FROM live_stream WHERE user_id = person AND expires_at <= now_text;
+                    IF (SELECT count(*) FROM live_stream WHERE user_id = person) >= allowed THEN
+                        RETURN false;
+                    END IF;
+                    INSERT INTO live_stream (id, user_id, holder, expires_at) VALUES (stream_id, person, held_by, until_text);
+                    RETURN true;
+                END $$
+                """,
+                // A stream that resumes reads what its topic missed: the feed's rows of one decision or recipient, from
+                // an index of those kinds alone (seeds' place rows add nothing to it).
+                "CREATE INDEX feed_topic ON feed (subject, xid, position) WHERE kind IN ('decision', 'ballot', 'notification')",
+            ]
+        ),
     ]
 
     /// The lock that makes instances starting together migrate once (any number, the same for every release).

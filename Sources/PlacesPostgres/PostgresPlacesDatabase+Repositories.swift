@@ -11,7 +11,8 @@ extension PostgresPlacesDatabase {
             decisions: decisions,
             notifications: notifications,
             throttle: throttle,
-            leases: leases
+            leases: leases,
+            live: live
         )
     }
 }

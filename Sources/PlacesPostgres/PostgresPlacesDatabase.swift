@@ -21,6 +21,8 @@ public final class PostgresPlacesDatabase: Sendable {
     let diagnosing = Mutex<ContinuousClock.Instant?>(nil)
     /// Rung when a writing access commits: `announceCommits` then wakes the other instances.
     let committed = Doorbell()
+    /// Rung when a writing access commits, for this process's own listeners (live streams).
+    let commits = Doorbells()
     /// What this process's wake-ups carry, so that its own listener lets them pass: its own place writes are in its
     /// index already (each write's sync re-reads its place), and a sync for nothing costs a read of the feed.
     let wakeUpPayload = UUID().uuidString
@@ -212,6 +214,7 @@ public final class PostgresPlacesDatabase: Sendable {
                             if case .success = outcome, kind.writes {
                                 RequestWrites.current?.committed()
                                 self.committed.ring()
+                                self.commits.ring()
                             }
                             return try outcome.get()
                         }

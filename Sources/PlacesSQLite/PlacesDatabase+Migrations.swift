@@ -431,6 +431,23 @@ extension PlacesDatabase {
                     """
             )
         }
+        migrator.registerMigration("v11-live-streams") { db in
+            try db.execute(
+                sql: """
+                    -- An open live stream counts among its person's streams while its lease runs (see LiveRepository).
+                    CREATE TABLE live_stream (
+                        id TEXT PRIMARY KEY,
+                        user_id TEXT NOT NULL,
+                        holder TEXT NOT NULL,
+                        expires_at TEXT NOT NULL
+                    );
+                    CREATE INDEX live_stream_user ON live_stream (user_id);
+                    CREATE INDEX live_stream_holder ON live_stream (holder);
+                    -- What a resuming stream missed: the feed's rows of one decision or recipient.
+                    CREATE INDEX feed_topic ON feed (subject, position) WHERE kind IN ('decision', 'ballot', 'notification');
+                    """
+            )
+        }
         return migrator
     }
 }

@@ -11,7 +11,8 @@ extension PlacesDatabase {
             decisions: decisions,
             notifications: notifications,
             throttle: throttle,
-            leases: leases
+            leases: leases,
+            live: live
         )
     }
 }

@@ -9,6 +9,8 @@ public struct PlacesDatabase: Sendable {
     let writer: any DatabaseWriter
     /// Hears every access (one await of a read or a write), for tests that count a request's round trips.
     let accessed: (@Sendable () -> Void)?
+    /// Rung when a write of this process commits, for its own listeners (live streams).
+    let commits = Doorbells()
 
     /// Opens (creating if missing) the database file at `path` and migrates it; `readOnly` opens an existing,
     /// migrated file without ever writing to it (the CLI's queries).
@@ -117,6 +119,7 @@ public struct PlacesDatabase: Sendable {
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
         let value = try await access { try await writer.write(body) }
         RequestWrites.current?.committed()
+        commits.ring()
         return value
     }
 

@@ -69,6 +69,7 @@ enum TestApp {
         limits: UsageLimits = UsageLimits(),
         metrics: PlacesMetrics = PlacesMetrics(),
         settings: ServerSettings = TestApp.settings,
+        live: LiveFeed.Settings = LiveFeed.Settings(),
         database: PlacesDatabase? = nil
     ) async throws -> (app: some ApplicationProtocol, database: PlacesDatabase, places: PlaceService, decisions: DecisionService) {
         let database = try database ?? PlacesDatabase.inMemory()
@@ -81,7 +82,9 @@ enum TestApp {
             throttle: throttle,
             hashing: hashing,
             limits: limits,
-            clock: clock
+            clock: clock,
+            live: live,
+            liveMetrics: metrics.live
         )
         let service = services.places
         try await service.loadIndex()

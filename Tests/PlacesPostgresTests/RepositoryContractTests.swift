@@ -25,10 +25,11 @@ struct PostgresContract {
     }
     @Test(arguments: cases("throttle")) func throttle(_ contractCase: ContractCase) async throws { try await contractCase.run(Self.factory) }
     @Test(arguments: cases("leases")) func leases(_ contractCase: ContractCase) async throws { try await contractCase.run(Self.factory) }
+    @Test(arguments: cases("live")) func live(_ contractCase: ContractCase) async throws { try await contractCase.run(Self.factory) }
 
     /// Every case belongs to one of the protocols above, so none is left out.
     @Test func everyCaseRuns() {
-        let known: Set = ["places", "accounts", "groups", "collections", "decisions", "notifications", "throttle", "leases"]
+        let known: Set = ["places", "accounts", "groups", "collections", "decisions", "notifications", "throttle", "leases", "live"]
         #expect(RepositoryContract.cases.filter { !known.contains($0.repository) }.map(\.description) == [])
     }
 }

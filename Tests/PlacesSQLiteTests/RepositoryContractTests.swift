@@ -50,6 +50,7 @@ struct SQLiteStore: RepositoryStore {
     var notifications: any NotificationRepository { database.notifications }
     var throttle: any ThrottleRepository { database.throttle }
     var leases: any LeaseRepository { database.leases }
+    var live: any LiveRepository { database.live }
 
     func feedRows() async throws -> [FeedRow] {
         try await database.read { db in

@@ -4,7 +4,7 @@ import Testing
 /// One behaviour of one repository protocol, checked on a fresh store.
 public struct ContractCase: Sendable {
     /// The protocol it specifies: `places`, `accounts`, `groups`, `collections`, `decisions`, `notifications`,
-    /// `throttle` or `leases`.
+    /// `throttle`, `leases` or `live`.
     public let repository: String
     /// What it checks, as a sentence.
     public let name: String
@@ -41,6 +41,6 @@ public enum RepositoryContract {
     public static var cases: [ContractCase] {
         PlaceRepositoryContract.cases + ChangeFeedContract.cases + AccountRepositoryContract.cases + GroupRepositoryContract.cases
             + CollectionRepositoryContract.cases + DecisionRepositoryContract.cases + NotificationRepositoryContract.cases
-            + ConcurrentWritesContract.cases + FailedWritesContract.cases + ThrottleRepositoryContract.cases + LeaseRepositoryContract.cases
+            + ConcurrentWritesContract.cases + FailedWritesContract.cases + ThrottleRepositoryContract.cases + LeaseRepositoryContract.cases + LiveRepositoryContract.cases
     }
 }

@@ -21,6 +21,8 @@ public protocol RepositoryStore: Sendable {
     var throttle: any ThrottleRepository { get }
     /// Leases of tasks that run on one instance at a time.
     var leases: any LeaseRepository { get }
+    /// Live streams' reads of the feed, and their leases.
+    var live: any LiveRepository { get }
 
     /// The change feed's rows in the order they were written (kind, subject, detail, version), read by the engine's
     /// own SQL: what the feed's triggers record, whoever writes.

@@ -76,6 +76,7 @@ public struct PostgresStore: RepositoryStore {
     public var notifications: any NotificationRepository { database.notifications }
     public var throttle: any ThrottleRepository { database.throttle }
     public var leases: any LeaseRepository { database.leases }
+    public var live: any LiveRepository { database.live }
 
     public func feedRows() async throws -> [FeedRow] {
         try await database.feedRows().map { FeedRow($0.kind, $0.subject, $0.detail, version: $0.version) }

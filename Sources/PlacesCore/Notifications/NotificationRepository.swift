@@ -5,6 +5,9 @@ import Foundation
 public protocol NotificationRepository: Sendable {
     /// The recipient's notifications, newest first (then by id), for the page asked.
     func notifications(recipientID: String, page: PageRequest) async throws -> Page<UserNotification>
+    /// The recipient's notifications with these ids, in the order of `ids` (ids of anyone else's, or of none, are left
+    /// out).
+    func notifications(ids: [String], recipientID: String) async throws -> [UserNotification]
     /// How many of the recipient's notifications are unread.
     func unreadCount(recipientID: String) async throws -> Int
     /// Marks one notification read (one read already keeps its first time); false when the recipient has none with that

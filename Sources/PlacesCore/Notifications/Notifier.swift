@@ -74,6 +74,11 @@ public struct NotificationService: Sendable {
         )
     }
 
+    /// The recipient's notifications with these ids, in that order (others' are left out).
+    public func notifications(ids: [String], recipientID: String) async throws -> [UserNotification] {
+        try await repository.notifications(ids: ids, recipientID: recipientID)
+    }
+
     /// Marks one of the caller's notifications read (`not_found` for anyone else's).
     public func markRead(id: String, recipientID: String) async throws {
         guard try await repository.markRead(id: id, recipientID: recipientID, now: clock()) else {

@@ -68,3 +68,21 @@ public final class Doorbell: Sendable {
         waiter?.resume()
     }
 }
+
+/// Doorbells rung together: an engine rings its own at every commit of this process, and each task that must hear of
+/// them (the live streams' reader of the feed) adds its doorbell.
+public final class Doorbells: Sendable {
+    private let bells = Mutex<[Doorbell]>([])
+
+    public init() {}
+
+    /// Rings `bell` with the others from now on.
+    public func add(_ bell: Doorbell) {
+        bells.withLock { $0.append(bell) }
+    }
+
+    /// Rings every doorbell added.
+    public func ring() {
+        for bell in bells.withLock({ $0 }) { bell.ring() }
+    }
+}

@@ -13,7 +13,7 @@ struct CORSMiddleware<Context: RequestContext>: RouterMiddleware {
     let origins: Set<String>
 
     static var methods: String { "GET, HEAD, POST, PUT, PATCH, DELETE" }
-    static var requestHeaders: String { "Authorization, Content-Type, Accept, X-Request-ID, Places-Min-Revision" }
+    static var requestHeaders: String { "Authorization, Content-Type, Accept, X-Request-ID, Places-Min-Revision, Last-Event-ID" }
     static var exposedHeaders: String { "X-Request-ID, Retry-After, Location, Allow, WWW-Authenticate, Places-Revision, Places-Revision-Reached" }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

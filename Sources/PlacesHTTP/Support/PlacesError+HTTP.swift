@@ -12,7 +12,7 @@ extension PlacesError: HTTPResponseError {
         case .forbidden: .forbidden
         case .conflict, .duplicatePlace, .limitReached: .conflict
         case .methodNotAllowed: .methodNotAllowed
-        case .tooManyAttempts: .tooManyRequests
+        case .tooManyAttempts, .tooManyStreams: .tooManyRequests
         case .payloadTooLarge: .contentTooLarge
         case .unsupportedMediaType: .unsupportedMediaType
         case .uriTooLong: .uriTooLong

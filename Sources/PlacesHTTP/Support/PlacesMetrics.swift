@@ -19,6 +19,8 @@ public final class PlacesMetrics: Sendable {
     private let indexChangesBehind: Prometheus.Gauge
     private let indexBehindSeconds: Prometheus.Gauge
     private let feedHorizonSeconds: Prometheus.Gauge
+    private let streamsOpen: Prometheus.Gauge
+    private let streamEvents: Prometheus.Counter
     private let databaseSize: (@Sendable () -> Int)?
 
     /// Makes the metrics; `databaseSize` says how many bytes the database's files hold (a SQLite file's; a shared
@@ -42,6 +44,15 @@ public final class PlacesMetrics: Sendable {
             name: "places_feed_horizon_age_seconds",
             help: "Seconds the oldest transaction still open on the database has held the change feed's horizon (0 when none): every instance's feed waits for it."
         )
+        streamsOpen = registry.makeGauge(name: "places_streams_open", help: "Live event streams open on this instance.")
+        streamEvents = registry.makeCounter(name: "places_stream_events_total", help: "Events written to live event streams.")
+    }
+
+    /// What live streams report: how many are open, and the events they write.
+    public var live: LiveMetrics {
+        let open = streamsOpen
+        let events = streamEvents
+        return LiveMetrics(streamsChanged: { change in open.increment(by: Double(change)) }, eventSent: { events.increment() })
     }
 
     /// The swift-metrics backend writing into `registry`, with Prometheus names and latency buckets from 100 µs.

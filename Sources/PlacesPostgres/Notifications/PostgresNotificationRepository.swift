@@ -19,6 +19,18 @@ public struct PostgresNotificationRepository: NotificationRepository {
         }
     }
 
+    public func notifications(ids: [String], recipientID: String) async throws -> [UserNotification] {
+        let rows = try await database.read { connection in
+            try await connection.rows(
+                "SELECT * FROM notification WHERE recipient_id = \(recipientID) AND id = ANY(\(ids))",
+                logger: database.logger
+            )
+        }
+        let found = try rows.map(PostgresNotificationRepository.notification)
+        let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        return ids.compactMap { byID[$0] }
+    }
+
     public func unreadCount(recipientID: String) async throws -> Int {
         try await database.read { connection in
             try await connection.value(

@@ -1,0 +1,220 @@
+import Foundation
+
+/// Live streams of a decision's events and of a person's notifications: who may open one, what it writes first (a
+/// snapshot, or what a resuming client missed), and how the feed's events read to each reader.
+public struct LiveService: Sendable {
+    /// The instance's one reader of the feed, which every stream listens to.
+    public let feed: LiveFeed
+    let decisions: DecisionService
+    let notifications: NotificationService
+    let clock: @Sendable () -> Date
+
+    /// Events a resuming client may have missed before it gets a snapshot instead.
+    static let replayLimit = 500
+    /// Notifications a notification stream's snapshot shows.
+    static let snapshotNotifications = 20
+
+    /// Streams over `feed`, reading decisions and notifications through their services.
+    public init(feed: LiveFeed, decisions: DecisionService, notifications: NotificationService, clock: @escaping @Sendable () -> Date) {
+        self.feed = feed
+        self.decisions = decisions
+        self.notifications = notifications
+        self.clock = clock
+    }
+
+    /// Checks that `caller` may follow the decision, opening nothing (HEAD): `not_found` or `forbidden` as a read of it.
+    public func checkDecision(_ caller: Caller, id: String) async throws {
+        _ = try await decisions.view(caller.user, id: id)
+    }
+
+    /// Opens a stream of the decision's events for `caller`, resuming after `lastEventID` when given; nil when the
+    /// decision has ended and the client has nothing left to hear (it should stop reconnecting).
+    public func decisionEvents(_ caller: Caller, id: String, lastEventID: String?) async throws -> LiveStream? {
+        let resume = try lastEventID.map { text throws(PlacesError) in try EventID(parsing: text) }
+        let first = try await decisions.view(caller.user, id: id)
+        let decisions = decisions
+        return try await open(
+            caller,
+            topic: .decision(id),
+            groupID: first.groupId,
+            resume: resume,
+            snapshot: { subscription in
+                let view = try await decisions.view(caller.user, id: id)
+                let ended = view.status != .active
+                let event = EventID(subscription.start, generation: subscription.generation, final: ended)
+                let message = LiveMessage.event(id: event.description, name: ended ? "ended" : "snapshot", data: try LiveService.data(DecisionEvent(decision: view)))
+                return LiveStream.Rendered(messages: [message], final: ended)
+            },
+            render: { events, generation, through in
+                try LiveService.decisionMessages(events, generation: generation, through: through, view: try await decisions.view(caller.user, id: id))
+            },
+            recheck: { _ = try await decisions.view(caller.user, id: id) }
+        )
+    }
+
+    /// Opens a stream of `caller`'s new notifications, resuming after `lastEventID` when given.
+    public func notificationEvents(_ caller: Caller, lastEventID: String?) async throws -> LiveStream {
+        let resume = try lastEventID.map { text throws(PlacesError) in try EventID(parsing: text) }
+        let notifications = notifications
+        let recipientID = caller.user.id
+        let stream = try await open(
+            caller,
+            topic: .notifications(recipientID: recipientID),
+            groupID: nil,
+            resume: resume,
+            snapshot: { subscription in
+                let page = try await notifications.list(recipientID: recipientID, page: PageRequest(limit: LiveService.snapshotNotifications))
+                let event = EventID(subscription.start, generation: subscription.generation)
+                return LiveStream.Rendered(messages: [.event(id: event.description, name: "snapshot", data: try LiveService.data(page))])
+            },
+            render: { events, generation, _ in
+                let found = try await notifications.notifications(ids: events.compactMap(\.detail), recipientID: recipientID)
+                let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+                var rendered = LiveStream.Rendered()
+                for event in events {
+                    guard let id = event.detail, let notification = byID[id] else { continue }
+                    rendered.messages.append(.event(id: event.id(generation), name: "notification", data: try LiveService.data(notification)))
+                }
+                return rendered
+            },
+            recheck: {}
+        )
+        guard let stream else { throw PlacesError(.internalError, "a notification stream has no end") }
+        return stream
+    }
+
+    /// Takes a lease for a stream of `topic`, joins the feed, and works out what it writes first: the events the
+    /// client missed after `resume` when the feed still holds them all, else a snapshot of now (`snapshot`, final when
+    /// what the stream follows has ended). Nil when what it follows ended and the client has heard all of it.
+    private func open(
+        _ caller: Caller,
+        topic: FeedTopic,
+        groupID: String?,
+        resume: EventID?,
+        snapshot: @Sendable (LiveFeed.Subscription) async throws -> LiveStream.Rendered,
+        render: @escaping @Sendable ([FeedEvent], String, FeedPosition) async throws -> LiveStream.Rendered,
+        recheck: @escaping @Sendable () async throws -> Void
+    ) async throws -> LiveStream? {
+        let now = clock()
+        let leaseID = RandomID.make("s-")
+        let settings = feed.settings
+        let repository = feed.repository
+        guard
+            try await repository.openStream(
+                id: leaseID,
+                userID: caller.user.id,
+                holder: feed.holder,
+                now: now,
+                until: now.addingTimeInterval(settings.leaseTime.seconds),
+                allowed: settings.streamsPerUser
+            )
+        else {
+            var error = PlacesError(
+                .tooManyStreams,
+                "at most \(settings.streamsPerUser) live streams may be open at once for one account; close one first"
+            )
+            error.retryAfterSeconds = Int(settings.keepAlive.seconds.rounded(.up))
+            throw error
+        }
+        let subscription: LiveFeed.Subscription
+        do {
+            subscription = try await feed.subscribe(
+                LiveFeed.Interest(topic: topic, userID: caller.user.id, tokenHash: caller.tokenHash, groupID: groupID)
+            )
+        } catch {
+            _ = await Task { try? await repository.closeStream(id: leaseID) }.value
+            throw error
+        }
+        var stream = LiveStream(
+            feed: feed,
+            subscription: subscription,
+            leaseID: leaseID,
+            opening: LiveStream.Rendered(),
+            written: subscription.start,
+            deadline: now.addingTimeInterval(settings.maxDuration.seconds),
+            clock: clock,
+            render: render,
+            recheck: recheck
+        )
+        do {
+            if let resume, resume.isOf(generation: subscription.generation), resume.position.transaction >= subscription.prunedBelow {
+                // The client heard the end already.
+                if resume.final {
+                    await stream.close()
+                    return nil
+                }
+                let missed = try await repository.events(of: topic, after: resume.position, before: subscription.start, limit: LiveService.replayLimit)
+                if missed.count < LiveService.replayLimit {
+                    stream.written = max(resume.position, missed.last?.position ?? resume.position)
+                    stream.opening = try await render(missed, subscription.generation, stream.written)
+                    return stream
+                }
+            }
+            let opening = try await snapshot(subscription)
+            if opening.final && resume == nil {
+                await stream.close()
+                return nil
+            }
+            stream.opening = opening
+            stream.written = subscription.start
+            return stream
+        } catch {
+            await stream.close()
+            throw error
+        }
+    }
+
+    /// A decision's feed rows as its reader sees them: a `ballot` event for each ballot (who, never what) and an `update`
+    /// for a save without one (someone left); then, once the decision is over, an `ended` event, which ends the stream
+    /// (its id, after `through`, tells a client resuming from it that it heard everything). Every event carries the
+    /// decision as `view` shows it to the reader now, standings only when they may see them.
+    static func decisionMessages(_ events: [FeedEvent], generation: String, through: FeedPosition, view: DecisionView) throws -> LiveStream.Rendered {
+        var rendered = LiveStream.Rendered()
+        // A save writes the decision's row, then its ballots', all at the save's version.
+        var index = events.startIndex
+        while index < events.endIndex {
+            let version = events[index].version
+            var end = index
+            while end < events.endIndex, events[end].version == version { end += 1 }
+            let save = events[index..<end]
+            index = end
+            let ballots = save.filter { $0.kind == .ballot }
+            for ballot in ballots {
+                let voter = ballot.detail.flatMap { id in
+                    view.participants.first { $0.user.id == id }?.user ?? view.departed?.first { $0.user.id == id }?.user
+                }
+                let data = try data(DecisionEvent(version: version, voter: voter, decision: view))
+                rendered.messages.append(.event(id: ballot.id(generation), name: "ballot", data: data))
+            }
+            if ballots.isEmpty, let saved = save.last(where: { $0.kind == .decision }), saved.detail == Decision.Status.active.rawValue {
+                rendered.messages.append(.event(id: saved.id(generation), name: "update", data: try data(DecisionEvent(version: version, decision: view))))
+            }
+        }
+        if view.status != .active {
+            let id = EventID(through, generation: generation, final: true).description
+            rendered.messages.append(.event(id: id, name: "ended", data: try data(DecisionEvent(decision: view))))
+            rendered.final = true
+        }
+        return rendered
+    }
+
+    /// One line of JSON.
+    static func data(_ value: some Encodable) throws -> String {
+        String(decoding: try PlacesJSON.makeEncoder().encode(value), as: UTF8.self)
+    }
+}
+
+/// The data of a decision stream's event.
+struct DecisionEvent: Encodable {
+    /// The decision's version after the save the event tells of.
+    var version: Int64?
+    /// Who cast, changed or withdrew a ballot (a `ballot` event).
+    var voter: PublicUser?
+    /// The decision as its reader may see it now.
+    var decision: DecisionView
+}
+
+extension FeedEvent {
+    /// The id its stream event carries, in the database of `generation`.
+    func id(_ generation: String) -> String { EventID(position, generation: generation).description }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import GRDB
+import PlacesCore
+
+/// Live streams' reads of the change feed, and their leases, in SQLite. One writer at a time makes the order of the
+/// feed's positions the order of commits, so each row is a position of its own (`transaction` and `row` alike) and
+/// everything committed is below the horizon.
+public struct SQLiteLiveRepository: LiveRepository {
+    let database: PlacesDatabase
+
+    public var commits: Doorbells { database.commits }
+
+    public func events(after position: FeedPosition?, limit: Int) async throws -> FeedEvents {
+        try await database.read { db in
+            let feed = try SQLitePlaceRepository.feedState(db)
+            let horizon = FeedPosition.horizon(feed.revision + 1)
+            guard let position else {
+                return FeedEvents(events: [], through: horizon, generation: feed.generation, prunedBelow: feed.prunedBelow, pending: false)
+            }
+            let events = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT position, kind, subject, detail, version FROM feed
+                    WHERE position >= ? AND kind IN ('decision', 'ballot', 'notification', 'member', 'account', 'session')
+                    ORDER BY position LIMIT ?
+                    """,
+                arguments: [SQLiteLiveRepository.first(after: position), limit]
+            ).compactMap(SQLiteLiveRepository.event)
+            let full = events.count >= limit
+            return FeedEvents(
+                events: events,
+                through: full ? events.last?.position ?? position : max(horizon, position),
+                generation: feed.generation,
+                prunedBelow: feed.prunedBelow,
+                pending: full
+            )
+        }
+    }
+
+    public func events(of topic: FeedTopic, after position: FeedPosition, before end: FeedPosition, limit: Int) async throws -> [FeedEvent] {
+        // Positions before `end`: below its transaction, or at it when the end is past the row.
+        let bound = end.transaction < end.row ? end.transaction &+ 1 : end.transaction
+        return try await database.readStatement { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT position, kind, subject, detail, version FROM feed
+                    WHERE subject = ? AND kind IN ('decision', 'ballot', 'notification') AND position >= ? AND position < ?
+                    ORDER BY position LIMIT ?
+                    """,
+                arguments: [topic.subject, SQLiteLiveRepository.first(after: position), bound, limit]
+            ).compactMap(SQLiteLiveRepository.event).filter(topic.carries)
+        }
+    }
+
+    public func openStream(id: String, userID: String, holder: String, now: Date, until expiresAt: Date, allowed: Int) async throws -> Bool {
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM live_stream WHERE user_id = ? AND expires_at <= ?", arguments: [userID, Timestamp.text(now)])
+            let open = try Int.fetchOne(db, sql: "SELECT count(*) FROM live_stream WHERE user_id = ?", arguments: [userID]) ?? 0
+            guard open < allowed else { return false }
+            try db.execute(
+                sql: "INSERT INTO live_stream (id, user_id, holder, expires_at) VALUES (?, ?, ?, ?)",
+                arguments: [id, userID, holder, Timestamp.text(expiresAt)]
+            )
+            return true
+        }
+    }
+
+    public func renewStreams(holder: String, until expiresAt: Date) async throws {
+        try await database.write { db in
+            try db.execute(sql: "UPDATE live_stream SET expires_at = ? WHERE holder = ?", arguments: [Timestamp.text(expiresAt), holder])
+        }
+    }
+
+    public func closeStream(id: String) async throws {
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM live_stream WHERE id = ?", arguments: [id])
+        }
+    }
+
+    public func closeStreams(holder: String) async throws {
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM live_stream WHERE holder = ?", arguments: [holder])
+        }
+    }
+
+    /// The first row position after `position` (a row's position is its transaction's).
+    static func first(after position: FeedPosition) -> Int64 {
+        position.transaction > position.row ? position.transaction : position.transaction &+ 1
+    }
+
+    static func event(_ row: Row) -> FeedEvent? {
+        guard let kind = FeedEvent.Kind(rawValue: row["kind"]) else { return nil }
+        let position: Int64 = row["position"]
+        return FeedEvent(
+            position: FeedPosition(transaction: position, row: position),
+            kind: kind,
+            subject: row["subject"],
+            detail: row["detail"],
+            version: row["version"]
+        )
+    }
+}
+
+extension PlacesDatabase {
+    /// Live streams' reads of the feed and their leases, in this database.
+    public var live: SQLiteLiveRepository { SQLiteLiveRepository(database: self) }
+}

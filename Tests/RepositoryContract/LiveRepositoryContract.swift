@@ -1,0 +1,113 @@
+import Foundation
+import PlacesCore
+import Testing
+
+/// What every engine keeps true for live streams: the feed's events are read after a position in one order, each once
+/// however the reads are cut, a topic's events replay between two positions, and a person's open streams are counted
+/// across holders, never more than allowed even when opened at once.
+enum LiveRepositoryContract {
+    static var cases: [ContractCase] {
+        [
+            ContractCase("live", "events after a position come in feed order, each once however the reads are cut") { store in
+                let (ann, bob, _) = try await DecisionRepositoryContract.prepare(store)
+                let start = try await store.live.events(after: nil, limit: 100)
+                #expect(start.events.isEmpty)
+                try await store.decisions.insert(
+                    Sample.decision("d-1", group: "g-1", by: ann, participants: [ann, bob]),
+                    notifications: [Sample.notification("n-1", to: bob, kind: .decisionStarted, at: 1)]
+                )
+                let read = try #require(try await store.decisions.state(decisionID: "d-1"))
+                var voted = read
+                voted.ballots = [DecisionRepositoryContract.ballot(ann, ["p1"], at: 2)]
+                #expect(try await store.decisions.save(voted, replacing: read) != nil)
+                // Place writes are the index's, not the streams'.
+                try await store.places.seed([Sample.place("p4")])
+
+                let all = try await settledEvents(store, after: start.through, count: 4)
+                #expect(all.map(\.kind) == [.decision, .notification, .decision, .ballot], "\(all)")
+                #expect(all.map(\.subject) == ["d-1", bob, "d-1", "d-1"])
+                #expect(all[3].detail == ann, "who voted, never what")
+                #expect(all[2].version == all[3].version)
+                #expect(zip(all, all.dropFirst()).allSatisfy { $0.position < $1.position })
+                // One at a time, from each read's end: the same events.
+                var position = start.through
+                var oneByOne: [FeedEvent] = []
+                for _ in 0..<10 where oneByOne.count < all.count {
+                    let next = try await store.live.events(after: position, limit: 1)
+                    oneByOne += next.events
+                    #expect(next.through >= position)
+                    position = next.through
+                }
+                #expect(oneByOne == all)
+                let after = try await store.live.events(after: position, limit: 100)
+                #expect(after.events.isEmpty)
+                #expect(after.generation == start.generation)
+            },
+            ContractCase("live", "a topic's events replay between two positions") { store in
+                let (ann, bob, cy) = try await DecisionRepositoryContract.prepare(store)
+                let start = try await store.live.events(after: nil, limit: 100).through
+                try await store.decisions.insert(Sample.decision("d-1", group: "g-1", by: ann, participants: [ann, bob, cy]), notifications: [])
+                try await store.decisions.insert(Sample.decision("d-2", group: "g-1", by: ann, participants: [ann, bob]), notifications: [])
+                var state = try #require(try await store.decisions.state(decisionID: "d-1"))
+                for (index, voter) in [ann, bob, cy].enumerated() {
+                    var voted = state
+                    voted.ballots.append(DecisionRepositoryContract.ballot(voter, ["p1"], at: index))
+                    #expect(try await store.decisions.save(voted, replacing: state) != nil)
+                    state = try #require(try await store.decisions.state(decisionID: "d-1"))
+                }
+                let all = try await settledEvents(store, after: start, count: 8)
+                let mine = all.filter { $0.subject == "d-1" }
+                let end = try await store.live.events(after: nil, limit: 0).through
+                let replayed = try await store.live.events(of: .decision("d-1"), after: start, before: end, limit: 100)
+                #expect(replayed == mine)
+                // From the second ballot's position on, up to (not including) the third's.
+                let ballots = mine.filter { $0.kind == .ballot }
+                let between = try await store.live.events(of: .decision("d-1"), after: ballots[1].position, before: ballots[2].position, limit: 100)
+                #expect(between == mine.filter { $0.position > ballots[1].position && $0.position < ballots[2].position })
+                #expect(try await store.live.events(of: .decision("d-1"), after: start, before: end, limit: 2) == Array(mine.prefix(2)))
+                #expect(try await store.live.events(of: .notifications(recipientID: bob), after: start, before: end, limit: 100).isEmpty)
+            },
+            ContractCase("live", "a person's streams are counted across holders; expired or closed ones stop counting") { store in
+                let live = store.live
+                let now = Sample.now
+                for index in 0..<3 {
+                    #expect(try await live.openStream(id: "s-\(index)", userID: "u-ann", holder: index == 0 ? "a" : "b", now: now, until: Sample.at(20), allowed: 3))
+                }
+                #expect(try await live.openStream(id: "s-3", userID: "u-ann", holder: "a", now: now, until: Sample.at(20), allowed: 3) == false)
+                #expect(try await live.openStream(id: "s-4", userID: "u-bob", holder: "a", now: now, until: Sample.at(20), allowed: 3))
+                try await live.closeStream(id: "s-1")
+                #expect(try await live.openStream(id: "s-5", userID: "u-ann", holder: "a", now: now, until: Sample.at(20), allowed: 3))
+                // Holder a renews its streams; b's lapse (it died), and stop counting.
+                try await live.renewStreams(holder: "a", until: Sample.at(40))
+                #expect(try await live.openStream(id: "s-6", userID: "u-ann", holder: "a", now: Sample.at(25), until: Sample.at(45), allowed: 3))
+                #expect(try await live.openStream(id: "s-7", userID: "u-ann", holder: "a", now: Sample.at(25), until: Sample.at(45), allowed: 3) == false)
+                try await live.closeStreams(holder: "a")
+                #expect(try await live.openStream(id: "s-8", userID: "u-ann", holder: "c", now: Sample.at(25), until: Sample.at(45), allowed: 1))
+            },
+            ContractCase("live", "streams opened at once never exceed what is allowed") { store in
+                let live = store.live
+                let opened = try await withThrowingTaskGroup(of: Bool.self) { group in
+                    for index in 0..<12 {
+                        group.addTask {
+                            try await live.openStream(id: "s-\(index)", userID: "u-ann", holder: "h-\(index % 3)", now: Sample.now, until: Sample.at(20), allowed: 5)
+                        }
+                    }
+                    return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+                }
+                #expect(opened == 5)
+            },
+        ]
+    }
+
+    /// Every event after `position` once `count` of them can be read (on PostgreSQL a transaction of another case's
+    /// schema may hold the horizon a moment).
+    static func settledEvents(_ store: any RepositoryStore, after position: FeedPosition, count: Int) async throws -> [FeedEvent] {
+        var events: [FeedEvent] = []
+        for _ in 0..<500 {
+            events = try await store.live.events(after: position, limit: 100).events
+            if events.count >= count { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return events
+    }
+}
