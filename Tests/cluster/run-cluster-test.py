@@ -7,7 +7,10 @@ Usage: Tests/cluster/run-cluster-test.py PLACES_BINARY   (CI runs it from .ci/ru
 
 Through nginx it runs the README's three-person tiered decision, 1,000 place writes from parallel threads (midway it
 kills one instance with SIGKILL, later it restarts PostgreSQL; writes answered 502 or 503 are tried again and
-counted), brings the killed instance back, and sends 50 ballots on one decision at the same moment. Then it checks
+counted), brings the killed instance back, and sends 50 ballots on one decision at the same moment. Live streams of
+one decision are held meanwhile (on single instances and through nginx) while ballots go through the others: a
+latency figure, a removed member's stream ending, and every stream (resumed with Last-Event-ID after the kill
+and the restart) checked against the feed itself for no gap and no repeat. Then it checks
 that every write answered 2xx is in the database, that every instance's nearby answers (asked of each instance
 directly) equal a brute-force scan of the database's live places, that each decision has one result and each event
 one notification per recipient, and that the login throttle holds across instances (10 wrong passwords from one
@@ -20,7 +23,7 @@ Needs Debian's `postgresql` and `nginx` packages (.ci/run installs them) and Pyt
 Environment: PLACES_CLUSTER_SEED (default 13) seeds the random coordinates and query points; PLACES_CLUSTER_KEEP=1
 keeps the work folder (logs of nginx, the instances and PostgreSQL) after a run that passed, as after one that failed.
 """
-import json, math, os, random, re, shutil, signal, subprocess, sys, tempfile, threading, time, traceback
+import http.client, json, math, os, random, re, shutil, signal, subprocess, sys, tempfile, threading, time, traceback
 import urllib.error, urllib.request
 
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -767,12 +770,22 @@ def run(cluster, rng, started):
     base = cluster.nginx.base
     with Timed("the README's three-person decision through nginx"):
         readme = readme_decision(base)
+    live = LiveScenario(cluster)
+    with Timed(f"live streams held; {LIVE_LATENCY_BALLOTS} ballots to one instance timed to a stream on another"):
+        live.start()
+        live.measure_latency()
     writer_names = [f"writer{i}" for i in range(WRITERS)]
     writer_tokens = [sign_up(base, name) for name in writer_names]
-    with Timed(f"{WRITES} writes, one instance killed -9, PostgreSQL restarted"):
+    with Timed(f"{WRITES} writes and ballots every 20 ms, one instance killed -9, PostgreSQL restarted"):
+        live.start_ballots()
         load, victim = writes_with_failures(cluster, writer_tokens, rng, deadline=started + 240)
+        live.stop_ballots()
     with Timed(f"instance {victim.name} started again"):
         victim.start()
+    # Before nginx is asked to balance again: its least_conn counts an open stream as a connection in use.
+    with Timed("live: a removed member's stream ends, the last ballot ends the rest; streams checked against the feed"):
+        live.finish()
+        live.check(cluster.database)
     with Timed(f"{MEMBERS} members signed up, grouped; a decision started"):
         decision, group, tokens, places = members_decision(base, cluster.database)
     with Timed(f"nginx sending to instance {victim.name} again (its fail_timeout)"):
@@ -794,6 +807,250 @@ def run(cluster, rng, started):
         check_secrets(cluster.instances)
     with Timed("the database frozen (SIGSTOP) while requests are in flight, then thawed"):
         frozen_database(cluster, writer_tokens[0])
+
+
+# 6. Live streams
+
+LIVE_LATENCY_BALLOTS = 200  # ballots sent one after another to one instance, each timed to a stream on another
+LIVE_ENDS_WITHIN = 10       # seconds: a removed member's open stream ends
+
+
+class StreamWatcher(threading.Thread):
+    """A client of a live stream: it reads `path` as Server-Sent Events and, whenever the connection drops,
+    reconnects (through `reconnect_base`) with the Last-Event-ID of the last event it read, until the stream ends
+    with its final event, a 204, or a refusal."""
+
+    def __init__(self, name, token, path, first_base, reconnect_base):
+        super().__init__(daemon=True)
+        self.name, self.token, self.path = name, token, path
+        self.first_base, self.reconnect_base = first_base, reconnect_base
+        self.events = []       # (id, event name, data, arrival time on the monotonic clock)
+        self.connections = 0   # streams opened (answered 200)
+        self.refused = None    # the status of a refusal that stopped it
+        self.ended = False     # it read an `ended` event, or was answered 204
+        self.closed_at = None  # when its last stream was closed by the server
+        self.stopping = False
+        self.lock = threading.Lock()
+
+    def last_id(self):
+        with self.lock:
+            return next((event[0] for event in reversed(self.events) if event[0]), None)
+
+    def count(self, name=None):
+        with self.lock:
+            return sum(1 for event in self.events if name is None or event[1] == name)
+
+    def run(self):
+        base = self.first_base
+        while not self.stopping and not self.ended and self.refused is None:
+            try:
+                self.read_one(base)
+            except (OSError, http.client.HTTPException):
+                pass
+            self.closed_at = time.monotonic()
+            base = self.reconnect_base
+            time.sleep(0.2)
+
+    def read_one(self, base):
+        host, port = base.removeprefix("http://").split(":")
+        connection = http.client.HTTPConnection(host, int(port), timeout=60)
+        headers = {"Authorization": "Bearer " + self.token, "Accept": "text/event-stream"}
+        last = self.last_id()
+        if last:
+            headers["Last-Event-ID"] = last
+        try:
+            connection.request("GET", self.path, headers=headers)
+            response = connection.getresponse()
+            if response.status == 204:
+                self.ended = True
+                return
+            if response.status in (401, 403, 404):
+                self.refused = response.status
+                return
+            if response.status != 200:
+                return  # 502 or 503 while an instance or the database is down: try again
+            self.connections += 1
+            event = {}
+            while not self.stopping:
+                line = response.readline()
+                if not line:
+                    return
+                line = line.decode().rstrip("\n")
+                if line.startswith(":"):
+                    continue
+                if line == "":
+                    if "data" in event:
+                        with self.lock:
+                            self.events.append((event.get("id"), event.get("event", "message"), event["data"], time.monotonic()))
+                        if event.get("event") == "ended":
+                            self.ended = True
+                            return
+                    event = {}
+                    continue
+                field, _, value = line.partition(": ")
+                event[field] = event.get(field, "") + value if field == "data" else value
+        finally:
+            connection.close()
+
+
+class LiveScenario:
+    """A group of four deciding where to go while watching the decision live: streams held on single instances and
+    through nginx, ballots sent through the others, through an instance killed -9 and PostgreSQL restarting."""
+
+    def __init__(self, cluster):
+        self.cluster = cluster
+        self.base = cluster.nginx.base
+        self.ballots_stop = threading.Event()
+        self.ballots_sent = 0
+
+    def start(self):
+        base = self.base
+        self.tokens = {name: sign_up(base, name) for name in ("live_ana", "live_ben", "live_cleo", "live_dan")}
+        ana = self.tokens["live_ana"]
+        self.group = expect(base, "POST", "/v1/groups", {"name": "Live crew"}, ana, status=201)["id"]
+        for name in ("live_ben", "live_cleo", "live_dan"):
+            expect(base, "POST", f"/v1/groups/{self.group}/invitations", {"username": name}, ana, status=201)
+            expect(base, "POST", f"/v1/me/invitations/{self.group}/accept", token=self.tokens[name])
+        self.decision = expect(base, "POST", "/v1/decisions", {
+            "groupId": self.group, "method": "tiered", "title": "Live dinner",
+            "candidates": {"placeIds": ["sf-lupine-salt", "sf-valencia-sourdough-works", "sf-taqueria-los-cuates"]}},
+            ana, status=201)["id"]
+        path = f"/v1/decisions/{self.decision}/events"
+        first, victim, third = self.cluster.instances
+        # Cleo's stream stays on the first instance, Ben's on the one that will be killed, Ana's and Dan's go
+        # through nginx; every reconnection goes through nginx.
+        self.watchers = {
+            "live_cleo": StreamWatcher("live_cleo", self.tokens["live_cleo"], path, first.base, base),
+            "live_ben": StreamWatcher("live_ben", self.tokens["live_ben"], path, victim.base, base),
+            "live_ana": StreamWatcher("live_ana", ana, path, base, base),
+            "live_dan": StreamWatcher("live_dan", self.tokens["live_dan"], path, base, base),
+        }
+        for watcher in self.watchers.values():
+            watcher.start()
+        deadline = time.monotonic() + 20
+        while any(watcher.count() < 1 for watcher in self.watchers.values()) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        if any(watcher.count() < 1 for watcher in self.watchers.values()):
+            raise Broken("a live stream did not open: " + ", ".join(f"{w.name}: {w.count()} events, refused {w.refused}"
+                                                                   for w in self.watchers.values()))
+
+    def ranking(self, number):
+        places = ["sf-lupine-salt", "sf-valencia-sourdough-works", "sf-taqueria-los-cuates"]
+        return places[number % 3:] + places[:number % 3]
+
+    def measure_latency(self):
+        """Ballots sent one after another straight to the third instance; each is timed from just before it is sent
+        to its event's arrival on Cleo's stream, held on the first instance."""
+        third = self.cluster.instances[2]
+        cleo = self.watchers["live_cleo"]
+        latencies = []
+        for number in range(LIVE_LATENCY_BALLOTS):
+            voter = ("live_ana", "live_ben")[number % 2]
+            before = cleo.count("ballot")
+            sent = time.monotonic()
+            vote(third.base, self.decision, self.tokens[voter], self.ranking(number))
+            deadline = sent + 10
+            while cleo.count("ballot") <= before and time.monotonic() < deadline:
+                time.sleep(0.0005)
+            with cleo.lock:
+                arrived = [event[3] for event in cleo.events if event[1] == "ballot"]
+            if len(arrived) <= before:
+                fail(f"ballot {number} sent to {third.name} did not reach the stream on {self.cluster.instances[0].name} within 10 s")
+                return
+            latencies.append(arrived[before] - sent)
+        latencies.sort()
+        def at(share):
+            return latencies[min(len(latencies) - 1, int(share * len(latencies)))] * 1000
+        notes.append(f"live: {len(latencies)} ballots sent to one instance reached a stream on another in "
+                     f"{at(0.5):.1f} ms at the median, {at(0.99):.1f} ms p99, {latencies[-1] * 1000:.1f} ms at most "
+                     f"(from before the ballot is sent; target p99 within 200 ms)")
+
+    def start_ballots(self):
+        """Ballots through nginx every 20 ms while the write load kills an instance and restarts PostgreSQL (an
+        answer of 502 or 503 is only counted: the feed, not the answer, says which were taken)."""
+        def send_ballots():
+            number = 0
+            while not self.ballots_stop.is_set():
+                voter = ("live_ana", "live_ben")[number % 2]
+                try:
+                    status, _, _ = send(self.base, "PUT", f"/v1/decisions/{self.decision}/ballot",
+                                        {"ranking": self.ranking(number)}, self.tokens[voter], timeout=ANSWER_WITHIN)
+                    if status == 200:
+                        self.ballots_sent += 1
+                except OSError:
+                    pass
+                number += 1
+                time.sleep(0.02)
+        self.ballots = threading.Thread(target=send_ballots, daemon=True)
+        self.ballots.start()
+
+    def stop_ballots(self):
+        self.ballots_stop.set()
+        self.ballots.join()
+        notes.append(f"live: {self.ballots_sent} ballots answered 200 while an instance was killed and PostgreSQL restarted; "
+                     + ", ".join(f"{w.name} opened {w.connections} stream(s)" for w in self.watchers.values()))
+
+    def finish(self):
+        """Dan leaves the group (his stream must end), then Cleo votes last and the decision ends everywhere."""
+        ana = self.tokens["live_ana"]
+        dan = self.watchers["live_dan"]
+        removed = time.monotonic()
+        expect(self.base, "DELETE", f"/v1/groups/{self.group}/members/live_dan", token=ana)
+        dan.join(LIVE_ENDS_WITHIN + 5)
+        if dan.is_alive() or dan.refused != 403:
+            fail(f"live_dan's stream did not end when he left the group (alive {dan.is_alive()}, refused {dan.refused})")
+        elif dan.closed_at - removed > LIVE_ENDS_WITHIN:
+            fail(f"live_dan's stream ended {dan.closed_at - removed:.1f} s after he left the group")
+        else:
+            notes.append(f"live: a removed member's open stream ended {dan.closed_at - removed:.2f} s after the removal")
+        self.last_vote_at = time.monotonic()
+        vote(self.base, self.decision, self.tokens["live_cleo"], ["sf-taqueria-los-cuates"])
+        for name in ("live_ana", "live_ben", "live_cleo"):
+            self.watchers[name].join(30)
+
+    def check(self, database):
+        """Every stream saw, after the snapshot it began with, exactly the feed's ballots of the decision, in the
+        feed's order, once each (whichever instances served it and however often it reconnected), then the end; no
+        ballot's ranking in any event; and Cleo, who voted last, saw no standings before her own ballot."""
+        generation = database.rows("SELECT generation FROM change_counter WHERE id = 1")[0][0]
+        tag = re.sub(r"[^A-Za-z0-9]", "", generation)[:8].lower() or "0"
+        feed = sorted((int(xid), int(position)) for xid, position in database.rows(
+            f"SELECT xid::text, position FROM feed WHERE kind = 'ballot' AND subject = {quoted([self.decision])}"))
+        for name in ("live_ana", "live_ben", "live_cleo"):
+            watcher = self.watchers[name]
+            if watcher.is_alive() or not watcher.ended:
+                fail(f"{name}'s stream did not end with the decision (alive {watcher.is_alive()}, refused {watcher.refused})")
+            events = list(watcher.events)
+            if not events or events[0][1] != "snapshot":
+                fail(f"{name}'s stream did not begin with a snapshot: {[event[1] for event in events[:3]]}")
+                continue
+            _, start, _ = events[0][0].split("-")[:3]
+            expected = [f"{tag}-{xid}-{position}" for xid, position in feed if (xid, position) > (int(start), 0)]
+            got = [event[0] for event in events if event[1] == "ballot"]
+            if got != expected:
+                first = next((index for index, (a, b) in enumerate(zip(got, expected)) if a != b), min(len(got), len(expected)))
+                notes.append(f"live: {name} first differs from the feed at ballot {first}: got {got[max(0, first - 2):first + 3]}, "
+                             f"feed {expected[max(0, first - 2):first + 3]}")
+                missing = [id for id in expected if id not in got]
+                repeated = sorted({id for id in got if got.count(id) > 1})
+                fail(f"{name}'s stream saw {len(got)} ballots, the feed holds {len(expected)} after its start: "
+                     f"missing {missing[:5]}, repeated {repeated[:5]}, extra {[id for id in got if id not in expected][:5]}")
+            if events[-1][1] != "ended":
+                fail(f"{name}'s stream did not end with `ended`: {events[-1][1]}")
+            # A ballot's content is a person's ranking: only the reader's own (`myBallot`) may show, and a voter is
+            # named, nothing more.
+            for event in events:
+                data = json.loads(event[2])
+                if set((data.get("voter") or {}).keys()) - {"id", "username"} or "ballots" in data.get("decision", {}):
+                    fail(f"{name}'s stream carried more of a ballot than who cast it: {event[2][:200]}")
+                    break
+            notes.append(f"live: {name} saw {len(got)} ballots over {watcher.connections} stream(s), no gap, no repeat")
+        for event in self.watchers["live_cleo"].events:
+            data = json.loads(event[2])
+            if event[3] < self.last_vote_at and (data["decision"].get("tallyVisible") or "provisional" in data["decision"]):
+                fail(f"live_cleo saw standings before she voted: {event[1]} {event[0]}")
+                break
+
 
 
 # 5. A frozen database
