@@ -1,0 +1,81 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import PlacesCore
+import PlacesHTTP
+import PlacesPostgres
+import PlacesTestPostgres
+import Testing
+
+/// Live streams across two instances over one PostgreSQL database (a schema of its own per test): what is done through
+/// one reaches a stream held by the other, once and in order.
+@Suite("Live event streams on PostgreSQL", TestPostgres.enabled)
+struct PostgresEventStreamTests {
+    /// An instance: its own pool on the shared schema, its own services, and its listener of the feed's channel.
+    static func instance(_ database: PostgresPlacesDatabase) async throws -> some ApplicationProtocol {
+        let services = PlacesServices(
+            repositories: database.repositories,
+            hasher: try TestApp.hasher(),
+            throttle: TestApp.throttle(),
+            hashing: TestApp.hashing(),
+            clock: { Date() }
+        )
+        try await services.places.loadIndex()
+        let listener = BackgroundTask("change feed") { await database.listenForChanges { services.live.feed.wake() } }
+        return buildApplication(settings: TestApp.settings, services: services, background: [listener], logger: Logger(label: "test"))
+    }
+
+    @Test func ballotsThroughOneInstanceReachAStreamOnAnotherOnceAndInOrderAndItResumesThere() async throws {
+        let first = try await TestPostgres.database()
+        let second = try await PostgresPlacesDatabase.open(try TestPostgres.location(), schema: first.schema, maximumConnections: 8, leaseTimeout: .seconds(30))
+        do {
+            try await first.places.seed(Lisbon.places)
+            let writer = try await Self.instance(first)
+            let reader = try await Self.instance(second)
+            try await writer.test(.live) { writerClient in
+                try await reader.test(.live) { readerClient in
+                    let port = try #require(readerClient.port)
+                    let crew = try await writerClient.crew("Dinner", admin: "ana", members: ["ben", "cleo"])
+                    let started = try await writerClient.object(
+                        .post,
+                        "/v1/decisions",
+                        token: crew.ana,
+                        body: ["groupId": crew.id, "method": "tiered", "candidates": ["placeIds": Lisbon.places.map(\.id)]],
+                        expect: .created
+                    )
+                    let decision = try #require(started["id"] as? String)
+                    let stream = try await EventStreamClient.open(port: port, "/v1/decisions/\(decision)/events", token: crew.cleo)
+                    try await stream.events(1)
+                    for round in 0..<10 {
+                        try await EventStreamTests.vote(writerClient, decision, round % 2 == 0 ? crew.ana : crew.ben, [Lisbon.places[round % 4].id])
+                    }
+                    let events = try await stream.events(11)
+                    #expect(events.dropFirst().map(\.name) == Array(repeating: "ballot", count: 10))
+                    #expect(events.dropFirst().map { ($0.object["voter"] as? [String: Any])?["username"] as? String }
+                        == (0..<10).map { $0 % 2 == 0 ? "ana" : "ben" })
+                    #expect(Set(events.compactMap(\.id)).count == 11)
+                    stream.close()
+                    // Resumed on the instance where the ballots went, after the fifth: the other five, then live.
+                    let resumed = try await EventStreamClient.open(
+                        port: try #require(writerClient.port),
+                        "/v1/decisions/\(decision)/events",
+                        token: crew.cleo,
+                        lastEventID: events[5].id
+                    )
+                    try await EventStreamTests.vote(writerClient, decision, crew.cleo, [Lisbon.places[0].id])
+                    let rest = try await resumed.events(7)
+                    #expect(Array(rest.map(\.id).prefix(5)) == events.suffix(5).map(\.id))
+                    #expect(rest.suffix(2).map(\.name) == ["ballot", "ended"])
+                    try await resumed.closed()
+                }
+            }
+        } catch {
+            second.close()
+            try? await PostgresStore(database: first).close()
+            throw error
+        }
+        second.close()
+        try await PostgresStore(database: first).close()
+    }
+}
