@@ -179,6 +179,11 @@ struct EventStreamTests {
             #expect(try await client.json(.post, "/v1/auth/logout", token: crew.cleo).status == .noContent)
             try await cleo.closed()
             try await cleoNotes.closed()
+            let danNotes = try await EventStreamClient.open(port: port, "/v1/notifications/events", token: crew.dan)
+            try await danNotes.events(1)
+            let deleted = try await client.json(.delete, "/v1/me", token: crew.dan, body: ["password": "correct horse battery"])
+            #expect(deleted.status == .noContent)
+            try await danNotes.closed()
             // Ana's stream is still open: a departure is an update of the decision to her.
             try await Self.vote(client, decision, crew.ana, ["lx-a-tasca"])
             let names = try await ana.events(3).map(\.name)

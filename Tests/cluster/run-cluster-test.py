@@ -450,6 +450,7 @@ def writes_with_failures(cluster, tokens, rng, deadline):
     writers.start()
     wait_for(lambda: load.answered_count() >= KILL_AFTER or not writers.is_alive(), deadline)
     victim.kill()
+    victim.killed_at = time.monotonic()
     notes.append(f"instance {victim.name} killed -9 after {load.answered_count()} answered writes")
     wait_for(lambda: load.answered_count() >= RESTART_AFTER or not writers.is_alive(), deadline)
     at = load.answered_count()
@@ -780,6 +781,8 @@ def run(cluster, rng, started):
         live.start_ballots()
         load, victim = writes_with_failures(cluster, writer_tokens, rng, deadline=started + 240)
         live.stop_ballots()
+    with Timed("live: the killed instance's streams stop counting"):
+        live.check_lapsed(victim.killed_at)
     with Timed(f"instance {victim.name} started again"):
         victim.start()
     # Before nginx is asked to balance again: its least_conn counts an open stream as a connection in use.
@@ -807,6 +810,38 @@ def run(cluster, rng, started):
         check_secrets(cluster.instances)
     with Timed("the database frozen (SIGSTOP) while requests are in flight, then thawed"):
         frozen_database(cluster, writer_tokens[0])
+    with Timed("SIGTERM to every instance with a live stream open on each"):
+        stop_with_streams_open(cluster, writer_tokens[0])
+
+
+STOPS_WITHIN = 10  # seconds: SIGTERM with a stream open ends an instance (graceful shutdown ends its streams)
+
+
+def stop_with_streams_open(cluster, token):
+    """A notification stream open on every running instance, then SIGTERM to each: an open stream must not hold the
+    instance up (graceful shutdown ends it, and the client sees its stream end)."""
+    running = [instance for instance in cluster.instances if instance.running]
+    watchers = [StreamWatcher(f"on {instance.name}", token, "/v1/notifications/events", instance.base, instance.base) for instance in running]
+    for watcher in watchers:
+        watcher.start()
+    deadline = time.monotonic() + 20
+    while any(watcher.count() < 1 for watcher in watchers) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    for instance, watcher in zip(running, watchers):
+        if watcher.count() < 1:
+            fail(f"no stream opened on {instance.name} before stopping it")
+        started = time.monotonic()
+        instance.process.terminate()
+        try:
+            instance.process.wait(timeout=STOPS_WITHIN + 20)
+        except subprocess.TimeoutExpired:
+            pass
+        took = time.monotonic() - started
+        if instance.running or took > STOPS_WITHIN:
+            fail(f"instance {instance.name} took {took:.1f} s to stop on SIGTERM with a stream open (at most {STOPS_WITHIN} s)")
+        else:
+            notes.append(f"instance {instance.name} stopped {took:.2f} s after SIGTERM with a live stream open")
+        watcher.stopping = True
 
 
 # 6. Live streams
@@ -829,6 +864,7 @@ class StreamWatcher(threading.Thread):
         self.refused = None    # the status of a refusal that stopped it
         self.ended = False     # it read an `ended` event, or was answered 204
         self.closed_at = None  # when its last stream was closed by the server
+        self.reopened_at = None  # when its last stream opened
         self.stopping = False
         self.lock = threading.Lock()
 
@@ -870,6 +906,7 @@ class StreamWatcher(threading.Thread):
             if response.status != 200:
                 return  # 502 or 503 while an instance or the database is down: try again
             self.connections += 1
+            self.reopened_at = time.monotonic()
             event = {}
             while not self.stopping:
                 line = response.readline()
@@ -905,7 +942,7 @@ class LiveScenario:
 
     def start(self):
         base = self.base
-        self.tokens = {name: sign_up(base, name) for name in ("live_ana", "live_ben", "live_cleo", "live_dan")}
+        self.tokens = {name: sign_up(base, name) for name in ("live_ana", "live_ben", "live_cleo", "live_dan", "live_eve")}
         ana = self.tokens["live_ana"]
         self.group = expect(base, "POST", "/v1/groups", {"name": "Live crew"}, ana, status=201)["id"]
         for name in ("live_ben", "live_cleo", "live_dan"):
@@ -925,12 +962,18 @@ class LiveScenario:
             "live_ana": StreamWatcher("live_ana", ana, path, base, base),
             "live_dan": StreamWatcher("live_dan", self.tokens["live_dan"], path, base, base),
         }
-        for watcher in self.watchers.values():
+        # Eve holds as many streams as one account may, all on the instance that will be killed: once it is dead they
+        # must stop counting (within 30 s), so that her clients, reconnecting through nginx, get them back.
+        self.eve = [StreamWatcher(f"live_eve {number}", self.tokens["live_eve"], "/v1/notifications/events", victim.base, base)
+                    for number in range(5)]
+        for watcher in list(self.watchers.values()) + self.eve:
             watcher.start()
         deadline = time.monotonic() + 20
         while any(watcher.count() < 1 for watcher in self.watchers.values()) and time.monotonic() < deadline:
             time.sleep(0.01)
-        if any(watcher.count() < 1 for watcher in self.watchers.values()):
+        while any(watcher.count() < 1 for watcher in self.eve) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        if any(watcher.count() < 1 for watcher in list(self.watchers.values()) + self.eve):
             raise Broken("a live stream did not open: " + ", ".join(f"{w.name}: {w.count()} events, refused {w.refused}"
                                                                    for w in self.watchers.values()))
 
@@ -983,6 +1026,21 @@ class LiveScenario:
                 time.sleep(0.02)
         self.ballots = threading.Thread(target=send_ballots, daemon=True)
         self.ballots.start()
+
+    def check_lapsed(self, killed_at):
+        """Eve's five streams were on the killed instance: her clients get all five back through nginx (a sixth would
+        be refused until the dead instance's leases lapse) within 30 s of the kill."""
+        deadline = killed_at + 45
+        while any(watcher.connections < 2 for watcher in self.eve) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        back = [watcher.reopened_at - killed_at for watcher in self.eve if watcher.connections >= 2]
+        if len(back) < len(self.eve) or max(back) > 30:
+            fail(f"the killed instance's streams still counted: {len(back)} of 5 of live_eve's streams back, the last "
+                 f"{max(back) if back else float('nan'):.1f} s after the kill (at most 30 s)")
+        else:
+            notes.append(f"live: the killed instance's streams stopped counting: live_eve had all 5 back {max(back):.1f} s after the kill")
+        for watcher in self.eve:
+            watcher.stopping = True
 
     def stop_ballots(self):
         self.ballots_stop.set()

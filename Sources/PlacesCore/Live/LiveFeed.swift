@@ -229,7 +229,8 @@ public final class LiveFeed: Sendable {
             if Task.isCancelled { return }
             guard let position = state.withLock({ $0.position }) else { continue }
             do {
-                let read = try await repository.events(after: position, limit: settings.readLimit)
+                var read = try await repository.events(after: position, limit: settings.readLimit)
+                LiveFeed.keepSavesWhole(&read, limit: settings.readLimit)
                 deliver(read, from: position)
                 if read.pending {
                     let wait = retry
@@ -247,6 +248,17 @@ public final class LiveFeed: Sendable {
                 try? await Task.sleep(for: .milliseconds(200))
             }
         }
+    }
+
+    /// A read cut by its limit may end inside one save of a decision (its row, then its ballots'): the save's rows are
+    /// left to the next read, so that a stream always sees a save whole (the ballots of the save that ended it before
+    /// its end).
+    static func keepSavesWhole(_ read: inout FeedEvents, limit: Int) {
+        guard read.events.count >= limit, let last = read.events.last, let version = last.version else { return }
+        let kept = read.events.lastIndex { $0.subject != last.subject || $0.version != version }
+        guard let kept else { return }
+        read.events.removeSubrange((kept + 1)...)
+        read.through = read.events[kept].position
     }
 
     /// Hands each stream the events of `read` that concern it, and moves the reader on.

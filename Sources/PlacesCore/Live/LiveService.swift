@@ -33,6 +33,7 @@ public struct LiveService: Sendable {
         let resume = try lastEventID.map { text throws(PlacesError) in try EventID(parsing: text) }
         let first = try await decisions.view(caller.user, id: id)
         let decisions = decisions
+        let repository = feed.repository
         return try await open(
             caller,
             topic: .decision(id),
@@ -46,7 +47,18 @@ public struct LiveService: Sendable {
                 return LiveStream.Rendered(messages: [message], final: ended)
             },
             render: { events, generation, through in
-                try LiveService.decisionMessages(events, generation: generation, through: through, view: try await decisions.view(caller.user, id: id))
+                let view = try await decisions.view(caller.user, id: id)
+                var rendered = try LiveService.decisionMessages(events, generation: generation, view: view)
+                // Over, but its end is not among these rows: it is still to come (a later read brings it with the rows
+                // before it), unless the client has every row of the decision already but the end itself.
+                if !rendered.final, view.status != .active,
+                    try await repository.events(of: .decision(id), after: through, before: .horizon(.max), limit: 1).isEmpty
+                {
+                    let event = EventID(through, generation: generation, final: true)
+                    rendered.messages.append(.event(id: event.description, name: "ended", data: try LiveService.data(DecisionEvent(decision: view))))
+                    rendered.final = true
+                }
+                return rendered
             },
             recheck: { _ = try await decisions.view(caller.user, id: id) }
         )
@@ -164,15 +176,15 @@ public struct LiveService: Sendable {
         }
     }
 
-    /// A decision's feed rows as its reader sees them: a `ballot` event for each ballot (who, never what) and an `update`
-    /// for a save without one (someone left); then, once the decision is over, an `ended` event, which ends the stream
-    /// (its id, after `through`, tells a client resuming from it that it heard everything). Every event carries the
+    /// A decision's feed rows as its reader sees them: a `ballot` event for each ballot (who, never what), an `update`
+    /// for a save without one (someone left), and an `ended` event for the save that ended it, after that save's ballots
+    /// (its id tells a client resuming from it that it heard everything; nothing follows it). Every event carries the
     /// decision as `view` shows it to the reader now, standings only when they may see them.
-    static func decisionMessages(_ events: [FeedEvent], generation: String, through: FeedPosition, view: DecisionView) throws -> LiveStream.Rendered {
+    static func decisionMessages(_ events: [FeedEvent], generation: String, view: DecisionView) throws -> LiveStream.Rendered {
         var rendered = LiveStream.Rendered()
         // A save writes the decision's row, then its ballots', all at the save's version.
         var index = events.startIndex
-        while index < events.endIndex {
+        while index < events.endIndex, !rendered.final {
             let version = events[index].version
             var end = index
             while end < events.endIndex, events[end].version == version { end += 1 }
@@ -186,14 +198,14 @@ public struct LiveService: Sendable {
                 let data = try data(DecisionEvent(version: version, voter: voter, decision: view))
                 rendered.messages.append(.event(id: ballot.id(generation), name: "ballot", data: data))
             }
-            if ballots.isEmpty, let saved = save.last(where: { $0.kind == .decision }), saved.detail == Decision.Status.active.rawValue {
+            guard let saved = save.last(where: { $0.kind == .decision }) else { continue }
+            if saved.detail != Decision.Status.active.rawValue, let last = save.last {
+                let id = EventID(last.position, generation: generation, final: true).description
+                rendered.messages.append(.event(id: id, name: "ended", data: try data(DecisionEvent(version: version, decision: view))))
+                rendered.final = true
+            } else if ballots.isEmpty {
                 rendered.messages.append(.event(id: saved.id(generation), name: "update", data: try data(DecisionEvent(version: version, decision: view))))
             }
-        }
-        if view.status != .active {
-            let id = EventID(through, generation: generation, final: true).description
-            rendered.messages.append(.event(id: id, name: "ended", data: try data(DecisionEvent(decision: view))))
-            rendered.final = true
         }
         return rendered
     }
