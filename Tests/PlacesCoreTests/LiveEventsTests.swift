@@ -15,8 +15,20 @@ struct LiveEventsTests {
     static func view(status: Decision.Status, ballots: [String], for reader: String) throws -> DecisionView {
         let people = ["ana", "ben"].map(user)
         let decision = Decision(
-            id: "d-1", groupId: nil, createdBy: "u-ana", title: nil, method: .tiered, status: status, candidates: ["p1", "p2"],
-            participants: people.map(\.id), weighted: false, scheduled: false, seed: 1, deadline: nil, visitDate: nil, createdAt: now
+            id: "d-1",
+            groupId: nil,
+            createdBy: "u-ana",
+            title: nil,
+            method: .tiered,
+            status: status,
+            candidates: ["p1", "p2"],
+            participants: people.map(\.id),
+            weighted: false,
+            scheduled: false,
+            seed: 1,
+            deadline: nil,
+            visitDate: nil,
+            createdAt: now
         )
         return try DecisionView.make(
             decision,

@@ -28,7 +28,12 @@ struct PostgresEventStreamTests {
 
     @Test func ballotsThroughOneInstanceReachAStreamOnAnotherOnceAndInOrderAndItResumesThere() async throws {
         let first = try await TestPostgres.database()
-        let second = try await PostgresPlacesDatabase.open(try TestPostgres.location(), schema: first.schema, maximumConnections: 8, leaseTimeout: .seconds(30))
+        let second = try await PostgresPlacesDatabase.open(
+            try TestPostgres.location(),
+            schema: first.schema,
+            maximumConnections: 8,
+            leaseTimeout: .seconds(30)
+        )
         do {
             try await first.places.seed(Lisbon.places)
             let writer = try await Self.instance(first)
@@ -52,8 +57,10 @@ struct PostgresEventStreamTests {
                     }
                     let events = try await stream.events(11)
                     #expect(events.dropFirst().map(\.name) == Array(repeating: "ballot", count: 10))
-                    #expect(events.dropFirst().map { ($0.object["voter"] as? [String: Any])?["username"] as? String }
-                        == (0..<10).map { $0 % 2 == 0 ? "ana" : "ben" })
+                    #expect(
+                        events.dropFirst().map { ($0.object["voter"] as? [String: Any])?["username"] as? String }
+                            == (0..<10).map { $0 % 2 == 0 ? "ana" : "ben" }
+                    )
                     #expect(Set(events.compactMap(\.id)).count == 11)
                     stream.close()
                     // Resumed on the instance where the ballots went, after the fifth: the other five, then live.

@@ -71,7 +71,16 @@ enum LiveRepositoryContract {
                 let live = store.live
                 let now = Sample.now
                 for index in 0..<3 {
-                    #expect(try await live.openStream(id: "s-\(index)", userID: "u-ann", holder: index == 0 ? "a" : "b", now: now, until: Sample.at(20), allowed: 3))
+                    #expect(
+                        try await live.openStream(
+                            id: "s-\(index)",
+                            userID: "u-ann",
+                            holder: index == 0 ? "a" : "b",
+                            now: now,
+                            until: Sample.at(20),
+                            allowed: 3
+                        )
+                    )
                 }
                 #expect(try await live.openStream(id: "s-3", userID: "u-ann", holder: "a", now: now, until: Sample.at(20), allowed: 3) == false)
                 #expect(try await live.openStream(id: "s-4", userID: "u-bob", holder: "a", now: now, until: Sample.at(20), allowed: 3))
@@ -80,7 +89,9 @@ enum LiveRepositoryContract {
                 // Holder a renews its streams; b's lapse (it died), and stop counting.
                 try await live.renewStreams(holder: "a", until: Sample.at(40))
                 #expect(try await live.openStream(id: "s-6", userID: "u-ann", holder: "a", now: Sample.at(25), until: Sample.at(45), allowed: 3))
-                #expect(try await live.openStream(id: "s-7", userID: "u-ann", holder: "a", now: Sample.at(25), until: Sample.at(45), allowed: 3) == false)
+                #expect(
+                    try await live.openStream(id: "s-7", userID: "u-ann", holder: "a", now: Sample.at(25), until: Sample.at(45), allowed: 3) == false
+                )
                 try await live.closeStreams(holder: "a")
                 #expect(try await live.openStream(id: "s-8", userID: "u-ann", holder: "c", now: Sample.at(25), until: Sample.at(45), allowed: 1))
             },
@@ -89,7 +100,14 @@ enum LiveRepositoryContract {
                 let opened = try await withThrowingTaskGroup(of: Bool.self) { group in
                     for index in 0..<12 {
                         group.addTask {
-                            try await live.openStream(id: "s-\(index)", userID: "u-ann", holder: "h-\(index % 3)", now: Sample.now, until: Sample.at(20), allowed: 5)
+                            try await live.openStream(
+                                id: "s-\(index)",
+                                userID: "u-ann",
+                                holder: "h-\(index % 3)",
+                                now: Sample.now,
+                                until: Sample.at(20),
+                                allowed: 5
+                            )
                         }
                     }
                     return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }

@@ -19,7 +19,8 @@ public struct EventID: Sendable, Hashable, CustomStringConvertible {
     /// Reads an id a client sends back in `Last-Event-ID`; `invalid_input` naming the header when it is not one of ours.
     public init(parsing text: String) throws(PlacesError) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3 || (parts.count == 4 && parts[3] == "end"), let transaction = Int64(parts[1]), let row = Int64(parts[2]), transaction >= 0, row >= 0,
+        guard parts.count == 3 || (parts.count == 4 && parts[3] == "end"), let transaction = Int64(parts[1]), let row = Int64(parts[2]),
+            transaction >= 0, row >= 0,
             parts[0].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }), !parts[0].isEmpty
         else {
             throw PlacesError.invalid("Last-Event-ID", "Last-Event-ID is not the id of an event of this stream; connect without it")

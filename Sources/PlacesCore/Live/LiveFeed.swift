@@ -152,37 +152,47 @@ public final class LiveFeed: Sendable {
 
     /// Joins the feed: from the position the reader stands at, every event the interest concerns reaches the stream.
     func subscribe(_ interest: Interest) async throws -> Subscription {
-        // The first stream sets where reading starts: the feed's horizon now.
-        if state.withLock({ $0.position == nil }) {
-            let start = try await repository.events(after: nil, limit: 0)
-            state.withLock { state in
-                guard state.position == nil else { return }
-                state.position = start.through
-                state.generation = start.generation
-                state.prunedBelow = start.prunedBelow
-            }
-        }
         let (signals, continuation) = AsyncStream.makeStream(of: Signal.self, bufferingPolicy: .bufferingOldest(settings.pending))
         let stop = StreamStop()
-        let joined = state.withLock { state -> Subscription? in
-            guard !state.stopped, let position = state.position else { return nil }
-            state.nextID += 1
-            state.listeners[state.nextID] = Listener(interest: interest, continuation: continuation, stop: stop)
-            return Subscription(
-                id: state.nextID,
-                signals: signals,
-                start: position,
-                generation: state.generation,
-                prunedBelow: state.prunedBelow,
-                stop: stop
-            )
+        // The first stream sets where reading starts: the feed's horizon now (read again should the streams that were
+        // open all leave meanwhile, which sets the reader back to none).
+        var start: FeedEvents?
+        while true {
+            if start == nil, state.withLock({ $0.position == nil }) {
+                start = try await repository.events(after: nil, limit: 0)
+            }
+            let joined = state.withLock { state -> Result<Subscription, PlacesError>? in
+                guard !state.stopped else { return .failure(PlacesError(.unavailable, "the server is stopping; connect again", cause: "stopping")) }
+                if state.position == nil {
+                    guard let start else { return nil }
+                    state.position = start.through
+                    state.generation = start.generation
+                    state.prunedBelow = start.prunedBelow
+                }
+                guard let position = state.position else { return nil }
+                state.nextID += 1
+                state.listeners[state.nextID] = Listener(interest: interest, continuation: continuation, stop: stop)
+                let subscription = Subscription(
+                    id: state.nextID,
+                    signals: signals,
+                    start: position,
+                    generation: state.generation,
+                    prunedBelow: state.prunedBelow,
+                    stop: stop
+                )
+                return .success(subscription)
+            }
+            switch joined {
+            case .success(let subscription)?:
+                metrics.opened()
+                return subscription
+            case .failure(let error)?:
+                continuation.finish()
+                throw error
+            case nil:
+                continue
+            }
         }
-        guard let joined else {
-            continuation.finish()
-            throw PlacesError(.unavailable, "the server is stopping; connect again", cause: "stopping")
-        }
-        metrics.opened()
-        return joined
     }
 
     /// Leaves the feed (the stream ended); answers why the feed ended it, when it did.

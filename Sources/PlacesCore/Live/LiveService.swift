@@ -43,7 +43,11 @@ public struct LiveService: Sendable {
                 let view = try await decisions.view(caller.user, id: id)
                 let ended = view.status != .active
                 let event = EventID(subscription.start, generation: subscription.generation, final: ended)
-                let message = LiveMessage.event(id: event.description, name: ended ? "ended" : "snapshot", data: try LiveService.data(DecisionEvent(decision: view)))
+                let message = LiveMessage.event(
+                    id: event.description,
+                    name: ended ? "ended" : "snapshot",
+                    data: try LiveService.data(DecisionEvent(decision: view))
+                )
                 return LiveStream.Rendered(messages: [message], final: ended)
             },
             render: { events, generation, through in
@@ -155,7 +159,12 @@ public struct LiveService: Sendable {
                     await stream.close()
                     return nil
                 }
-                let missed = try await repository.events(of: topic, after: resume.position, before: subscription.start, limit: LiveService.replayLimit)
+                let missed = try await repository.events(
+                    of: topic,
+                    after: resume.position,
+                    before: subscription.start,
+                    limit: LiveService.replayLimit
+                )
                 if missed.count < LiveService.replayLimit {
                     stream.written = max(resume.position, missed.last?.position ?? resume.position)
                     stream.opening = try await render(missed, subscription.generation, stream.written)
@@ -204,7 +213,9 @@ public struct LiveService: Sendable {
                 rendered.messages.append(.event(id: id, name: "ended", data: try data(DecisionEvent(version: version, decision: view))))
                 rendered.final = true
             } else if ballots.isEmpty {
-                rendered.messages.append(.event(id: saved.id(generation), name: "update", data: try data(DecisionEvent(version: version, decision: view))))
+                rendered.messages.append(
+                    .event(id: saved.id(generation), name: "update", data: try data(DecisionEvent(version: version, decision: view)))
+                )
             }
         }
         return rendered

@@ -75,7 +75,9 @@ public struct LiveStream: Sendable {
                 case .keepAlive:
                     try await write(.comment("keep-alive"))
                 case .recheck:
-                    do { try await recheck() } catch let error as PlacesError where [.forbidden, .notFound].contains(error.code) { return .accessLost }
+                    do { try await recheck() } catch let error as PlacesError where [.forbidden, .notFound].contains(error.code) {
+                        return .accessLost
+                    }
                 case .events(let events):
                     let fresh = events.filter { $0.position > written }
                     guard let last = fresh.last else { continue }

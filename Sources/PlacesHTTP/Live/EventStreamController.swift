@@ -90,7 +90,8 @@ struct EventStreamController: Sendable {
             }
             await stream.close()
             logger.debug("event stream ended", metadata: ["reason": "\(stream.endedByFeed ?? ending)"])
-            if ending != .clientLeft { try? await writer.finish(nil) }
+            // The last chunk; when the client is gone already, that fails, and the connection closes all the same.
+            try? await writer.finish(nil)
         }
         return Response(status: .ok, headers: EventStreamController.headers, body: body)
     }
