@@ -41,6 +41,15 @@ struct HTTPBehaviourTests {
                 #expect(response.headers[.accessControlAllowMethods]?.contains("PATCH") == true)
                 #expect(response.headers[.accessControlAllowHeaders]?.contains("Authorization") == true)
             }
+            // A page reading a live stream with fetch resumes it with Last-Event-ID.
+            let streamPreflight: HTTPFields = [
+                .origin: "https://app.example.com", .accessControlRequestMethod: "GET",
+                .accessControlRequestHeaders: "authorization, last-event-id",
+            ]
+            try await client.execute(uri: "/v1/notifications/events", method: .options, headers: streamPreflight) { response in
+                #expect(response.status == .noContent)
+                #expect(response.headers[.accessControlAllowHeaders]?.contains("Last-Event-ID") == true)
+            }
             // Errors carry the header too, so the app can read the error body.
             try await client.execute(uri: "/v1/places/none", method: .get, headers: [.origin: "https://app.example.com"]) { response in
                 #expect(response.status == .notFound)
