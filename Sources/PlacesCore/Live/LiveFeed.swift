@@ -255,7 +255,7 @@ public final class LiveFeed: Sendable {
             } catch {
                 if Task.isCancelled { return }
                 report("live streams could not read the change feed; retrying", error)
-                try? await Task.sleep(for: .milliseconds(200))
+                try? await Task.sleep(for: settings.poll)
             }
         }
     }
