@@ -233,7 +233,7 @@ struct EventStreamTests {
             try await stream.events(2)
             let text = String(buffer: try await client.json(.get, "/metrics").body)
             #expect(text.contains("places_streams_open 1"))
-            #expect(text.contains("places_stream_events_total 1"))
+            #expect(text.contains("places_stream_events_total 2"), "the snapshot and the ballot")
             #expect(!text.contains("events\""), "a stream's route is in the request metrics")
         }
     }

@@ -62,7 +62,10 @@ public struct LiveStream: Sendable {
     /// Writes the stream through `write` until it ends, and answers why. A `write` that throws (the client left) ends it.
     public func run(_ write: (LiveMessage) async throws -> Void) async -> Ending {
         do {
-            for message in opening.messages { try await write(message) }
+            for message in opening.messages {
+                try await write(message)
+                if case .event = message { feed.sent() }
+            }
         } catch {
             return .clientLeft
         }
@@ -75,8 +78,12 @@ public struct LiveStream: Sendable {
                 case .keepAlive:
                     try await write(.comment("keep-alive"))
                 case .recheck:
-                    do { try await recheck() } catch let error as PlacesError where [.forbidden, .notFound].contains(error.code) {
+                    do {
+                        try await recheck()
+                    } catch let error as PlacesError where [.forbidden, .notFound].contains(error.code) {
                         return .accessLost
+                    } catch {
+                        return .unavailable
                     }
                 case .events(let events):
                     let fresh = events.filter { $0.position > written }

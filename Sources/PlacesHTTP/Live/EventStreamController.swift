@@ -88,8 +88,8 @@ struct EventStreamController: Sendable {
             } onGracefulShutdown: {
                 stream.end()
             }
-            await stream.close()
             logger.debug("event stream ended", metadata: ["reason": "\(stream.endedByFeed ?? ending)"])
+            await stream.close()
             // The last chunk; when the client is gone already, that fails, and the connection closes all the same.
             try? await writer.finish(nil)
         }
