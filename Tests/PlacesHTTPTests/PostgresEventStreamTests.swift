@@ -62,6 +62,17 @@ struct PostgresEventStreamTests {
                             == (0..<10).map { $0 % 2 == 0 ? "ana" : "ben" }
                     )
                     #expect(Set(events.compactMap(\.id)).count == 11)
+                    // A stream holds no database connection: more streams than the reader's pool has connections (8),
+                    // and a ballot through that instance still answers and reaches them all.
+                    var crowd: [EventStreamClient] = []
+                    for token in Array(repeating: crew.ana, count: 5) + Array(repeating: crew.ben, count: 5) {
+                        crowd.append(try await EventStreamClient.open(port: port, "/v1/decisions/\(decision)/events", token: token))
+                    }
+                    for member in crowd { try await member.events(1) }
+                    try await EventStreamTests.vote(readerClient, decision, crew.ana, [Lisbon.places[3].id])
+                    for member in crowd { #expect(try await member.events(2)[1].name == "ballot") }
+                    try await stream.events(12)
+                    for member in crowd { member.close() }
                     stream.close()
                     // Resumed on the instance where the ballots went, after the fifth: the other five, then live.
                     let resumed = try await EventStreamClient.open(
@@ -71,7 +82,7 @@ struct PostgresEventStreamTests {
                         lastEventID: events[5].id
                     )
                     try await EventStreamTests.vote(writerClient, decision, crew.cleo, [Lisbon.places[0].id])
-                    let rest = try await resumed.events(7)
+                    let rest = try await resumed.events(8)
                     #expect(Array(rest.map(\.id).prefix(5)) == events.suffix(5).map(\.id))
                     #expect(rest.suffix(2).map(\.name) == ["ballot", "ended"])
                     try await resumed.closed()

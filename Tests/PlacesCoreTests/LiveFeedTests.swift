@@ -1,0 +1,116 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import PlacesCore
+
+/// The one reader of the feed behind every stream of an instance: it reads once for all of them and hands each what
+/// concerns it; a stream that does not keep up is ended without holding the others up.
+@Suite("Live feed")
+struct LiveFeedTests {
+    /// A feed in memory: the events appended so far, and how many times it was read.
+    final class MemoryFeed: LiveRepository {
+        private let state = Mutex<(events: [FeedEvent], reads: Int)>(([], 0))
+        let commits = Doorbells()
+
+        var reads: Int { state.withLock { $0.reads } }
+
+        func append(_ event: FeedEvent) {
+            state.withLock { $0.events.append(event) }
+            commits.ring()
+        }
+
+        func events(after position: FeedPosition?, limit: Int) async throws -> FeedEvents {
+            state.withLock { state in
+                let horizon = FeedPosition.horizon((state.events.last?.position.transaction ?? 0) + 1)
+                guard let position else {
+                    return FeedEvents(events: [], through: horizon, generation: "g", prunedBelow: 0, pending: false)
+                }
+                state.reads += 1
+                let events = Array(state.events.filter { $0.position > position }.prefix(limit))
+                return FeedEvents(events: events, through: horizon, generation: "g", prunedBelow: 0, pending: false)
+            }
+        }
+
+        func events(of topic: FeedTopic, after position: FeedPosition, before end: FeedPosition, limit: Int) async throws -> [FeedEvent] {
+            state.withLock { $0.events.filter { topic.carries($0) && $0.position > position && $0.position < end } }
+        }
+
+        func openStream(id: String, userID: String, holder: String, now: Date, until expiresAt: Date, allowed: Int) async throws -> Bool { true }
+        func renewStreams(holder: String, until expiresAt: Date) async throws {}
+        func closeStream(id: String) async throws {}
+        func closeStreams(holder: String) async throws {}
+    }
+
+    static func ballot(_ position: Int64, decision: String) -> FeedEvent {
+        FeedEvent(position: FeedPosition(transaction: position, row: position), kind: .ballot, subject: decision, detail: "u-ana", version: position)
+    }
+
+    static func interest(_ decision: String, user: String = "u-ben") -> LiveFeed.Interest {
+        LiveFeed.Interest(topic: .decision(decision), userID: user, tokenHash: "t-\(user)", groupID: "g-1")
+    }
+
+    /// The next signal of `subscription`, or nil when it ended or none came within the guard's time.
+    static func next(_ subscription: LiveFeed.Subscription) async -> LiveFeed.Signal? {
+        await withTaskGroup(of: LiveFeed.Signal?.self) { group in
+            group.addTask {
+                var iterator = subscription.signals.makeAsyncIterator()
+                return await iterator.next()
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(30))
+                return nil
+            }
+            defer { group.cancelAll() }
+            return await group.next() ?? nil
+        }
+    }
+
+    @Test func oneReadServesEveryStreamAndEachGetsOnlyItsTopic() async throws {
+        let memory = MemoryFeed()
+        let feed = LiveFeed(repository: memory, settings: LiveFeed.Settings(poll: .seconds(60)))
+        let running = Task { await feed.run() }
+        defer { running.cancel() }
+        var followers: [LiveFeed.Subscription] = []
+        for _ in 0..<20 { followers.append(try await feed.subscribe(Self.interest("d-1"))) }
+        let other = try await feed.subscribe(Self.interest("d-2"))
+        let readsBefore = memory.reads
+        memory.append(Self.ballot(5, decision: "d-1"))
+        for follower in followers {
+            guard case .events(let events)? = await Self.next(follower) else {
+                Issue.record("a stream of d-1 got nothing")
+                continue
+            }
+            #expect(events.map(\.position.row) == [5])
+        }
+        // One read of the feed for the twenty streams, whatever the number of streams.
+        #expect(memory.reads - readsBefore == 1)
+        memory.append(Self.ballot(6, decision: "d-2"))
+        guard case .events(let events)? = await Self.next(other) else {
+            Issue.record("the stream of d-2 got nothing")
+            return
+        }
+        #expect(events.map(\.subject) == ["d-2"], "d-1's ballot never reached it")
+    }
+
+    @Test func aStreamThatDoesNotKeepUpIsEndedAndTheOthersGoOn() async throws {
+        let memory = MemoryFeed()
+        let feed = LiveFeed(repository: memory, settings: LiveFeed.Settings(pending: 3, poll: .seconds(60)))
+        let running = Task { await feed.run() }
+        defer { running.cancel() }
+        let slow = try await feed.subscribe(Self.interest("d-1", user: "u-slow"))
+        let fast = try await feed.subscribe(Self.interest("d-1"))
+        for position in Int64(1)...6 {
+            memory.append(Self.ballot(position, decision: "d-1"))
+            // The fast one reads each as it comes.
+            guard case .events(let events)? = await Self.next(fast) else {
+                Issue.record("the fast stream got nothing for \(position)")
+                return
+            }
+            #expect(events.last?.position.row == position)
+        }
+        #expect(feed.ending(of: slow.id) == .tooSlow)
+        #expect(feed.ending(of: fast.id) == nil)
+        #expect(await slow.stop.wait(), "a write stuck on the slow client is interrupted")
+    }
+}
