@@ -21,7 +21,7 @@ public final class PostgresPlacesDatabase: Sendable {
     let diagnosing = Mutex<ContinuousClock.Instant?>(nil)
     /// Rung when a writing access commits: `announceCommits` then wakes the other instances.
     let committed = Doorbell()
-    /// Rung when a writing access commits, for this process's own listeners (live streams).
+    /// Rung when a writing access commits: `committed`, and this process's own listeners (live streams).
     let commits = Doorbells()
     /// What this process's wake-ups carry, so that its own listener lets them pass: its own place writes are in its
     /// index already (each write's sync re-reads its place), and a sync for nothing costs a read of the feed.
@@ -67,6 +67,7 @@ public final class PostgresPlacesDatabase: Sendable {
         self.schema = schema
         self.client = client
         self.logger = logger
+        commits.add(committed)
         // Started at once, so the client runs before the first query leases a connection.
         running = Task.immediate { await client.run() }
     }
@@ -213,7 +214,6 @@ public final class PostgresPlacesDatabase: Sendable {
                             if access.returning() || connection.isClosed { try? await connection.closeFuture.get() }
                             if case .success = outcome, kind.writes {
                                 RequestWrites.current?.committed()
-                                self.committed.ring()
                                 self.commits.ring()
                             }
                             return try outcome.get()
