@@ -5,7 +5,7 @@ import Foundation
 public protocol NotificationRepository: Sendable {
     /// The recipient's notifications, newest first (then by id), for the page asked.
     func notifications(recipientID: String, page: PageRequest) async throws -> Page<UserNotification>
-    /// The recipient's notifications with these ids, in the order of `ids` (ids of anyone else's, or of none, are left
+    /// The recipient's notifications with these ids, in no particular order (ids of anyone else's, or of none, are left
     /// out).
     func notifications(ids: [String], recipientID: String) async throws -> [UserNotification]
     /// How many of the recipient's notifications are unread.

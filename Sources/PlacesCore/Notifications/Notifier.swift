@@ -74,7 +74,7 @@ public struct NotificationService: Sendable {
         )
     }
 
-    /// The recipient's notifications with these ids, in that order (others' are left out).
+    /// The recipient's notifications with these ids, in no particular order (others' are left out).
     public func notifications(ids: [String], recipientID: String) async throws -> [UserNotification] {
         try await repository.notifications(ids: ids, recipientID: recipientID)
     }

@@ -26,9 +26,7 @@ public struct PostgresNotificationRepository: NotificationRepository {
                 logger: database.logger
             )
         }
-        let found = try rows.map(PostgresNotificationRepository.notification)
-        let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        return ids.compactMap { byID[$0] }
+        return try rows.map(PostgresNotificationRepository.notification)
     }
 
     public func unreadCount(recipientID: String) async throws -> Int {

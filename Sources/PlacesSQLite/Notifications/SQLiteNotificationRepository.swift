@@ -16,15 +16,13 @@ public struct SQLiteNotificationRepository: NotificationRepository {
     }
 
     public func notifications(ids: [String], recipientID: String) async throws -> [UserNotification] {
-        let found = try await database.readStatement { db in
+        try await database.readStatement { db in
             try Row.fetchAll(
                 db,
                 sql: "SELECT * FROM notification WHERE recipient_id = ? AND id IN (SELECT value FROM json_each(?))",
                 arguments: [recipientID, SQLiteAccountRepository.jsonArray(ids)]
             ).map(SQLiteNotificationRepository.notification)
         }
-        let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        return ids.compactMap { byID[$0] }
     }
 
     public func unreadCount(recipientID: String) async throws -> Int {
