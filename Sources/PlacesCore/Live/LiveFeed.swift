@@ -399,11 +399,3 @@ public struct LiveMetrics: Sendable {
     func closed() { streamsChanged(-1) }
     func sent() { eventSent() }
 }
-
-extension Duration {
-    /// The duration in seconds, as a `TimeInterval`.
-    var seconds: TimeInterval {
-        let (seconds, attoseconds) = components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-    }
-}

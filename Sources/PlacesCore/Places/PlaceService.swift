@@ -194,7 +194,7 @@ extension PlaceService {
         let behind = ContinuousClock.now - caughtUp.at
         return IndexLag(
             changes: changes,
-            seconds: Double(behind.components.seconds) + Double(behind.components.attoseconds) / 1e18,
+            seconds: behind.seconds,
             horizonSeconds: horizon
         )
     }
