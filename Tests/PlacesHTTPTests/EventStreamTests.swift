@@ -20,15 +20,20 @@ struct EventStreamTests {
         try await app.test(.live) { client in
             let port = try #require(client.port)
             let crew = try await client.crew("Dinner", admin: "ana", members: ["ben", "cleo"], outsiders: ["dan"])
-            let started = try await client.object(
-                .post,
-                "/v1/decisions",
-                token: crew.ana,
-                body: ["groupId": crew.id, "method": "tiered", "candidates": ["placeIds": Lisbon.places.map(\.id)]],
-                expect: .created
-            )
-            try await test(client, port, crew, try #require(started["id"] as? String))
+            try await test(client, port, crew, try await startDecision(client, crew))
         }
+    }
+
+    /// The crew's admin starts a tiered decision over Lisbon's places: its id.
+    static func startDecision(_ client: any TestClientProtocol, _ crew: Crew) async throws -> String {
+        let started = try await client.object(
+            .post,
+            "/v1/decisions",
+            token: crew.token("ana"),
+            body: ["groupId": crew.id, "method": "tiered", "candidates": ["placeIds": Lisbon.places.map(\.id)]],
+            expect: .created
+        )
+        return try #require(started["id"] as? String)
     }
 
     static func vote(_ client: any TestClientProtocol, _ decision: String, _ token: String, _ ranking: [String]) async throws {

@@ -12,20 +12,6 @@ import Testing
 /// one reaches a stream held by the other, once and in order.
 @Suite("Live event streams on PostgreSQL", TestPostgres.enabled)
 struct PostgresEventStreamTests {
-    /// An instance: its own pool on the shared schema, its own services, and its listener of the feed's channel.
-    static func instance(_ database: PostgresPlacesDatabase) async throws -> some ApplicationProtocol {
-        let services = PlacesServices(
-            repositories: database.repositories,
-            hasher: try TestApp.hasher(),
-            throttle: TestApp.throttle(),
-            hashing: TestApp.hashing(),
-            clock: { Date() }
-        )
-        try await services.places.loadIndex()
-        let listener = BackgroundTask("change feed") { await database.listenForChanges { services.live.feed.wake() } }
-        return buildApplication(settings: TestApp.settings, services: services, background: [listener], logger: Logger(label: "test"))
-    }
-
     @Test func ballotsThroughOneInstanceReachAStreamOnAnotherOnceAndInOrderAndItResumesThere() async throws {
         let first = try await TestPostgres.database()
         let second = try await PostgresPlacesDatabase.open(
@@ -36,20 +22,13 @@ struct PostgresEventStreamTests {
         )
         do {
             try await first.places.seed(Lisbon.places)
-            let writer = try await Self.instance(first)
-            let reader = try await Self.instance(second)
+            let writer = try await TestApp.postgres(first, clock: { Date() }, listening: true)
+            let reader = try await TestApp.postgres(second, clock: { Date() }, listening: true)
             try await writer.test(.live) { writerClient in
                 try await reader.test(.live) { readerClient in
                     let port = try #require(readerClient.port)
                     let crew = try await writerClient.crew("Dinner", admin: "ana", members: ["ben", "cleo"])
-                    let started = try await writerClient.object(
-                        .post,
-                        "/v1/decisions",
-                        token: crew.ana,
-                        body: ["groupId": crew.id, "method": "tiered", "candidates": ["placeIds": Lisbon.places.map(\.id)]],
-                        expect: .created
-                    )
-                    let decision = try #require(started["id"] as? String)
+                    let decision = try await EventStreamTests.startDecision(writerClient, crew)
                     let stream = try await EventStreamClient.open(port: port, "/v1/decisions/\(decision)/events", token: crew.cleo)
                     try await stream.events(1)
                     for round in 0..<10 {

@@ -18,20 +18,7 @@ struct PostgresFlowTests {
         let database = try await TestPostgres.database()
         do {
             try await database.places.seed(places)
-            let services = PlacesServices(
-                repositories: database.repositories,
-                hasher: try TestApp.hasher(),
-                throttle: TestApp.throttle(),
-                hashing: TestApp.hashing(),
-                clock: { TestApp.now }
-            )
-            try await services.places.loadIndex()
-            let app = buildApplication(
-                settings: TestApp.settings,
-                services: services,
-                logger: Logger(label: "test")
-            )
-            try await app.test(.router, test)
+            try await TestApp.postgres(database).test(.router, test)
         } catch {
             try? await PostgresStore(database: database).close()
             throw error
@@ -105,25 +92,13 @@ struct PostgresRevisionTests {
     static let minimumHeader = HTTPFields.Element.Name("Places-Min-Revision")!
     static let reachedHeader = HTTPFields.Element.Name("Places-Revision-Reached")!
 
-    /// An application over `database` with its index loaded.
-    static func instance(_ database: PostgresPlacesDatabase) async throws -> some ApplicationProtocol {
-        let services = PlacesServices(
-            repositories: database.repositories,
-            hasher: try TestApp.hasher(),
-            throttle: TestApp.throttle(),
-            hashing: TestApp.hashing(),
-            clock: { TestApp.now }
-        )
-        try await services.places.loadIndex()
-        return buildApplication(settings: TestApp.settings, services: services, logger: Logger(label: "test"))
-    }
 
     @Test func aWriteIsInItsOwnAnswerAndAnotherInstanceHasItOnceTheOlderTransactionEnds() async throws {
         let database = try await TestPostgres.database()
         do {
             try await database.places.seed([TestApp.place("a", 40, -74)])
-            let first = try await Self.instance(database)
-            let second = try await Self.instance(database)
+            let first = try await TestApp.postgres(database)
+            let second = try await TestApp.postgres(database)
             // An operator's transaction, started before the write and still open: the horizon stays below it. A seed
             // into the live database, open too, does not hold it (it is announced once it commits).
             let operatorSession = try await TestPostgres.operatorConnection(to: database)
@@ -172,5 +147,32 @@ struct PostgresRevisionTests {
             throw error
         }
         try await PostgresStore(database: database).close()
+    }
+}
+
+extension TestApp {
+    /// An application over a PostgreSQL `database` with the test defaults and its index loaded: one instance of a
+    /// cluster when several share its schema. A `listening` one hears the other instances' commits as `places serve`
+    /// does (the feed's channel wakes its live streams).
+    static func postgres(
+        _ database: PostgresPlacesDatabase,
+        clock: @escaping @Sendable () -> Date = { TestApp.now },
+        listening: Bool = false
+    ) async throws -> some ApplicationProtocol {
+        let services = PlacesServices(
+            repositories: database.repositories,
+            hasher: try TestApp.hasher(),
+            throttle: TestApp.throttle(),
+            hashing: TestApp.hashing(),
+            clock: clock
+        )
+        try await services.places.loadIndex()
+        let listener = BackgroundTask("change feed") { await database.listenForChanges { services.live.feed.wake() } }
+        return buildApplication(
+            settings: TestApp.settings,
+            services: services,
+            background: listening ? [listener] : [],
+            logger: Logger(label: "test")
+        )
     }
 }
