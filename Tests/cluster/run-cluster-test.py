@@ -92,10 +92,15 @@ def send(base, method, path, body=None, token=None, headers=None, timeout=30):
     for name, value in (headers or {}).items():
         request.add_header(name, value)
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            return response.status, parsed(response.read()), response.headers
-    except urllib.error.HTTPError as error:
-        return error.code, parsed(error.read()), error.headers
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                return response.status, parsed(response.read()), response.headers
+        except urllib.error.HTTPError as error:
+            return error.code, parsed(error.read()), error.headers
+    except http.client.HTTPException as error:
+        # An answer cut short (an instance killed between its head and its body) tells the client nothing, just as
+        # a connection that closed does: it is "no answer" to every caller, whose writes count it as such.
+        raise ConnectionError(f"answer cut short: {type(error).__name__}: {error}") from error
 
 
 def parsed(raw):
@@ -396,8 +401,11 @@ class WriteLoad:
 
     def writer(self, deadline):
         """One thread's share: writes taken one after another until none is left."""
-        while (number := self.take()) is not None:
-            self.write(number, deadline)
+        try:
+            while (number := self.take()) is not None:
+                self.write(number, deadline)
+        except Exception as error:  # a writer that dies leaves its write uncounted: say so instead of a bare traceback
+            fail(f"a writer stopped: {type(error).__name__}: {error}")
 
     def write(self, number, deadline):
         """One place, sent until it is answered (or the run's time is up)."""
