@@ -70,6 +70,7 @@ let package = Package(
             dependencies: [
                 "GeoIndex",
                 "PlacesCore",
+                crypto,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

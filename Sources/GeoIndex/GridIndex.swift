@@ -62,6 +62,15 @@ public struct GridIndex: Sendable {
         return storage.move(key: key, from: from, to: to)
     }
 
+    /// Calls `body` with every key whose coordinate lies in `box` (edges included, across the antimeridian when its
+    /// west edge is east of its east edge), in no particular order; nothing for an invalid box.
+    ///
+    /// The index keeps positions to the precision its scans need, so the keys near an edge are decided by their exact
+    /// coordinate, which `coordinate` gives for a key.
+    public func forEachKey(in box: GeoBox, coordinate: (UInt32) -> Coordinate, _ body: (UInt32) -> Void) {
+        storage.forEachKey(in: box, coordinate: coordinate, body)
+    }
+
     /// Every key within radiusMeters of center (distance <= radius), sorted by (distance, tie-break); with limit: the k nearest of those.
     ///
     /// `tieBreak(a, b)` is true when key a comes before key b at equal distance (default: ascending key); with a

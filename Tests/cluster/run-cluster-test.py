@@ -706,6 +706,42 @@ def check_throttle(nginx):
         notes.append(f"login throttle held in a parallel burst of {len(burst)}: {checked} checked, the rest 429")
 
 
+def fetch(base, path, headers):
+    """One GET as it arrives: its status, headers and raw body (not decompressed)."""
+    request = urllib.request.Request(base + path, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, response.headers, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, error.read()
+
+
+def check_compression_and_tags(nginx):
+    """Through nginx: JSON and GeoJSON answers come gzipped to a client that accepts it (and the same once unpacked),
+    and a tagged answer revalidates with 304 whichever instance is asked, its tag weakened by the compression."""
+    import gzip
+    for path, accept in [("/v1/places/nearby?lat=37.7749&lon=-122.4194&radius=20&limit=50", "application/json"),
+                         ("/v1/places/within?bbox=-123,37,-122,38&limit=50", "application/geo+json")]:
+        status, headers, packed = fetch(nginx.base, path, {"Accept-Encoding": "gzip", "Accept": accept})
+        _, _, plain = fetch(nginx.base, path, {"Accept": accept})
+        if status != 200 or headers.get("Content-Encoding") != "gzip":
+            fail(f"nginx did not compress {path} ({accept}): {status}, Content-Encoding {headers.get('Content-Encoding')}")
+            continue
+        if json.loads(gzip.decompress(packed)) != json.loads(plain):
+            fail(f"{path} ({accept}) unpacked differs from the answer sent plain")
+            continue
+        notes.append(f"compression: {path.split('?')[0]} ({accept}) {len(plain):,} bytes, {len(packed):,} gzipped")
+        tag = headers.get("ETag")
+        if path.startswith("/v1/places/within"):
+            # Asked several times, so the upstream's least_conn spreads the asks over the instances.
+            answers = [fetch(nginx.base, path, {"Accept-Encoding": "gzip", "Accept": accept, "If-None-Match": tag or ""})[0]
+                       for _ in range(6)]
+            if not tag or answers != [304] * 6:
+                fail(f"revalidating {path} with its tag {tag} through nginx answered {answers}, wanted 304 each time")
+            else:
+                notes.append(f"revalidation through nginx: 6 × 304 for the tag {tag}")
+
+
 def check_secrets(instances):
     """The database password appears in no instance's process title and no log line."""
     for instance in instances:
@@ -808,13 +844,14 @@ def run(cluster, rng, started):
         notes.append(f"the {MEMBERS} simultaneous ballots were served by " + ", ".join(
             f"{instance.name}: {served.count(f'127.0.0.1:{instance.port}')}" for instance in cluster.instances))
     running = [instance for instance in cluster.instances if instance.running]
-    with Timed("checks: writes, /ready, nearby on each instance, decisions and notifications, throttle"):
+    with Timed("checks: writes, /ready, nearby on each instance, decisions and notifications, throttle, gzip"):
         check_writes(cluster.database, cluster.nginx, load, writer_names)
         check_ready(running)
         check_nearby(cluster.database, running, rng)
         check_decisions(cluster.database, [readme, (decision, group)])
         check_same_result(running, decision, tokens[0], result)
         check_throttle(cluster.nginx)
+        check_compression_and_tags(cluster.nginx)
         check_secrets(cluster.instances)
     with Timed("the database frozen (SIGSTOP) while requests are in flight, then thawed"):
         frozen_database(cluster, writer_tokens[0])

@@ -78,25 +78,56 @@ struct IndexedPlace: @unchecked Sendable {
     /// True when both are the same entry of the index.
     func isSameEntry(as other: IndexedPlace) -> Bool { buffer === other.buffer }
 
-    /// Writes the place as a JSON object with its distance from a centre (in metres, miles and kilometres) and, when
-    /// a query asked about a time, its open status: byte for byte what the encoder writes for the same fields.
-    func write(to writer: inout JSONWriter, distance: PlaceDistance, openStatus: OpenStatus?) {
+    /// Writes the place as a JSON object with, when a query had a centre, its distance from it (in metres, miles and
+    /// kilometres) and, when a query asked about a time, its open status: byte for byte what the encoder writes for
+    /// the same fields.
+    func write(to writer: inout JSONWriter, distance: PlaceDistance?, openStatus: OpenStatus?) {
         let head = buffer.withUnsafeMutablePointerToHeader { (Int($0.pointee.count), Int($0.pointee.distancesAt), Int($0.pointee.openStatusAt)) }
         let (count, distancesAt, openStatusAt) = head
         buffer.withUnsafeMutablePointerToElements { elements in
             let json = UnsafeBufferPointer(start: elements, count: count)
             writer.object { writer in
                 writer.members(UnsafeBufferPointer(rebasing: json[..<distancesAt]))
-                writer.key("distanceKm")
-                writer.number(distance.kilometers)
-                writer.key("distanceMeters")
-                writer.number(distance.meters)
-                writer.key("distanceMiles")
-                writer.number(distance.miles)
+                if let distance {
+                    writer.key("distanceKm")
+                    writer.number(distance.kilometers)
+                    writer.key("distanceMeters")
+                    writer.number(distance.meters)
+                    writer.key("distanceMiles")
+                    writer.number(distance.miles)
+                }
                 writer.members(UnsafeBufferPointer(rebasing: json[distancesAt..<openStatusAt]))
                 writer.member("openStatus", openStatus) { $0.string($1.rawValue) }
                 writer.members(UnsafeBufferPointer(rebasing: json[openStatusAt...]))
             }
         }
+    }
+
+    /// Writes the place as a GeoJSON Point feature whose properties are its JSON object (as `write` writes it).
+    func writeFeature(to writer: inout JSONWriter, distance: PlaceDistance?, openStatus: OpenStatus?) {
+        let summary = summary
+        writer.object { writer in
+            writer.key("geometry")
+            writer.object { writer in
+                writer.key("coordinates")
+                writer.array { writer in
+                    writer.number(summary.coordinate.longitude)
+                    writer.number(summary.coordinate.latitude)
+                }
+                writer.key("type")
+                writer.string("Point")
+            }
+            writer.key("id")
+            writer.string(summary.id)
+            writer.key("properties")
+            write(to: &writer, distance: distance, openStatus: openStatus)
+            writer.key("type")
+            writer.string("Feature")
+        }
+    }
+
+    /// Room for the place's JSON with the distances and the open status, or as a feature (so an answer never regrows).
+    func jsonCapacity(asFeature: Bool) -> Int {
+        jsonCount + 144 + (asFeature ? 160 + summary.id.utf8.count : 0)
     }
 }

@@ -5,7 +5,7 @@ extension NearbyAnswer {
     /// as foreign members; each feature's properties are the place exactly as `json()` shows it, from the same JSON
     /// the index keeps. Keys are sorted, like every answer's.
     public func geoJSON() -> [UInt8] {
-        var writer = JSONWriter(capacity: 256 + places.reduce(0) { $0 + $1.jsonCapacity + 160 + $1.id.utf8.count })
+        var writer = JSONWriter(capacity: 256 + places.reduce(0) { $0 + $1.place.jsonCapacity(asFeature: true) })
         writer.object { writer in
             writeMembers(to: &writer, placesKey: "features") { writer, place in place.writeFeature(to: &writer) }
             writer.key("type")
@@ -18,23 +18,6 @@ extension NearbyAnswer {
 extension NearbyPlace {
     /// Writes the place as a GeoJSON Point feature whose properties are the place's JSON object.
     func writeFeature(to writer: inout JSONWriter) {
-        writer.object { writer in
-            writer.key("geometry")
-            writer.object { writer in
-                writer.key("coordinates")
-                writer.array { writer in
-                    writer.number(lon)
-                    writer.number(lat)
-                }
-                writer.key("type")
-                writer.string("Point")
-            }
-            writer.key("id")
-            writer.string(id)
-            writer.key("properties")
-            write(to: &writer)
-            writer.key("type")
-            writer.string("Feature")
-        }
+        place.writeFeature(to: &writer, distance: distance, openStatus: openStatus)
     }
 }

@@ -4,7 +4,7 @@ extension NearbyAnswer {
     ///
     /// The HTTP API and the CLI's `--json` both answer with this.
     public func json() -> [UInt8] {
-        var writer = JSONWriter(capacity: 256 + places.reduce(0) { $0 + $1.jsonCapacity })
+        var writer = JSONWriter(capacity: 256 + places.reduce(0) { $0 + $1.place.jsonCapacity(asFeature: false) })
         writer.object { writer in
             writeMembers(to: &writer, placesKey: "places") { writer, place in place.write(to: &writer) }
         }
@@ -48,7 +48,4 @@ extension NearbyPlace {
     public func write(to writer: inout JSONWriter) {
         place.write(to: &writer, distance: distance, openStatus: openStatus)
     }
-
-    /// Room for the place's JSON: its members, the distances and the open status (so an answer never regrows).
-    var jsonCapacity: Int { place.jsonCount + 144 }
 }

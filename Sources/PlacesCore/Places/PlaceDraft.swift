@@ -235,7 +235,7 @@ public struct PlaceDraft: Sendable, Hashable {
     // MARK: - Ids and text rules
 
     /// Ids that name a route under `/v1/places/` and so can never name a place.
-    public static let reservedIDs: Set<String> = ["nearby", "search"]
+    public static let reservedIDs: Set<String> = ["nearby", "search", "within", "clusters"]
 
     /// Checks an id: 1–100 letters, digits, `-`, `_`, `.` or `:`, safe in a URL path, and not a route's name.
     public static func checkID(_ id: String, field: String = "id") throws(PlacesError) {

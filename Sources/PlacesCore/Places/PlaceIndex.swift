@@ -70,6 +70,11 @@ public final class PlaceIndex: Sendable {
         version.table.nearby(query, whileScanning: whileScanning)
     }
 
+    /// One page of the places inside the query's box that pass its filter, best score first, then by id.
+    public func within(_ query: ViewportQuery) -> ViewportAnswer {
+        version.table.within(query)
+    }
+
     /// The summaries of these ids that are live, by id.
     public func summaries(_ ids: [String]) -> [String: PlaceSummary] {
         let version = version

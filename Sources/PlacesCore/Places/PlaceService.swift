@@ -47,6 +47,11 @@ public struct PlaceService: Sendable {
         NearbyAnswer(query: query, places: index.nearby(query))
     }
 
+    /// The places inside a map's viewport, best score first (then by id), one page at a time.
+    public func within(_ query: ViewportQuery) -> ViewportAnswer {
+        index.within(query)
+    }
+
     /// The live place with this id, or `not_found`.
     public func place(id: String) async throws -> Place {
         try PlaceDraft.checkID(id)
@@ -154,7 +159,7 @@ public struct PlaceService: Sendable {
             if index.revision >= revision { break }
             do {
                 // No longer than the patience left, whatever the request's own deadline.
-                try await DatabaseDeadline.within(deadline - ContinuousClock.now) { try await syncIndex() }
+                _ = try await DatabaseDeadline.within(deadline - ContinuousClock.now) { try await syncIndex() }
             } catch {
                 return index.revision >= revision
             }

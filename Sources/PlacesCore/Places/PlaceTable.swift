@@ -11,6 +11,8 @@ struct PlaceTable: Sendable {
     var places = ChunkedArray<IndexedPlace?>()
     /// Each slot's kind, kept apart so the common kind-only filter reads one byte a candidate.
     var kinds = ChunkedArray<PlaceKind?>()
+    /// Each slot's place in the map's order (best score first, then id), kept apart for the same reason.
+    var ranks = ChunkedArray<PlaceRank>()
     var revision: Int64 = 0
     /// The database's generation the revision counts in (see `PlaceSnapshot.generation`).
     var generation = ""
@@ -24,6 +26,7 @@ struct PlaceTable: Sendable {
         slots = PlaceSlots(capacity: snapshot.summaries.count)
         places.reserveCapacity(snapshot.summaries.count)
         kinds.reserveCapacity(snapshot.summaries.count)
+        ranks.reserveCapacity(snapshot.summaries.count)
         var entries: [(key: UInt32, coordinate: Coordinate)] = []
         entries.reserveCapacity(snapshot.summaries.count)
         for summary in snapshot.summaries {
@@ -31,6 +34,7 @@ struct PlaceTable: Sendable {
             slots[summary.id] = slot
             places.append(IndexedPlace.make(summary))
             kinds.append(summary.kind)
+            ranks.append(PlaceRank(summary))
             entries.append((slot, summary.coordinate))
         }
         revision = snapshot.revision
@@ -56,11 +60,13 @@ struct PlaceTable: Sendable {
                 }
                 places[Int(slot)] = IndexedPlace.make(summary)
                 kinds[Int(slot)] = summary.kind
+                ranks[Int(slot)] = PlaceRank(summary)
             } else {
                 let slot = UInt32(places.count)
                 slots[summary.id] = slot
                 places.append(IndexedPlace.make(summary))
                 kinds.append(summary.kind)
+                ranks.append(PlaceRank(summary))
                 live += 1
                 gridChanges.append(.insert(key: slot, at: summary.coordinate))
             }
@@ -72,18 +78,9 @@ struct PlaceTable: Sendable {
     /// The places within the query's circle that pass its filter, ordered by (distance, id), at most `limit` of them;
     /// `whileScanning` runs once from inside the grid's scan.
     func nearby(_ query: NearbyQuery, whileScanning: (() -> Void)?) -> [NearbyPlace] {
-        let kinds = kinds
         let places = places
         let matcher = query.filter.matcher()
-        var filter: ((UInt32) -> Bool)?
-        if query.filter.isEmpty {
-            filter = nil
-        } else if query.filter == PlaceFilter(kind: query.kind) {
-            // The common kind-only filter reads the compact kinds, not the places.
-            filter = { slot in kinds[Int(slot)] == query.kind }
-        } else {
-            filter = { slot in places[Int(slot)].map { matcher.matches($0.summary) } ?? false }
-        }
+        var filter = slotFilter(query.filter, matcher)
         if let whileScanning {
             var pending = true
             let test = filter
@@ -116,5 +113,38 @@ struct PlaceTable: Sendable {
             )
         }
         return answer
+    }
+
+    /// The test of a slot against a filter; nil when nothing is filtered.
+    private func slotFilter(_ filter: PlaceFilter, _ matcher: PlaceFilter.Matcher) -> ((UInt32) -> Bool)? {
+        let kinds = kinds
+        let places = places
+        if filter.isEmpty { return nil }
+        // The common kind-only filter reads the compact kinds, not the places.
+        if filter == PlaceFilter(kind: filter.kind) { return { slot in kinds[Int(slot)] == filter.kind } }
+        return { slot in places[Int(slot)].map { matcher.matches($0.summary) } ?? false }
+    }
+
+    /// One page of the places in the query's box that pass its filter, best score first, then by id.
+    func within(_ query: ViewportQuery) -> ViewportAnswer {
+        let places = places
+        let ranks = ranks
+        let matcher = query.filter.matcher()
+        let filter = slotFilter(query.filter, matcher)
+        let id: (UInt32) -> String = { slot in places[Int(slot)]?.summary.id ?? "" }
+        let after = query.after.map { (rank: PlaceRank(score: $0.score, id: $0.id), id: $0.id) }
+        // One more than the page, to tell whether more follow.
+        var best = BestRanked(k: query.limit + 1, id: id)
+        let coordinate: (UInt32) -> Coordinate = { places[Int($0)]?.summary.coordinate ?? Coordinate(latitude: .nan, longitude: .nan) }
+        grid.forEachKey(in: query.box, coordinate: coordinate) { slot in
+            let rank = ranks[Int(slot)]
+            if let after, !PlaceRank.precedes(after.rank, rank, aID: { after.id }, bID: { id(slot) }) { return }
+            if let filter, !filter(slot) { return }
+            best.offer(slot, rank)
+        }
+        let slots = best.sorted()
+        let page = slots.prefix(query.limit).compactMap { places[Int($0)] }
+        let statuses = query.filter.openAt == nil ? [] : page.map { matcher.openStatus($0.summary) }
+        return ViewportAnswer(box: query.box, places: page, openStatuses: statuses, more: slots.count > query.limit)
     }
 }

@@ -61,7 +61,7 @@ struct EventStreamController: Sendable {
     /// The stream as an answer: written until it ends, then closed (its lease given up).
     private func response(_ stream: LiveStream, context: PlacesRequestContext) async -> Response {
         let channel = context.channel
-        try? await channel.setOption(.socketOption(.so_sndbuf), value: SocketOptionValue(Self.sendBuffer))
+        try? await channel.setOption(.socketOption(.so_sndbuf), value: SocketOptionValue(Self.sendBuffer)).get()
         let logger = context.logger
         let body = ResponseBody { writer in
             // A write stuck on a client that does not read is cut off: once the feed has ended the stream (too slow,

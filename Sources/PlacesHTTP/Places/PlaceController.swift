@@ -19,15 +19,7 @@ struct PlaceController: Sendable {
     /// A signed-in caller's default location and radius fill in what the request leaves out.
     @Sendable func nearby(request: Request, context: PlacesRequestContext) async throws -> Response {
         let parameters = context.query
-        let filter = try PlaceFilter.parse(
-            kind: parameters["kind"],
-            tags: parameters.all("tag"),
-            cuisine: parameters["cuisine"],
-            minPrice: parameters["minPrice"],
-            maxPrice: parameters["maxPrice"],
-            minRating: parameters["minRating"],
-            openAt: parameters["openAt"]
-        )
+        let filter = try Self.filter(parameters)
         // Settings are read only for what the request leaves out: a request naming its centre and radius reads none.
         let complete = parameters["lat"] != nil && parameters["lon"] != nil && (parameters["radius"] != nil || parameters["radiusKm"] != nil)
         var defaults: NearbyQuery.Defaults?
@@ -55,6 +47,43 @@ struct PlaceController: Sendable {
         return response
     }
 
+    /// The query parameters `within` reads: the box, a page, and nearby's filters.
+    static let viewportQuery = QueryParameters.Names(
+        ["bbox", "limit", "cursor", "kind", "tag", "cuisine", "minPrice", "maxPrice", "minRating", "openAt", "format"],
+        repeatable: ["tag"]
+    )
+
+    /// `GET /v1/places/within?bbox=WEST,SOUTH,EAST,NORTH&limit=&cursor=` and nearby's filters: the places in a map's
+    /// viewport, best score first, then by id.
+    @Sendable func within(request: Request, context: PlacesRequestContext) async throws -> Response {
+        let parameters = context.query
+        let query = try ViewportQuery.parse(
+            bbox: parameters["bbox"],
+            limit: parameters["limit"],
+            cursor: parameters["cursor"],
+            filter: try Self.filter(parameters)
+        )
+        let format = try ResponseFormat.negotiate(format: parameters["format"], accept: request.headers[.accept])
+        let answer = service.within(query)
+        // The same for everyone who asks: tagged, and kept apart by Accept (JSON or GeoJSON).
+        return format == .geoJSON
+            ? EntityTag.answer(json: answer.geoJSON(), contentType: ResponseFormat.geoJSONMediaType, request: request, vary: "Accept")
+            : EntityTag.answer(json: answer.json(), request: request, vary: "Accept")
+    }
+
+    /// The filters nearby and the map's queries share.
+    private static func filter(_ parameters: QueryParameters) throws(PlacesError) -> PlaceFilter {
+        try PlaceFilter.parse(
+            kind: parameters["kind"],
+            tags: parameters.all("tag"),
+            cuisine: parameters["cuisine"],
+            minPrice: parameters["minPrice"],
+            maxPrice: parameters["maxPrice"],
+            minRating: parameters["minRating"],
+            openAt: parameters["openAt"]
+        )
+    }
+
     /// `GET /v1/places/search?q=&lat=&lon=&radius=&limit=&cursor=`
     @Sendable func search(request: Request, context: PlacesRequestContext) async throws -> Response {
         let parameters = context.query
@@ -69,9 +98,18 @@ struct PlaceController: Sendable {
         return try JSONResponse.make(try await service.search(query))
     }
 
-    /// `GET /v1/places/{id}`
+    /// `GET /v1/places/{id}?from=LAT,LON`: the place, with directions to it from `from` or, when it is left out, from
+    /// a signed-in caller's default location. Tagged for caches; `If-None-Match` with its tag answers 304.
     @Sendable func place(request: Request, context: PlacesRequestContext) async throws -> Response {
-        try JSONResponse.make(PlaceResponse(try await service.place(id: try context.pathText("id"))))
+        let id = try context.pathText("id")
+        var origin = try context.query["from"].map { text throws(PlacesError) in try Directions.parseOrigin(text) }
+        let place = try await service.place(id: id)
+        if origin == nil, let caller = context.caller {
+            origin = try await accounts.settings(userID: caller.user.id).defaultLocation?.coordinate
+        }
+        let answer = PlaceResponse(place, directions: origin.map { Directions(from: $0, to: place.coordinate) })
+        // A signed-in caller's default location changes the answer: a cache keys it by Authorization too.
+        return EntityTag.answer(json: Array(try JSONResponse.encoder.encode(answer)), request: request, vary: "Authorization")
     }
 
     /// `POST /v1/places` (signed in) → 201; the caller owns the new place.

@@ -5,15 +5,18 @@ import PlacesCore
 /// unknown.
 public struct PlaceResponse: Encodable, Sendable {
     let place: Place
+    /// How to get there, when the request said where from (`from`, or the caller's default location).
+    var directions: Directions?
 
     /// The API view of `place`.
-    public init(_ place: Place) {
+    public init(_ place: Place, directions: Directions? = nil) {
         self.place = place
+        self.directions = directions
     }
 
     private enum CodingKeys: String, CodingKey {
         case id, kind, name, description, lat, lon, address, city, tags, cuisine, priceLevel, phone, website, openingHours, timeZone
-        case ownerId, ratingAverage, ratingCount, score, createdAt, updatedAt
+        case ownerId, ratingAverage, ratingCount, score, createdAt, updatedAt, directions
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -39,5 +42,6 @@ public struct PlaceResponse: Encodable, Sendable {
         try fields.encode(place.rating.score, forKey: .score)
         try fields.encode(place.createdAt, forKey: .createdAt)
         try fields.encode(place.updatedAt, forKey: .updatedAt)
+        try fields.encodeIfPresent(directions, forKey: .directions)
     }
 }
