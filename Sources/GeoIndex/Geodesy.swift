@@ -35,4 +35,20 @@ public enum Geodesy {
         let normalized = degrees < 0 ? degrees + 360 : degrees
         return normalized >= 360 ? 0 : normalized
     }
+
+    /// The unit vector of a coordinate (x towards 0°E on the equator, z towards the north pole): what sums of
+    /// positions are taken over, so that a mean does not break at the antimeridian.
+    public static func unitVector(_ coordinate: Coordinate) -> (x: Double, y: Double, z: Double) {
+        let v = UnitVector(coordinate)
+        return (v.x, v.y, v.z)
+    }
+
+    /// The coordinate a vector points to (it need not be of unit length); nil for one too short to have a direction.
+    public static func coordinate(x: Double, y: Double, z: Double) -> Coordinate? {
+        let horizontal = (x * x + y * y).squareRoot()
+        guard (horizontal * horizontal + z * z).squareRoot() > 1e-12 else { return nil }
+        let latitude = atan2(z, horizontal) * (180 / Double.pi)
+        let longitude = horizontal == 0 ? 0 : atan2(y, x) * (180 / Double.pi)
+        return Coordinate(latitude: latitude, longitude: longitude)
+    }
 }

@@ -37,7 +37,16 @@ struct PlacesBench: ParsableCommand {
     @Flag(help: "One JSON object per size, one per line.")
     var json = false
 
+    @Flag(help: "Measure the map's queries (clusters and viewports) instead of radius queries.")
+    var maps = false
+
     mutating func run() throws {
+        if maps {
+            for count in places.isEmpty ? [1_000_000] : places {
+                print(try MapBench(count: count, queries: min(queries, 200)).run() + "\n")
+            }
+            return
+        }
         for count in places.isEmpty ? [100_000, 1_000_000] : places {
             let report = try measure(count)
             print(json ? report.json : report.table + "\n")

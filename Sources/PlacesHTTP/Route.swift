@@ -165,6 +165,7 @@ struct Route: Sendable {
             Route(.post, "v1/places", signedIn: placeHandlers.create),
             Route(.get, "v1/places/nearby", query: PlaceController.nearbyQuery, use: placeHandlers.nearby),
             Route(.get, "v1/places/within", query: PlaceController.viewportQuery, use: placeHandlers.within),
+            Route(.get, "v1/places/clusters", query: PlaceController.clusterQuery, use: placeHandlers.clusters),
             Route(.get, "v1/places/search", query: ["q", "lat", "lon", "radius", "limit", "cursor"], use: placeHandlers.search),
             Route(.get, "v1/places/{id}", query: ["from"], use: placeHandlers.place),
             Route(.patch, "v1/places/{id}", signedIn: placeHandlers.update),

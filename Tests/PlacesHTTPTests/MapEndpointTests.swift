@@ -137,4 +137,38 @@ struct MapEndpointTests {
             #expect(try await client.json(.get, "/v1/places/gem-a", headers: [.ifNoneMatch: before ?? ""]).status == .ok)
         }
     }
+
+    @Test func clustersAddUpToThePlacesInTheBox() async throws {
+        try await TestApp.withClient(Self.places) { client in
+            // At zoom 3 the two San Francisco places share a cell, far from the third (another cell or not).
+            let answer = try await client.json(.get, "/v1/places/clusters?bbox=-123,37,-122,38&zoom=3")
+            #expect(answer.status == .ok)
+            #expect(answer.headers[.contentType] == "application/geo+json")
+            #expect(answer.headers[.eTag] != nil)
+            let body = try TestApp.object(answer.body)
+            #expect(body["type"] as? String == "FeatureCollection")
+            #expect(body["count"] as? Int == 3)
+            #expect(body["zoom"] as? Int == 3)
+            let features = try #require(body["features"] as? [[String: Any]])
+            let cluster = try #require(features.first)
+            let properties = try #require(cluster["properties"] as? [String: Any])
+            #expect(properties["cluster"] as? Bool == true)
+            #expect(properties["count"] as? Int == 3)
+            #expect(properties["bbox"] as? [Double] == [-122.42, 37.775, -122.4, 37.9])
+            #expect(properties["memberId"] as? String == "gem-a")
+            // At zoom 16 each is a place of its own, as nearby's GeoJSON shows it.
+            let close = try TestApp.object(try await client.json(.get, "/v1/places/clusters?bbox=-122.43,37.77,-122.41,37.78&zoom=16").body)
+            let places = try #require(close["features"] as? [[String: Any]])
+            #expect(Set(places.compactMap { $0["id"] as? String }) == ["gem-a", "rest-b"])
+            #expect((places.first?["properties"] as? [String: Any])?["kind"] != nil)
+            // Across the antimeridian, one kind.
+            let fiji = try TestApp.object(try await client.json(.get, "/v1/places/clusters?bbox=179,-18,-179,-16&zoom=2&kind=gem").body)
+            #expect(fiji["count"] as? Int == 2)
+            for (query, field) in [
+                ("bbox=0,0,1,1", "zoom"), ("bbox=0,0,1,1&zoom=21", "zoom"), ("zoom=3", "bbox"), ("bbox=-180,-90,180,90&zoom=12", "bbox"),
+            ] {
+                #expect(try await client.error(.get, "/v1/places/clusters?\(query)", expect: .badRequest).field == field, "\(query)")
+            }
+        }
+    }
 }

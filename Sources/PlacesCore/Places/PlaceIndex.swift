@@ -75,6 +75,15 @@ public final class PlaceIndex: Sendable {
         version.table.within(query)
     }
 
+    /// The clusters and single places of the query's box at its zoom; `fromCounts: false` scans the box even where
+    /// the counts kept per cell would answer (the benchmark's baseline: both give the same answer).
+    public func clusters(_ query: ClusterQuery, fromCounts: Bool = true) -> ClusterAnswer {
+        fromCounts ? version.table.clusters(query) : version.table.scannedClusters(query)
+    }
+
+    /// Bytes the per-cell counts of the map's grid hold (for the memory figures).
+    public var mapCellBytes: Int { version.table.cells.memoryBytes }
+
     /// The summaries of these ids that are live, by id.
     public func summaries(_ ids: [String]) -> [String: PlaceSummary] {
         let version = version

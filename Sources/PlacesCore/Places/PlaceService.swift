@@ -52,6 +52,11 @@ public struct PlaceService: Sendable {
         index.within(query)
     }
 
+    /// The clusters and single places of a map's viewport at a zoom; their counts add up to the places in the box.
+    public func clusters(_ query: ClusterQuery) -> ClusterAnswer {
+        index.clusters(query)
+    }
+
     /// The live place with this id, or `not_found`.
     public func place(id: String) async throws -> Place {
         try PlaceDraft.checkID(id)

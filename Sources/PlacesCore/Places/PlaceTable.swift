@@ -13,6 +13,8 @@ struct PlaceTable: Sendable {
     var kinds = ChunkedArray<PlaceKind?>()
     /// Each slot's place in the map's order (best score first, then id), kept apart for the same reason.
     var ranks = ChunkedArray<PlaceRank>()
+    /// How many places each cell of the map's grid holds, per kind, at the coarse zooms (for clusters).
+    var cells = MapCells()
     var revision: Int64 = 0
     /// The database's generation the revision counts in (see `PlaceSnapshot.generation`).
     var generation = ""
@@ -41,6 +43,7 @@ struct PlaceTable: Sendable {
         generation = snapshot.generation
         live = snapshot.summaries.count
         grid.build(entries)
+        cells = MapCells(snapshot.summaries.map { ($0.coordinate, $0.kind) })
     }
 
     /// Applies a change set in order (the caller checked its revision).
@@ -49,6 +52,7 @@ struct PlaceTable: Sendable {
         for id in changes.deleted {
             guard let slot = slots.removeValue(forKey: id), let old = places[Int(slot)] else { continue }
             gridChanges.append(.remove(key: slot, at: old.summary.coordinate))
+            cells.remove(old.summary.coordinate, kind: old.summary.kind)
             places[Int(slot)] = nil
             kinds[Int(slot)] = nil
             live -= 1
@@ -57,6 +61,10 @@ struct PlaceTable: Sendable {
             if let slot = slots[summary.id], let old = places[Int(slot)] {
                 if old.summary.coordinate != summary.coordinate {
                     gridChanges.append(.move(key: slot, from: old.summary.coordinate, to: summary.coordinate))
+                }
+                if old.summary.coordinate != summary.coordinate || old.summary.kind != summary.kind {
+                    cells.remove(old.summary.coordinate, kind: old.summary.kind)
+                    cells.add(summary.coordinate, kind: summary.kind)
                 }
                 places[Int(slot)] = IndexedPlace.make(summary)
                 kinds[Int(slot)] = summary.kind
@@ -69,6 +77,7 @@ struct PlaceTable: Sendable {
                 ranks.append(PlaceRank(summary))
                 live += 1
                 gridChanges.append(.insert(key: slot, at: summary.coordinate))
+                cells.add(summary.coordinate, kind: summary.kind)
             }
         }
         grid.apply(gridChanges)
@@ -135,7 +144,6 @@ struct PlaceTable: Sendable {
         let after = query.after.map { (rank: PlaceRank(score: $0.score, id: $0.id), id: $0.id) }
         // One more than the page, to tell whether more follow.
         var best = BestRanked(k: query.limit + 1, id: id)
-        let coordinate: (UInt32) -> Coordinate = { places[Int($0)]?.summary.coordinate ?? Coordinate(latitude: .nan, longitude: .nan) }
         grid.forEachKey(in: query.box, coordinate: coordinate) { slot in
             let rank = ranks[Int(slot)]
             if let after, !PlaceRank.precedes(after.rank, rank, aID: { after.id }, bID: { id(slot) }) { return }

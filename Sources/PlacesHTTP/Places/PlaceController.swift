@@ -71,6 +71,21 @@ struct PlaceController: Sendable {
             : EntityTag.answer(json: answer.json(), request: request, vary: "Accept")
     }
 
+    /// The query parameters `clusters` reads: the box, the zoom, and nearby's filters.
+    static let clusterQuery = QueryParameters.Names(
+        ["bbox", "zoom", "kind", "tag", "cuisine", "minPrice", "maxPrice", "minRating", "openAt"],
+        repeatable: ["tag"]
+    )
+
+    /// `GET /v1/places/clusters?bbox=WEST,SOUTH,EAST,NORTH&zoom=Z` and nearby's filters: the viewport's clusters and
+    /// single places at a zoom, as GeoJSON; the counts add up to the places in the box.
+    @Sendable func clusters(request: Request, context: PlacesRequestContext) async throws -> Response {
+        let parameters = context.query
+        let query = try ClusterQuery.parse(bbox: parameters["bbox"], zoom: parameters["zoom"], filter: try Self.filter(parameters))
+        // The same for everyone who asks, whatever the request's headers: tagged.
+        return EntityTag.answer(json: service.clusters(query).geoJSON(), contentType: ResponseFormat.geoJSONMediaType, request: request)
+    }
+
     /// The filters nearby and the map's queries share.
     private static func filter(_ parameters: QueryParameters) throws(PlacesError) -> PlaceFilter {
         try PlaceFilter.parse(

@@ -1,0 +1,121 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The grid a map's clusters come from: at each zoom, Web Mercator's square cut into 2^(zoom+2) × 2^(zoom+2) cells
+/// (64 pixels of a 256-pixel tile), so a cell depends only on the zoom and panning never reshuffles clusters.
+///
+/// Rows count from the north. Mercator ends at ±85.0511°: the first and last rows reach on to the poles, so every
+/// coordinate has a cell. A cell at one zoom is exactly four cells of the next.
+public enum MapGrid {
+    /// The zooms a map asks for.
+    public static let zooms = 0...20
+
+    /// Where Web Mercator ends, in degrees of latitude.
+    public static let mercatorLimit = 85.0511287798066
+
+    /// A cell: its zoom, row (from the north) and column (from the antimeridian, eastwards).
+    public struct Cell: Sendable, Hashable, Comparable {
+        public let zoom: Int
+        public let row: Int
+        public let column: Int
+
+        public init(zoom: Int, row: Int, column: Int) {
+            self.zoom = zoom
+            self.row = row
+            self.column = column
+        }
+
+        /// One number per cell, unique across zooms (for keys).
+        public var key: UInt64 { UInt64(zoom) << 56 | UInt64(row) << 28 | UInt64(column) }
+
+        /// The cell of the zoom above that holds it.
+        public var parent: Cell { Cell(zoom: zoom - 1, row: row >> 1, column: column >> 1) }
+
+        /// The four cells of the next zoom it is made of, north-west first, row by row.
+        public var children: [Cell] {
+            [(0, 0), (0, 1), (1, 0), (1, 1)].map { Cell(zoom: zoom + 1, row: row << 1 + $0.0, column: column << 1 + $0.1) }
+        }
+
+        /// The cell's extent: longitudes exactly, latitudes from the inverse projection (the edge rows to the poles).
+        public var bounds: GeoBox {
+            let n = Double(MapGrid.cellsPerSide(zoom))
+            let west = Double(column) / n * 360 - 180
+            let east = Double(column + 1) / n * 360 - 180
+            let north = row == 0 ? 90 : MapGrid.latitude(ofRow: Double(row), n: n)
+            let south = row + 1 == MapGrid.cellsPerSide(zoom) ? -90 : MapGrid.latitude(ofRow: Double(row + 1), n: n)
+            return GeoBox(west: west, south: south, east: east, north: north)
+        }
+
+        public static func < (a: Cell, b: Cell) -> Bool {
+            (a.zoom, a.row, a.column) < (b.zoom, b.row, b.column)
+        }
+    }
+
+    /// Cells on each side of the square at a zoom.
+    @inline(__always)
+    public static func cellsPerSide(_ zoom: Int) -> Int { 1 << (zoom + 2) }
+
+    /// The cell holding a coordinate at a zoom.
+    @inline(__always)
+    public static func cell(_ coordinate: Coordinate, zoom: Int) -> Cell {
+        cell(sinLatitude: sin(coordinate.latitude * (Double.pi / 180)), longitude: coordinate.longitude, zoom: zoom)
+    }
+
+    /// The cell holding a point given by the sine of its latitude (a unit vector's z) and its longitude.
+    @inline(__always)
+    public static func cell(sinLatitude: Double, longitude: Double, zoom: Int) -> Cell {
+        let n = cellsPerSide(zoom)
+        let size = Double(n)
+        // Mercator's y is atanh(sin φ); past the limit (and at the poles, where it is infinite) the edge rows. Written
+        // so that infinities and NaN land in an edge cell instead of trapping in Int(_:).
+        let s = min(max(sinLatitude, -1), 1)
+        let y = 0.5 * log((1 + s) / (1 - s))
+        return Cell(zoom: zoom, row: index((1 - y / Double.pi) / 2 * size, n), column: index((longitude + 180) / 360 * size, n))
+    }
+
+    /// The whole part of `value`, within 0 ..< n (NaN gives 0).
+    @inline(__always)
+    private static func index(_ value: Double, _ n: Int) -> Int {
+        guard value > 0 else { return 0 }
+        return value < Double(n) ? Int(value) : n - 1
+    }
+
+    /// The cells of a zoom that a box touches: each row's columns, one range or two across the antimeridian.
+    public static func cells(in box: GeoBox, zoom: Int) -> [Cell] {
+        guard box.isValid else { return [] }
+        let north = cell(Coordinate(latitude: box.north, longitude: box.west), zoom: zoom)
+        let south = cell(Coordinate(latitude: box.south, longitude: box.east), zoom: zoom)
+        var columns: [ClosedRange<Int>]
+        if box.crossesAntimeridian {
+            columns = [north.column...(cellsPerSide(zoom) - 1), 0...south.column]
+        } else {
+            columns = [north.column...south.column]
+        }
+        var found: [Cell] = []
+        for row in north.row...south.row {
+            for range in columns {
+                for column in range { found.append(Cell(zoom: zoom, row: row, column: column)) }
+            }
+        }
+        return found
+    }
+
+    /// How many cells of a zoom a box touches (without listing them).
+    public static func cellCount(in box: GeoBox, zoom: Int) -> Int {
+        guard box.isValid else { return 0 }
+        let north = cell(Coordinate(latitude: box.north, longitude: box.west), zoom: zoom)
+        let south = cell(Coordinate(latitude: box.south, longitude: box.east), zoom: zoom)
+        let rows = south.row - north.row + 1
+        let columns = box.crossesAntimeridian ? cellsPerSide(zoom) - north.column + south.column + 1 : south.column - north.column + 1
+        return rows * columns
+    }
+
+    /// The latitude (degrees) of a row edge `row` of `n` rows.
+    static func latitude(ofRow row: Double, n: Double) -> Double {
+        let y = Double.pi * (1 - 2 * row / n)
+        return atan(sinh(y)) * (180 / Double.pi)
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import GeoIndex
+import Testing
+
+@testable import PlacesCore
+
+/// Clusters against a brute force: every place in the box passing the filter counted once, in the cell of the zoom
+/// that holds it, each cluster with its members' box, their southernmost member, and their mean on the sphere; from
+/// the counts kept per cell and from a scan alike, across the antimeridian and the poles, and as places change.
+@Suite("Clusters")
+struct ClusterTests {
+    static func places(count: Int, seed: UInt64) -> [PlaceSummary] {
+        var rng = SplitMix64(seed: seed)
+        let centres = [(37.77, -122.42, 0.3), (-17.8, 180.0, 0.4), (89.5, 0, 1.0), (-88, 40, 3.0), (0, 0, 40.0), (40.7, -74.0, 5.0)]
+        return (0..<count).map { i in
+            let centre = centres[i % centres.count]
+            let lat = min(90, max(-90, centre.0 + Double.random(in: -centre.2...centre.2, using: &rng)))
+            var lon = centre.1 + Double.random(in: -centre.2...centre.2, using: &rng)
+            if lon > 180 { lon -= 360 }
+            if lon < -180 { lon += 360 }
+            var summary = PlaceSummary(
+                id: "p\(i)",
+                kind: i % 3 == 0 ? .restaurant : .gem,
+                name: "Place \(i)",
+                coordinate: Coordinate(latitude: lat, longitude: lon)
+            )
+            summary.tags = i % 4 == 0 ? ["views"] : []
+            return summary
+        }
+    }
+
+    /// What a brute force finds for one cell.
+    struct Expected: Equatable, CustomStringConvertible {
+        var count = 0
+        var south = 90.0, north = -90.0, west = 180.0, east = -180.0
+        var member = ""
+        var memberLatitude = 91.0
+        var x = 0.0, y = 0.0, z = 0.0
+
+        var description: String { "\(count) [\(west),\(south),\(east),\(north)] \(member)" }
+
+        static func == (a: Expected, b: Expected) -> Bool {
+            a.count == b.count && a.south == b.south && a.north == b.north && a.west == b.west && a.east == b.east && a.member == b.member
+        }
+    }
+
+    static func bruteForce(_ places: [PlaceSummary], _ query: ClusterQuery) -> [MapGrid.Cell: Expected] {
+        var cells: [MapGrid.Cell: Expected] = [:]
+        for place in places where query.box.contains(place.coordinate) {
+            if let kind = query.filter.kind, place.kind != kind { continue }
+            if !query.filter.tags.allSatisfy(place.tags.contains) { continue }
+            let c = place.coordinate
+            var e = cells[MapGrid.cell(c, zoom: query.zoom), default: Expected()]
+            e.count += 1
+            e.south = min(e.south, c.latitude)
+            e.north = max(e.north, c.latitude)
+            e.west = min(e.west, c.longitude)
+            e.east = max(e.east, c.longitude)
+            if c.latitude < e.memberLatitude || (c.latitude == e.memberLatitude && place.id < e.member) {
+                e.memberLatitude = c.latitude
+                e.member = place.id
+            }
+            let v = Geodesy.unitVector(c)
+            e.x += v.x
+            e.y += v.y
+            e.z += v.z
+            cells[MapGrid.cell(c, zoom: query.zoom)] = e
+        }
+        return cells
+    }
+
+    static func check(_ index: PlaceIndex, _ places: [PlaceSummary], _ query: ClusterQuery, sourceLocation: SourceLocation = #_sourceLocation) {
+        let expected = bruteForce(places, query)
+        let answer = index.clusters(query)
+        #expect(answer.count == expected.values.reduce(0) { $0 + $1.count }, "\(query.box) zoom \(query.zoom)", sourceLocation: sourceLocation)
+        #expect(answer.features.count == expected.count, "\(query.box) zoom \(query.zoom)", sourceLocation: sourceLocation)
+        let byID = Dictionary(uniqueKeysWithValues: places.map { ($0.id, $0) })
+        for feature in answer.features {
+            switch feature {
+            case .place(let place):
+                let cell = MapGrid.cell(place.summary.coordinate, zoom: query.zoom)
+                #expect(expected[cell]?.count == 1 && expected[cell]?.member == place.summary.id, sourceLocation: sourceLocation)
+            case .cluster(let cell, let count, let center, let bounds, let memberID):
+                var got = Expected(count: count, south: bounds.south, north: bounds.north, west: bounds.west, east: bounds.east)
+                got.member = memberID
+                let wanted = expected[cell]
+                #expect(
+                    got == wanted,
+                    "cell \(cell) zoom \(query.zoom): got \(got), wanted \(String(describing: wanted))",
+                    sourceLocation: sourceLocation
+                )
+                if let wanted, let mean = Geodesy.coordinate(x: wanted.x, y: wanted.y, z: wanted.z) {
+                    #expect(
+                        Geodesy.distanceMeters(mean, center) < 0.01,
+                        "cell \(cell): centre \(center), mean \(mean)",
+                        sourceLocation: sourceLocation
+                    )
+                }
+                #expect(byID[memberID] != nil, sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    static let boxes = [
+        GeoBox(west: -180, south: -90, east: 180, north: 90),
+        GeoBox(west: -122.6, south: 37.6, east: -122.3, north: 37.9),
+        GeoBox(west: -122.51, south: 37.71, east: -122.33, north: 37.83),
+        GeoBox(west: 179.7, south: -18.1, east: -179.8, north: -17.5),
+        GeoBox(west: 170, south: -30, east: -170, north: 0),
+        GeoBox(west: -180, south: 85.0511287798066, east: 180, north: 90),
+        GeoBox(west: -30, south: -20, east: 25, north: 35),
+        GeoBox(west: -75.3, south: 36, east: -70, north: 44),
+    ]
+
+    @Test("counts, boxes, members and centres match a brute force at every zoom", arguments: [nil, PlaceKind.gem])
+    func matchesBruteForce(kind: PlaceKind?) throws {
+        let places = Self.places(count: 4_000, seed: 21)
+        let index = PlaceIndex()
+        index.replaceAll(PlaceSnapshot(summaries: places, revision: 1))
+        for box in Self.boxes {
+            for zoom in [0, 1, 3, 4, 6, 8, 10, 11, 13] where MapGrid.cellCount(in: box, zoom: zoom) <= ClusterQuery.maximumCells {
+                Self.check(index, places, try ClusterQuery(box: box, zoom: zoom, filter: PlaceFilter(kind: kind)))
+            }
+        }
+    }
+
+    @Test("a filter besides kind scans the box and agrees")
+    func otherFiltersScan() throws {
+        let places = Self.places(count: 3_000, seed: 22)
+        let index = PlaceIndex()
+        index.replaceAll(PlaceSnapshot(summaries: places, revision: 1))
+        var filter = PlaceFilter()
+        filter.tags = ["views"]
+        for box in Self.boxes {
+            for zoom in [2, 5, 9] where MapGrid.cellCount(in: box, zoom: zoom) <= ClusterQuery.maximumCells {
+                Self.check(index, places, try ClusterQuery(box: box, zoom: zoom, filter: filter))
+            }
+        }
+    }
+
+    @Test("the counts follow the places as they are added, moved, change kind and are deleted")
+    func countsFollowChanges() throws {
+        var places = Self.places(count: 2_000, seed: 23)
+        let index = PlaceIndex()
+        index.replaceAll(PlaceSnapshot(summaries: places, revision: 1))
+        var rng = SplitMix64(seed: 24)
+        for revision in 2...6 {
+            var upserted: [PlaceSummary] = []
+            var deleted: [String] = []
+            for _ in 0..<150 {
+                let i = Int.random(in: 0..<places.count, using: &rng)
+                switch Int.random(in: 0..<4, using: &rng) {
+                case 0:
+                    places[i].coordinate = Self.places(count: 6, seed: rng.next())[i % 6].coordinate
+                    upserted.append(places[i])
+                case 1:
+                    places[i].kind = places[i].kind == .gem ? .restaurant : .gem
+                    upserted.append(places[i])
+                case 2:
+                    deleted.append(places[i].id)
+                    places.remove(at: i)
+                default:
+                    var fresh = Self.places(count: 6, seed: rng.next())[revision % 6]
+                    fresh.id = "new-\(revision)-\(rng.next() % 1_000_000)"
+                    places.append(fresh)
+                    upserted.append(fresh)
+                }
+            }
+            // A place deleted after it changed in the same set stays deleted; one changed after it was deleted does not
+            // come back: keep the set as the feed would send it.
+            let gone = Set(deleted)
+            index.apply(PlaceChanges(upserted: upserted.filter { !gone.contains($0.id) }, deleted: deleted, revision: Int64(revision)))
+            places = places.filter { !gone.contains($0.id) }
+            for box in Self.boxes.prefix(5) {
+                for zoom in [1, 4, 10] where MapGrid.cellCount(in: box, zoom: zoom) <= ClusterQuery.maximumCells {
+                    Self.check(index, places, try ClusterQuery(box: box, zoom: zoom, filter: PlaceFilter(kind: revision % 2 == 0 ? nil : .gem)))
+                }
+            }
+        }
+    }
+
+    @Test("bad queries name their field")
+    func badQueries() throws {
+        for (bbox, zoom, field) in [
+            ("0,0,1,1", nil, "zoom"), ("0,0,1,1", "21", "zoom"), ("0,0,1,1", "-1", "zoom"), ("0,0,1,1", "1.5", "zoom"),
+            ("0,1,1,0", "3", "bbox"), ("-180,-90,180,90", "12", "bbox"),
+        ] as [(String, String?, String)] {
+            do {
+                _ = try ClusterQuery.parse(bbox: bbox, zoom: zoom, filter: PlaceFilter())
+                Issue.record("\(bbox) \(String(describing: zoom)) was accepted")
+            } catch {
+                #expect(error.field == field, "\(bbox) \(String(describing: zoom))")
+            }
+        }
+    }
+}
