@@ -68,7 +68,13 @@ public struct GridIndex: Sendable {
     /// The index keeps positions to the precision its scans need, so the keys near an edge are decided by their exact
     /// coordinate, which `coordinate` gives for a key.
     public func forEachKey(in box: GeoBox, coordinate: (UInt32) -> Coordinate, _ body: (UInt32) -> Void) {
-        storage.forEachKey(in: box, coordinate: coordinate, body)
+        storage.forEachEntry(in: box, coordinate: coordinate) { body($0.key) }
+    }
+
+    /// `forEachKey(in:coordinate:_:)`, giving each key's unit vector too (x towards 0°E on the equator, z towards
+    /// the north pole; `MapGrid.cell(x:y:z:zoom:)` reads it), so a scan reads nothing outside the index.
+    public func forEachPoint(in box: GeoBox, coordinate: (UInt32) -> Coordinate, _ body: (UInt32, Double, Double, Double) -> Void) {
+        storage.forEachEntry(in: box, coordinate: coordinate) { body($0.key, $0.x, $0.y, $0.z) }
     }
 
     /// Every key within radiusMeters of center (distance <= radius), sorted by (distance, tie-break); with limit: the k nearest of those.

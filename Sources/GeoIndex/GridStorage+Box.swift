@@ -1,10 +1,10 @@
 extension GridStorage {
-    /// Calls `body` with every key whose coordinate lies in `box`, band by band (south to north), each band by longitude.
+    /// Calls `body` with every entry whose coordinate lies in `box`, band by band (south to north), each band by longitude.
     ///
     /// The bands and their longitude windows are widened by `longitudeSlack`, which covers the stored Float longitude's
     /// rounding; an entry well inside both is in the box without another look, and one near an edge is decided by its
     /// exact coordinate, which `coordinate` gives (the index keeps none), so the answer is exact.
-    func forEachKey(in box: GeoBox, coordinate: (UInt32) -> Coordinate, _ body: (UInt32) -> Void) {
+    func forEachEntry(in box: GeoBox, coordinate: (UInt32) -> Coordinate, _ body: (GridEntry) -> Void) {
         guard box.isValid else { return }
         let slack = GridStorage.longitudeSlack
         let first = layout.band(latitude: box.south - slack)
@@ -27,7 +27,7 @@ extension GridStorage {
                     for i in start..<end {
                         let entry = band[i]
                         if inside, entry.lon > sure.low, entry.lon < sure.high {
-                            body(entry.key)
+                            body(entry)
                             continue
                         }
                         // Exact, and against this window's own longitudes: a crossing box's two windows never both
@@ -36,7 +36,7 @@ extension GridStorage {
                         if exact.latitude >= box.south, exact.latitude <= box.north, exact.longitude >= window.low,
                             exact.longitude <= window.high
                         {
-                            body(entry.key)
+                            body(entry)
                         }
                     }
                 }

@@ -59,14 +59,24 @@ public enum MapGrid {
     public static func cellsPerSide(_ zoom: Int) -> Int { 1 << (zoom + 2) }
 
     /// The cell holding a coordinate at a zoom.
+    ///
+    /// It is worked out from the coordinate's unit vector, which the grid index keeps for every place, so a scan of
+    /// the index puts each place in the cell its counts were kept in, to the last bit.
     @inline(__always)
     public static func cell(_ coordinate: Coordinate, zoom: Int) -> Cell {
-        cell(sinLatitude: sin(coordinate.latitude * (Double.pi / 180)), longitude: coordinate.longitude, zoom: zoom)
+        let v = UnitVector(coordinate)
+        return cell(x: v.x, y: v.y, z: v.z, zoom: zoom)
+    }
+
+    /// The cell holding the point of a unit vector (as `GridIndex.forEachPoint` gives it) at a zoom.
+    @inline(__always)
+    public static func cell(x: Double, y: Double, z: Double, zoom: Int) -> Cell {
+        cell(sinLatitude: z, longitude: atan2(y, x) * (180 / Double.pi), zoom: zoom)
     }
 
     /// The cell holding a point given by the sine of its latitude (a unit vector's z) and its longitude.
     @inline(__always)
-    public static func cell(sinLatitude: Double, longitude: Double, zoom: Int) -> Cell {
+    static func cell(sinLatitude: Double, longitude: Double, zoom: Int) -> Cell {
         let n = cellsPerSide(zoom)
         let size = Double(n)
         // Mercator's y is atanh(sin φ); past the limit (and at the poles, where it is infinite) the edge rows. Written

@@ -193,4 +193,71 @@ struct ClusterTests {
             }
         }
     }
+
+    @Test("after every change set, each cell's counts and extremes equal those of a table built afresh", arguments: [23, 31, 47] as [UInt64])
+    func keptCountsEqualFreshOnes(seed: UInt64) throws {
+        var places = Self.places(count: 2_000, seed: seed)
+        var table = PlaceTable(PlaceSnapshot(summaries: places, revision: 1))
+        var rng = SplitMix64(seed: seed + 1)
+        for revision in 2...9 {
+            var upserted: [PlaceSummary] = []
+            var deleted: [String] = []
+            var ops: [String] = []
+            for _ in 0..<150 {
+                let i = Int.random(in: 0..<places.count, using: &rng)
+                switch Int.random(in: 0..<4, using: &rng) {
+                case 0:
+                    places[i].coordinate = Self.places(count: 6, seed: rng.next())[i % 6].coordinate
+                    upserted.append(places[i])
+                    ops.append("move \(places[i].id)")
+                case 1:
+                    places[i].kind = places[i].kind == .gem ? .restaurant : .gem
+                    upserted.append(places[i])
+                    ops.append("kind \(places[i].id)")
+                case 2:
+                    deleted.append(places[i].id)
+                    ops.append("delete \(places[i].id)")
+                    places.remove(at: i)
+                default:
+                    var fresh = Self.places(count: 6, seed: rng.next())[revision % 6]
+                    fresh.id = "new-\(revision)-\(rng.next() % 1_000_000)"
+                    places.append(fresh)
+                    upserted.append(fresh)
+                    ops.append("new \(fresh.id)")
+                }
+            }
+            let gone = Set(deleted)
+            table.apply(PlaceChanges(upserted: upserted.filter { !gone.contains($0.id) }, deleted: deleted, revision: Int64(revision)))
+            places = places.filter { !gone.contains($0.id) }
+            let fresh = PlaceTable(PlaceSnapshot(summaries: places, revision: 1))
+            let l1 = table.lookup
+            let l2 = fresh.lookup
+            for zoom in [0, 1, 2, 3, 4, 5] {
+                for cell in MapGrid.cells(in: GeoBox(west: -180, south: -90, east: 180, north: 90), zoom: zoom) {
+                    let a = table.cells.record(cell)
+                    let b = fresh.cells.record(cell)
+                    for kind in [PlaceKind.gem, .restaurant] {
+                        let ka = a?[kind] ?? KindCell()
+                        let kb = b?[kind] ?? KindCell()
+                        if ka.count != kb.count {
+                            Issue.record("rev \(revision) \(cell) \(kind) count \(ka.count) vs \(kb.count)")
+                            continue
+                        }
+                        guard ka.count > 0 else { continue }
+                        for side in MapSide.allCases {
+                            let ia = l1.id(ka.extremes[side.rawValue])
+                            let ib = l2.id(kb.extremes[side.rawValue])
+                            if ia != ib {
+                                let pa = places.first { $0.id == ia }
+                                let pb = places.first { $0.id == ib }
+                                Issue.record(
+                                    "rev \(revision) \(cell) \(kind) \(side): \(ia) \(String(describing: pa?.coordinate)) \(String(describing: pa?.kind)) vs \(ib) \(String(describing: pb?.coordinate)) \(String(describing: pb?.kind)) cells \(pa.map { MapGrid.cell($0.coordinate, zoom: 10) }.map(String.init(describing:)) ?? "") \(pb.map { MapGrid.cell($0.coordinate, zoom: 10) }.map(String.init(describing:)) ?? "")"
+                                )
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

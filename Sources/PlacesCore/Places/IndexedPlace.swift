@@ -1,3 +1,5 @@
+import GeoIndex
+
 /// A live place as the index holds it: its summary, and its public JSON form made once, when it enters the index.
 ///
 /// Every answer that shows a place (the nearby JSON, GeoJSON's properties, the CLI's `--json`) copies these
@@ -71,6 +73,9 @@ struct IndexedPlace: @unchecked Sendable {
 
     /// What nearby answers show and their filters read.
     var summary: PlaceSummary { buffer.header.summary }
+
+    /// The place's coordinate, read in place (without copying the summary and retaining its fields).
+    var coordinate: Coordinate { buffer.withUnsafeMutablePointerToHeader { $0.pointee.summary.coordinate } }
 
     /// How many bytes the place's JSON members take.
     var jsonCount: Int { Int(buffer.header.count) }

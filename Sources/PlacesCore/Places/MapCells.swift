@@ -1,128 +1,239 @@
+import Foundation
 import GeoIndex
 
-/// What a map's cell holds of one kind of place: how many, and the sum of their unit vectors (whose direction is
-/// their mean position on the sphere).
-struct KindTotals: Sendable, Hashable {
+/// A side of a cell or cluster, towards which its extreme place lies.
+///
+/// Places are compared by their unit vectors, as the grid index keeps them (latitude by z, longitude by the vector's
+/// angle), so a scan of the index and the counts kept per cell rank places alike, to the last bit.
+enum MapSide: Int, CaseIterable, Sendable {
+    case south, north, west, east
+
+    /// How far to this side a unit vector lies: larger is further.
+    @inline(__always)
+    func reach(_ x: Double, _ y: Double, _ z: Double) -> Double {
+        switch self {
+        case .south: return -z
+        case .north: return z
+        case .west: return -atan2(y, x)
+        case .east: return atan2(y, x)
+        }
+    }
+}
+
+/// How the index's places are looked up by slot while cells are counted: exact coordinates and ids.
+struct SlotLookup {
+    let coordinate: (UInt32) -> Coordinate
+    let id: (UInt32) -> String
+    let kind: (UInt32) -> PlaceKind?
+
+    /// How far to `side` a slot's place lies.
+    @inline(__always)
+    func reach(_ slot: UInt32, _ side: MapSide) -> Double {
+        let v = Geodesy.unitVector(coordinate(slot))
+        return side.reach(v.x, v.y, v.z)
+    }
+
+    /// True when slot `a` lies further to `side` than slot `b`; ties go to the smaller id.
+    @inline(__always)
+    func prefers(_ a: UInt32, over b: UInt32, _ side: MapSide) -> Bool {
+        let p = reach(a, side)
+        let q = reach(b, side)
+        return p != q ? p > q : id(a) < id(b)
+    }
+}
+
+/// What a map's cell holds of one kind of place: how many, the sum of their unit vectors (whose direction is their
+/// mean position on the sphere), and the slots of the places furthest to each side (ties: the smallest id), from
+/// which its members' box and the member it names (the southernmost) come.
+struct KindCell: Sendable {
     var count: Int32 = 0
+    var extremes: SIMD4<UInt32> = .zero
     var x = 0.0
     var y = 0.0
     var z = 0.0
 
-    mutating func add(_ v: (x: Double, y: Double, z: Double), _ sign: Int32) {
-        count += sign
-        x += Double(sign) * v.x
-        y += Double(sign) * v.y
-        z += Double(sign) * v.z
+    /// A cell of one place.
+    init(slot: UInt32, _ v: (x: Double, y: Double, z: Double)) {
+        count = 1
+        extremes = SIMD4(repeating: slot)
+        x = v.x
+        y = v.y
+        z = v.z
     }
 
-    mutating func add(_ other: KindTotals) {
+    init() {}
+
+    /// Adds another cell's places (its extremes compete with these).
+    mutating func merge(_ other: KindCell, _ lookup: SlotLookup) {
+        guard other.count > 0 else { return }
+        guard count > 0 else {
+            self = other
+            return
+        }
         count += other.count
         x += other.x
         y += other.y
         z += other.z
+        for side in MapSide.allCases where lookup.prefers(other.extremes[side.rawValue], over: extremes[side.rawValue], side) {
+            extremes[side.rawValue] = other.extremes[side.rawValue]
+        }
     }
 }
 
-/// A cell's totals, per kind.
-struct CellTotals: Sendable, Hashable {
-    var gems = KindTotals()
-    var restaurants = KindTotals()
+/// A cell's places, per kind.
+struct CellRecord: Sendable {
+    var gems = KindCell()
+    var restaurants = KindCell()
 
-    /// The totals of one kind, or of both.
-    func of(_ kind: PlaceKind?) -> KindTotals {
-        switch kind {
-        case .gem: return gems
-        case .restaurant: return restaurants
-        case nil:
-            var both = gems
-            both.add(restaurants)
-            return both
+    subscript(kind: PlaceKind) -> KindCell {
+        get { kind == .gem ? gems : restaurants }
+        set {
+            if kind == .gem { gems = newValue } else { restaurants = newValue }
         }
     }
 
-    var isEmpty: Bool { gems.count == 0 && restaurants.count == 0 }
+    /// The places of one kind, or of both.
+    func of(_ kind: PlaceKind?, _ lookup: SlotLookup) -> KindCell {
+        if let kind { return self[kind] }
+        var both = gems
+        both.merge(restaurants, lookup)
+        return both
+    }
 
-    mutating func add(_ v: (x: Double, y: Double, z: Double), kind: PlaceKind, _ sign: Int32) {
-        switch kind {
-        case .gem: gems.add(v, sign)
-        case .restaurant: restaurants.add(v, sign)
-        }
+    /// How many places of one kind, or of both.
+    func count(_ kind: PlaceKind?) -> Int32 {
+        kind.map { self[$0].count } ?? gems.count + restaurants.count
     }
 }
 
 /// The places counted per cell of the map's grid (`MapGrid`), per kind, at every coarse zoom (0 through
 /// `finestZoom`): the clusters of a continent come from a few hundred cells, not from a scan of a million places.
 ///
-/// The index keeps it in step with the feed: every place that enters, moves, changes kind or leaves adds to or takes
-/// from one cell per zoom. Only non-empty cells are kept, in 1,024 shards, so a copy-on-write change copies a few
-/// small shards. Positions are summed as unit vectors, so counts are exact and a mean never breaks at the
-/// antimeridian; boxes and members are found at query time.
+/// The index keeps it in step with the feed: a place that enters, moves, changes kind or leaves adds to or takes from
+/// one cell per zoom. A cell whose extreme place leaves is worked out again once the change set is applied: from a
+/// scan of its area at the finest zoom, from its four finer cells above it. Only non-empty cells are kept, in 1,024
+/// shards, so a copy-on-write change copies a few small shards.
 struct MapCells: Sendable {
     /// The finest zoom counted; finer zooms scan their box.
     static let finestZoom = 10
     private static var shardCount: Int { 1_024 }
-    private var shards: [[UInt64: CellTotals]]
+    private var shards: [[UInt64: CellRecord]]
+    /// Cells (and kinds) whose extremes lost a place in the change set being applied.
+    private var stale: Set<Stale> = []
+
+    private struct Stale: Hashable {
+        let cell: MapGrid.Cell
+        let kind: PlaceKind
+    }
 
     init() {
         shards = Array(repeating: [:], count: MapCells.shardCount)
     }
 
     /// Counts every place, finest zoom first, each coarser zoom from the one below it.
-    init(_ places: [(coordinate: Coordinate, kind: PlaceKind)]) {
+    init(_ places: [(slot: UInt32, coordinate: Coordinate, kind: PlaceKind)], _ lookup: SlotLookup) {
         self.init()
-        var level: [MapGrid.Cell: CellTotals] = [:]
+        var level: [MapGrid.Cell: CellRecord] = [:]
         for place in places where place.coordinate.isValid {
-            let cell = MapGrid.cell(place.coordinate, zoom: MapCells.finestZoom)
-            level[cell, default: CellTotals()].add(Geodesy.unitVector(place.coordinate), kind: place.kind, 1)
+            let v = Geodesy.unitVector(place.coordinate)
+            let cell = MapGrid.cell(x: v.x, y: v.y, z: v.z, zoom: MapCells.finestZoom)
+            level[cell, default: CellRecord()][place.kind].merge(KindCell(slot: place.slot, v), lookup)
         }
         for zoom in (0...MapCells.finestZoom).reversed() {
-            var coarser: [MapGrid.Cell: CellTotals] = [:]
-            for (cell, totals) in level {
-                shards[MapCells.shard(cell.key)][cell.key] = totals
+            var coarser: [MapGrid.Cell: CellRecord] = [:]
+            for (cell, record) in level {
+                shards[MapCells.shard(cell.key)][cell.key] = record
                 guard zoom > 0 else { continue }
-                var sum = coarser[cell.parent, default: CellTotals()]
-                sum.gems.add(totals.gems)
-                sum.restaurants.add(totals.restaurants)
+                var sum = coarser[cell.parent, default: CellRecord()]
+                sum.gems.merge(record.gems, lookup)
+                sum.restaurants.merge(record.restaurants, lookup)
                 coarser[cell.parent] = sum
             }
             level = coarser
         }
     }
 
-    /// The totals of a cell; nil when it holds no place.
-    func totals(_ cell: MapGrid.Cell) -> CellTotals? {
+    /// The places of a cell; nil when it holds none.
+    func record(_ cell: MapGrid.Cell) -> CellRecord? {
         shards[MapCells.shard(cell.key)][cell.key]
     }
 
-    /// Counts a place in, at every zoom.
-    mutating func add(_ coordinate: Coordinate, kind: PlaceKind) {
-        change(coordinate, kind: kind, 1)
-    }
-
-    /// Counts a place out, at every zoom.
-    mutating func remove(_ coordinate: Coordinate, kind: PlaceKind) {
-        change(coordinate, kind: kind, -1)
-    }
-
-    private mutating func change(_ coordinate: Coordinate, kind: PlaceKind, _ sign: Int32) {
+    /// Counts a place in, at every zoom; its cells' extremes are worked out again by `repair`.
+    mutating func add(slot: UInt32, _ coordinate: Coordinate, kind: PlaceKind) {
         guard coordinate.isValid else { return }
         let v = Geodesy.unitVector(coordinate)
-        var cell = MapGrid.cell(coordinate, zoom: MapCells.finestZoom)
+        var cell = MapGrid.cell(x: v.x, y: v.y, z: v.z, zoom: MapCells.finestZoom)
         while true {
             let key = cell.key
             let shard = MapCells.shard(key)
-            var totals = shards[shard][key] ?? CellTotals()
-            totals.add(v, kind: kind, sign)
-            // An emptied cell goes, sums and all: what rounding left in them must not outlive its places.
-            shards[shard][key] = totals.isEmpty ? nil : totals
+            var record = shards[shard][key] ?? CellRecord()
+            // Its extremes are worked out again once the whole change set is in (`repair`): until then only the
+            // count and the sums change.
+            stale.insert(Stale(cell: cell, kind: kind))
+            record[kind].count += 1
+            record[kind].x += v.x
+            record[kind].y += v.y
+            record[kind].z += v.z
+            shards[shard][key] = record
             guard cell.zoom > 0 else { return }
             cell = cell.parent
         }
     }
 
+    /// Counts a place out, at every zoom; its cells' extremes are worked out again by `repair`.
+    mutating func remove(slot: UInt32, _ coordinate: Coordinate, kind: PlaceKind) {
+        guard coordinate.isValid else { return }
+        let v = Geodesy.unitVector(coordinate)
+        var cell = MapGrid.cell(x: v.x, y: v.y, z: v.z, zoom: MapCells.finestZoom)
+        while true {
+            let key = cell.key
+            let shard = MapCells.shard(key)
+            guard var record = shards[shard][key] else { return }
+            var kept = record[kind]
+            kept.count -= 1
+            kept.x -= v.x
+            kept.y -= v.y
+            kept.z -= v.z
+            if kept.count <= 0 {
+                // An emptied cell goes, sums and all: what rounding left in them must not outlive its places.
+                kept = KindCell()
+                stale.remove(Stale(cell: cell, kind: kind))
+            } else {
+                stale.insert(Stale(cell: cell, kind: kind))
+            }
+            record[kind] = kept
+            shards[shard][key] = record.gems.count == 0 && record.restaurants.count == 0 ? nil : record
+            guard cell.zoom > 0 else { return }
+            cell = cell.parent
+        }
+    }
+
+    /// Works out again the extremes of the cells marked by `remove`, finest first: a finest cell from `scan` (its
+    /// places of the kind, as the index holds them now), a coarser one from its four finer cells.
+    mutating func repair(_ lookup: SlotLookup, scan: (MapGrid.Cell, PlaceKind) -> KindCell) {
+        guard !stale.isEmpty else { return }
+        for item in stale.sorted(by: { $0.cell.zoom > $1.cell.zoom }) {
+            let key = item.cell.key
+            let shard = MapCells.shard(key)
+            guard var record = shards[shard][key], record[item.kind].count > 0 else { continue }
+            var fresh = KindCell()
+            if item.cell.zoom == MapCells.finestZoom {
+                fresh = scan(item.cell, item.kind)
+            } else {
+                for child in item.cell.children {
+                    if let finer = shards[MapCells.shard(child.key)][child.key] { fresh.merge(finer[item.kind], lookup) }
+                }
+            }
+            // The count and sums stay as kept (the scan's would only differ by rounding); the extremes are new.
+            record[item.kind].extremes = fresh.extremes
+            shards[shard][key] = record
+        }
+        stale = []
+    }
+
     /// Bytes held, by capacity (for the memory figures).
     var memoryBytes: Int {
-        shards.reduce(0) { $0 + $1.capacity * (MemoryLayout<UInt64>.stride + MemoryLayout<CellTotals>.stride + 1) }
+        shards.reduce(0) { $0 + $1.capacity * (MemoryLayout<UInt64>.stride + MemoryLayout<CellRecord>.stride + 1) }
     }
 
     @inline(__always)
@@ -130,3 +241,4 @@ struct MapCells: Sendable {
         Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 54)
     }
 }
+

@@ -9,206 +9,176 @@ extension PlaceTable {
         return counted ? countedClusters(query) : scannedClusters(query)
     }
 
-    /// Clusters from a scan of every place in the box.
-    func scannedClusters(_ query: ClusterQuery) -> ClusterAnswer {
+    /// How clusters look places up by slot.
+    var lookup: SlotLookup {
         let places = places
-        let matcher = query.filter.matcher()
-        var byCell: [MapGrid.Cell: ClusterMembers] = [:]
-        grid.forEachKey(in: query.box, coordinate: coordinate) { slot in
-            guard let place = places[Int(slot)], query.filter.isEmpty || matcher.matches(place.summary) else { return }
-            let at = place.summary.coordinate
-            byCell[MapGrid.cell(at, zoom: query.zoom), default: ClusterMembers()].add(slot, at, id: place.summary.id)
-        }
-        var features: [MapFeature] = []
-        for cell in MapGrid.cells(in: query.box, zoom: query.zoom) {
-            guard let members = byCell[cell], let feature = feature(cell, members) else { continue }
-            features.append(feature)
-        }
-        return ClusterAnswer(box: query.box, zoom: query.zoom, features: features)
-    }
-
-    /// Clusters from the counts kept per cell: a cell wholly inside the box is read, one the box cuts is read through
-    /// its finer cells, down to the finest counted zoom, whose cells the box cuts are scanned. A cluster's box and
-    /// member come from its extreme places, found by going down the cells on their side only.
-    func countedClusters(_ query: ClusterQuery) -> ClusterAnswer {
-        let kind = query.filter.kind
-        var features: [MapFeature] = []
-        for cell in MapGrid.cells(in: query.box, zoom: query.zoom) {
-            guard let totals = cells.totals(cell), totals.of(kind).count > 0 else { continue }
-            var members = ClusterMembers()
-            accumulate(cell, query.box, kind, into: &members)
-            guard members.count > 0 else { continue }
-            for side in ClusterMembers.Side.allCases {
-                if let found = extreme(cell, side, query.box, kind) { members.take(found, side) }
-            }
-            // Every counted place has extremes on each side: a cell without them would be a broken count, not a
-            // reason to stop answering.
-            guard let feature = feature(cell, members) else { continue }
-            features.append(feature)
-        }
-        return ClusterAnswer(box: query.box, zoom: query.zoom, features: features)
+        let kinds = kinds
+        return SlotLookup(
+            coordinate: { places[Int($0)]?.coordinate ?? Coordinate(latitude: .nan, longitude: .nan) },
+            id: { places[Int($0)]?.summary.id ?? "" },
+            kind: { kinds[Int($0)] }
+        )
     }
 
     /// A slot's exact coordinate (the grid keeps only what its scans need).
-    var coordinate: (UInt32) -> Coordinate {
+    var coordinate: (UInt32) -> Coordinate { lookup.coordinate }
+
+    /// Clusters from a scan of every place in the box.
+    func scannedClusters(_ query: ClusterQuery) -> ClusterAnswer {
         let places = places
-        return { places[Int($0)]?.summary.coordinate ?? Coordinate(latitude: .nan, longitude: .nan) }
+        let kinds = kinds
+        let lookup = lookup
+        let matcher = query.filter.matcher()
+        let kindOnly = query.filter == PlaceFilter(kind: query.filter.kind)
+        var byCell: [UInt64: ClusterBuilder] = [:]
+        grid.forEachPoint(in: query.box, coordinate: lookup.coordinate) { slot, x, y, z in
+            if kindOnly {
+                if let kind = query.filter.kind, kinds[Int(slot)] != kind { return }
+            } else {
+                guard let place = places[Int(slot)], matcher.matches(place.summary) else { return }
+            }
+            byCell[MapGrid.cell(x: x, y: y, z: z, zoom: query.zoom).key, default: ClusterBuilder()].add(slot, x, y, z, lookup)
+        }
+        var features: [MapFeature] = []
+        for cell in MapGrid.cells(in: query.box, zoom: query.zoom) {
+            guard let builder = byCell[cell.key], let feature = feature(cell, builder) else { continue }
+            features.append(feature)
+        }
+        return ClusterAnswer(box: query.box, zoom: query.zoom, features: features)
     }
 
-    /// The feature of a cell's members: the place itself when it is alone.
-    private func feature(_ cell: MapGrid.Cell, _ members: ClusterMembers) -> MapFeature? {
-        guard let south = members.extremes[ClusterMembers.Side.south.rawValue],
-            let west = members.extremes[ClusterMembers.Side.west.rawValue],
-            let east = members.extremes[ClusterMembers.Side.east.rawValue],
-            let north = members.extremes[ClusterMembers.Side.north.rawValue]
-        else { return nil }
-        if members.count == 1, let place = places[Int(south.slot)] { return .place(place) }
+    /// Clusters from the counts kept per cell: a cell wholly inside the box is read as it is kept; one the box cuts is
+    /// read through its finer cells, down to the finest counted zoom, whose cells the box cuts are scanned.
+    func countedClusters(_ query: ClusterQuery) -> ClusterAnswer {
+        let lookup = lookup
+        var features: [MapFeature] = []
+        for cell in MapGrid.cells(in: query.box, zoom: query.zoom) {
+            guard let record = cells.record(cell), record.count(query.filter.kind) > 0 else { continue }
+            var builder = ClusterBuilder()
+            gather(cell, query.box, query.filter.kind, lookup, into: &builder)
+            guard let feature = feature(cell, builder) else { continue }
+            features.append(feature)
+        }
+        return ClusterAnswer(box: query.box, zoom: query.zoom, features: features)
+    }
+
+    /// The feature of a cell's places: the place itself when it is alone; nil for none.
+    private func feature(_ cell: MapGrid.Cell, _ builder: ClusterBuilder) -> MapFeature? {
+        guard builder.count > 0 else { return nil }
+        let lookup = lookup
+        let south = builder.extremes[MapSide.south.rawValue].slot
+        if builder.count == 1, let place = places[Int(south)] { return .place(place) }
         let bounds = GeoBox(
-            west: west.coordinate.longitude,
-            south: south.coordinate.latitude,
-            east: east.coordinate.longitude,
-            north: north.coordinate.latitude
+            west: lookup.coordinate(builder.extremes[MapSide.west.rawValue].slot).longitude,
+            south: lookup.coordinate(south).latitude,
+            east: lookup.coordinate(builder.extremes[MapSide.east.rawValue].slot).longitude,
+            north: lookup.coordinate(builder.extremes[MapSide.north.rawValue].slot).latitude
         )
-        let center = Geodesy.coordinate(x: members.x, y: members.y, z: members.z) ?? south.coordinate
-        return .cluster(cell: cell, count: members.count, center: center, bounds: bounds, memberID: south.id)
+        let center = Geodesy.coordinate(x: builder.x, y: builder.y, z: builder.z) ?? lookup.coordinate(south)
+        return .cluster(cell: cell, count: builder.count, center: center, bounds: bounds, memberID: lookup.id(south))
     }
 
-    /// Adds the count and position sum of the cell's places in the box.
-    private func accumulate(_ cell: MapGrid.Cell, _ box: GeoBox, _ kind: PlaceKind?, into members: inout ClusterMembers) {
-        guard let totals = cells.totals(cell) else { return }
-        let kept = totals.of(kind)
-        guard kept.count > 0 else { return }
+    /// Adds the places of the cell that lie in the box.
+    private func gather(_ cell: MapGrid.Cell, _ box: GeoBox, _ kind: PlaceKind?, _ lookup: SlotLookup, into builder: inout ClusterBuilder) {
+        guard let record = cells.record(cell), record.count(kind) > 0 else { return }
         switch box.relation(to: cell.bounds) {
         case .outside: return
-        case .inside: members.add(kept)
+        case .inside: builder.add(record.of(kind, lookup), lookup)
         case .cut:
             if cell.zoom == MapCells.finestZoom {
-                scan(cell, box, kind) { slot, at, _ in members.add(slot, at, id: nil) }
+                scan(cell, kind, lookup, in: box) { slot, x, y, z in builder.add(slot, x, y, z, lookup) }
             } else {
-                for child in cell.children { accumulate(child, box, kind, into: &members) }
+                for child in cell.children { gather(child, box, kind, lookup, into: &builder) }
             }
         }
     }
 
-    /// The cell's place in the box that is furthest to `side` (ties: the smallest id), going down only the finer
-    /// cells on that side: rows (or columns) of cells are ordered, so a place in the outer row beats every place in
-    /// the inner one.
-    private func extreme(_ cell: MapGrid.Cell, _ side: ClusterMembers.Side, _ box: GeoBox, _ kind: PlaceKind?) -> ClusterMembers.Member? {
-        guard let totals = cells.totals(cell), totals.of(kind).count > 0, box.relation(to: cell.bounds) != .outside else { return nil }
-        if cell.zoom == MapCells.finestZoom {
-            var best: ClusterMembers.Member?
-            scan(cell, box, kind) { slot, at, id in
-                let member = ClusterMembers.Member(slot: slot, coordinate: at, id: id())
-                if best.map({ side.prefers(member, over: $0) }) ?? true { best = member }
-            }
-            return best
-        }
-        for group in side.childGroups(of: cell) {
-            var best: ClusterMembers.Member?
-            for child in group {
-                guard let found = extreme(child, side, box, kind) else { continue }
-                if best.map({ side.prefers(found, over: $0) }) ?? true { best = found }
-            }
-            if let best { return best }
-        }
-        return nil
-    }
-
-    /// Calls `body` with each place of the kind that the finest counted zoom puts in `cell` and that lies in the box.
-    private func scan(
+    /// Calls `body` with each place of the kind that the finest counted zoom puts in `cell` (and that lies in `box`,
+    /// when one is given), with its unit vector.
+    func scan(
         _ cell: MapGrid.Cell,
-        _ box: GeoBox,
         _ kind: PlaceKind?,
-        _ body: (UInt32, Coordinate, () -> String) -> Void
+        _ lookup: SlotLookup,
+        in box: GeoBox? = nil,
+        _ body: (UInt32, Double, Double, Double) -> Void
     ) {
-        let places = places
         let kinds = kinds
         // Widened past the rounding of a cell's edges; the cell each place is counted in decides.
         let bounds = cell.bounds
         let slack = 1e-9
-        let region = GeoBox(
+        var region = GeoBox(
             west: max(-180, bounds.west - slack),
             south: max(-90, bounds.south - slack),
             east: min(180, bounds.east + slack),
             north: min(90, bounds.north + slack)
         )
-        grid.forEachKey(in: region, coordinate: coordinate) { slot in
-            if let kind, kinds[Int(slot)] != kind { return }
-            guard let place = places[Int(slot)] else { return }
-            let at = place.summary.coordinate
-            guard box.contains(at), MapGrid.cell(at, zoom: cell.zoom) == cell else { return }
-            body(slot, at, { place.summary.id })
+        if let box, !box.crossesAntimeridian {
+            region.west = max(region.west, box.west)
+            region.east = min(region.east, box.east)
+            region.south = max(region.south, box.south)
+            region.north = min(region.north, box.north)
+            guard region.west <= region.east, region.south <= region.north else { return }
         }
+        grid.forEachPoint(in: region, coordinate: lookup.coordinate) { slot, x, y, z in
+            if let kind, kinds[Int(slot)] != kind { return }
+            guard MapGrid.cell(x: x, y: y, z: z, zoom: cell.zoom) == cell else { return }
+            if let box, box.crossesAntimeridian, !box.contains(lookup.coordinate(slot)) { return }
+            body(slot, x, y, z)
+        }
+    }
+
+    /// A finest cell's places of a kind as the index holds them now (the counts' repair).
+    func scannedCell(_ cell: MapGrid.Cell, _ kind: PlaceKind, _ lookup: SlotLookup) -> KindCell {
+        var builder = ClusterBuilder()
+        scan(cell, kind, lookup) { slot, x, y, z in builder.add(slot, x, y, z, lookup) }
+        var found = KindCell()
+        found.count = Int32(builder.count)
+        found.x = builder.x
+        found.y = builder.y
+        found.z = builder.z
+        for side in MapSide.allCases { found.extremes[side.rawValue] = builder.extremes[side.rawValue].slot }
+        return found
     }
 }
 
-/// What a cluster gathers of its places while it is found: how many, their summed unit vectors, and the place
-/// furthest to each side (whose coordinates make its box; the southernmost is the member it names).
-struct ClusterMembers {
+/// What a cluster gathers of its places: how many, their summed unit vectors, and the place furthest to each side
+/// (with how far it lies, so a scan compares numbers and reads an id only on a tie).
+struct ClusterBuilder {
     var count = 0
     var x = 0.0
     var y = 0.0
     var z = 0.0
-    /// The extreme place on each side, indexed by `Side.rawValue`.
-    var extremes: [Member?] = [nil, nil, nil, nil]
+    var extremes = [(slot: UInt32, reach: Double)](repeating: (0, -.infinity), count: 4)
 
-    struct Member {
-        let slot: UInt32
-        let coordinate: Coordinate
-        let id: String
-    }
-
-    enum Side: Int, CaseIterable {
-        case south, north, west, east
-
-        /// True when `a` lies further to this side than `b` (ties: the smaller id).
-        func prefers(_ a: Member, over b: Member) -> Bool {
-            let (p, q): (Double, Double)
-            switch self {
-            case .south: (p, q) = (-a.coordinate.latitude, -b.coordinate.latitude)
-            case .north: (p, q) = (a.coordinate.latitude, b.coordinate.latitude)
-            case .west: (p, q) = (-a.coordinate.longitude, -b.coordinate.longitude)
-            case .east: (p, q) = (a.coordinate.longitude, b.coordinate.longitude)
-            }
-            return p != q ? p > q : a.id < b.id
-        }
-
-        /// A cell's four finer cells in two groups, the outer row (or column) on this side first.
-        func childGroups(of cell: MapGrid.Cell) -> [[MapGrid.Cell]] {
-            let children = cell.children  // north-west, north-east, south-west, south-east
-            switch self {
-            case .south: return [[children[2], children[3]], [children[0], children[1]]]
-            case .north: return [[children[0], children[1]], [children[2], children[3]]]
-            case .west: return [[children[0], children[2]], [children[1], children[3]]]
-            case .east: return [[children[1], children[3]], [children[0], children[2]]]
-            }
-        }
-    }
-
-    /// Adds a cell's totals.
-    mutating func add(_ totals: KindTotals) {
-        count += Int(totals.count)
-        x += totals.x
-        y += totals.y
-        z += totals.z
-    }
-
-    /// Adds one place (its id, when given, is a candidate for every side).
-    mutating func add(_ slot: UInt32, _ coordinate: Coordinate, id: String?) {
+    /// Adds one place.
+    @inline(__always)
+    mutating func add(_ slot: UInt32, _ px: Double, _ py: Double, _ pz: Double, _ lookup: SlotLookup) {
         count += 1
-        let v = Geodesy.unitVector(coordinate)
-        x += v.x
-        y += v.y
-        z += v.z
-        guard let id else { return }
-        let member = Member(slot: slot, coordinate: coordinate, id: id)
-        for side in Side.allCases { take(member, side) }
+        x += px
+        y += py
+        z += pz
+        for side in MapSide.allCases { consider(slot, side.reach(px, py, pz), side, lookup) }
     }
 
-    /// Keeps `member` as the extreme of `side` when it lies further that way.
-    mutating func take(_ member: Member, _ side: Side) {
-        if let current = extremes[side.rawValue], !side.prefers(member, over: current) { return }
-        extremes[side.rawValue] = member
+    /// Adds a cell's places as they are kept.
+    mutating func add(_ cell: KindCell, _ lookup: SlotLookup) {
+        guard cell.count > 0 else { return }
+        count += Int(cell.count)
+        x += cell.x
+        y += cell.y
+        z += cell.z
+        for side in MapSide.allCases {
+            let slot = cell.extremes[side.rawValue]
+            consider(slot, lookup.reach(slot, side), side, lookup)
+        }
+    }
+
+    @inline(__always)
+    private mutating func consider(_ slot: UInt32, _ reach: Double, _ side: MapSide, _ lookup: SlotLookup) {
+        let current = extremes[side.rawValue]
+        if reach > current.reach || (reach == current.reach && lookup.id(slot) < lookup.id(current.slot)) {
+            extremes[side.rawValue] = (slot, reach)
+        }
     }
 }
 

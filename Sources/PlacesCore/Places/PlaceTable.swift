@@ -43,16 +43,19 @@ struct PlaceTable: Sendable {
         generation = snapshot.generation
         live = snapshot.summaries.count
         grid.build(entries)
-        cells = MapCells(snapshot.summaries.map { ($0.coordinate, $0.kind) })
+        cells = MapCells(entries.map { ($0.key, $0.coordinate, snapshot.summaries[Int($0.key)].kind) }, lookup)
     }
 
     /// Applies a change set in order (the caller checked its revision).
     mutating func apply(_ changes: PlaceChanges) {
         var gridChanges: [GridChange] = []
+        // The map's counts change after the places do, in the same order; the extremes of every cell they touch are
+        // then worked out again from the places as the whole set leaves them.
+        var cellChanges: [(slot: UInt32, coordinate: Coordinate, kind: PlaceKind, adds: Bool)] = []
         for id in changes.deleted {
             guard let slot = slots.removeValue(forKey: id), let old = places[Int(slot)] else { continue }
             gridChanges.append(.remove(key: slot, at: old.summary.coordinate))
-            cells.remove(old.summary.coordinate, kind: old.summary.kind)
+            cellChanges.append((slot, old.summary.coordinate, old.summary.kind, false))
             places[Int(slot)] = nil
             kinds[Int(slot)] = nil
             live -= 1
@@ -63,8 +66,8 @@ struct PlaceTable: Sendable {
                     gridChanges.append(.move(key: slot, from: old.summary.coordinate, to: summary.coordinate))
                 }
                 if old.summary.coordinate != summary.coordinate || old.summary.kind != summary.kind {
-                    cells.remove(old.summary.coordinate, kind: old.summary.kind)
-                    cells.add(summary.coordinate, kind: summary.kind)
+                    cellChanges.append((slot, old.summary.coordinate, old.summary.kind, false))
+                    cellChanges.append((slot, summary.coordinate, summary.kind, true))
                 }
                 places[Int(slot)] = IndexedPlace.make(summary)
                 kinds[Int(slot)] = summary.kind
@@ -77,10 +80,20 @@ struct PlaceTable: Sendable {
                 ranks.append(PlaceRank(summary))
                 live += 1
                 gridChanges.append(.insert(key: slot, at: summary.coordinate))
-                cells.add(summary.coordinate, kind: summary.kind)
+                cellChanges.append((slot, summary.coordinate, summary.kind, true))
             }
         }
         grid.apply(gridChanges)
+        let lookup = lookup
+        for change in cellChanges {
+            if change.adds {
+                cells.add(slot: change.slot, change.coordinate, kind: change.kind)
+            } else {
+                cells.remove(slot: change.slot, change.coordinate, kind: change.kind)
+            }
+        }
+        let table = self
+        cells.repair(lookup) { cell, kind in table.scannedCell(cell, kind, lookup) }
         revision = changes.revision
     }
 
