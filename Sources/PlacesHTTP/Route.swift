@@ -114,107 +114,17 @@ struct Route: Sendable {
     }
 
     /// Every route of the API, over the services: the one list the router is built from and the 405 answers are
-    /// read from. A path's methods come in the order its `Allow` header names them.
+    /// read from. Each controller declares its own routes, beside the handlers that serve them; a path's methods come
+    /// in the order its `Allow` header names them.
     static func all(services: PlacesServices, metrics: PlacesMetrics, readyWithin: Duration = .seconds(1)) -> [Route] {
-        let accountHandlers = AccountController(accounts: services.accounts, places: services.places)
-        let placeHandlers = PlaceController(service: services.places, accounts: services.accounts)
-        let groupHandlers = GroupController(groups: services.groups)
-        let collectionHandlers = CollectionController(collections: services.collections)
-        let decisionHandlers = DecisionController(decisions: services.decisions)
-        let notificationHandlers = NotificationController(notifications: services.notifications)
-        let streamHandlers = EventStreamController(live: services.live)
-        let groups = services.groups
-        let collections = services.collections
-        let decisions = services.decisions
-        let health: @Sendable (Request, PlacesRequestContext) async throws -> Response = { _, _ in
-            try JSONResponse.make(Health(status: "ok", places: services.places.indexedCount))
-        }
-        // Readiness, for a load balancer: 200 only when the database answers and the index has applied every change
-        // committed so far; 503 `unavailable` (with Retry-After) otherwise, within a second whatever the database
-        // does, since a balancer's health check must not hang. /health stays a liveness check.
-        let ready: @Sendable (Request, PlacesRequestContext) async throws -> Response = { _, _ in
-            let answer = try await withTimeLimit(readyWithin) {
-                try await DatabaseDeadline.within(readyWithin * 0.8) { try await services.places.readiness() }
-            }
-            guard let revision = answer else {
-                throw PlacesError(.unavailable, "not ready: the database or the index did not answer within \(readyWithin)", cause: .notReady)
-            }
-            return try JSONResponse.make(Readiness(status: "ready", places: services.places.indexedCount, revision: revision))
-        }
-        let renderMetrics: @Sendable (Request, PlacesRequestContext) async throws -> Response = { _, _ in
-            try await metrics.render(services: services)
-        }
-        return [
-            Route(.get, "health", use: health),
-            Route(.get, "ready", use: ready),
-            Route(.get, "openapi.yaml", use: OpenAPIDocument.serve),
-            Route(.get, "metrics", use: renderMetrics),
-            Route(.post, "v1/auth/register", use: accountHandlers.register),
-            Route(.post, "v1/auth/login", use: accountHandlers.login),
-            Route(.post, "v1/auth/logout", signedIn: accountHandlers.logout),
-            Route(.get, "v1/me", signedIn: accountHandlers.me),
-            Route(.patch, "v1/me", signedIn: accountHandlers.updateMe),
-            Route(.delete, "v1/me", signedIn: accountHandlers.deleteMe),
-            Route(.post, "v1/me/password", signedIn: accountHandlers.changePassword),
-            Route(.get, "v1/me/export", signedIn: accountHandlers.export),
-            Route(.get, "v1/me/settings", signedIn: accountHandlers.settings),
-            Route(.put, "v1/me/settings", signedIn: accountHandlers.replaceSettings),
-            Route(.patch, "v1/me/settings", signedIn: accountHandlers.updateSettings),
-            Route(.get, "v1/me/favorites", query: ["lat", "lon", "limit", "cursor"], signedIn: accountHandlers.favorites),
-            Route(.get, "v1/users/search", query: ["q", "limit", "cursor"], signedIn: accountHandlers.searchUsers),
-            Route(.post, "v1/places", signedIn: placeHandlers.create),
-            Route(.get, "v1/places/nearby", query: PlaceController.nearbyQuery, use: placeHandlers.nearby),
-            Route(.get, "v1/places/within", query: PlaceController.viewportQuery, use: placeHandlers.within),
-            Route(.get, "v1/places/clusters", query: PlaceController.clusterQuery, use: placeHandlers.clusters),
-            Route(.get, "v1/places/search", query: ["q", "lat", "lon", "radius", "limit", "cursor"], use: placeHandlers.search),
-            Route(.get, "v1/places/{id}", query: ["from"], use: placeHandlers.place),
-            Route(.patch, "v1/places/{id}", signedIn: placeHandlers.update),
-            Route(.delete, "v1/places/{id}", signedIn: placeHandlers.delete),
-            Route(.post, "v1/places/{id}/restore", signedIn: placeHandlers.restore),
-            Route(.put, "v1/places/{id}/favorite", signedIn: placeHandlers.favorite),
-            Route(.delete, "v1/places/{id}/favorite", signedIn: placeHandlers.unfavorite),
-            Route(.put, "v1/places/{id}/rating", signedIn: placeHandlers.rate),
-            Route(.delete, "v1/places/{id}/rating", signedIn: placeHandlers.unrate),
-            Route(.get, "v1/friends", list: groups.friends),
-            Route(.delete, "v1/friends/{username}", act: groups.unfriend),
-            Route(.get, "v1/friends/requests", query: ["direction", "limit", "cursor"], signedIn: groupHandlers.friendRequests),
-            Route(.post, "v1/friends/requests", signedIn: groupHandlers.requestFriend),
-            Route(.post, "v1/friends/requests/{username}/accept", answer: groups.acceptFriend),
-            Route(.post, "v1/friends/requests/{username}/decline", act: groups.declineFriend),
-            Route(.get, "v1/groups", list: groups.groups),
-            Route(.post, "v1/groups", create: groups.createGroup),
-            Route(.get, "v1/groups/{id}", answer: groups.group),
-            Route(.patch, "v1/groups/{id}", change: groups.updateGroup),
-            Route(.delete, "v1/groups/{id}", act: groups.deleteGroup),
-            Route(.post, "v1/groups/{id}/invitations", signedIn: groupHandlers.invite),
-            Route(.post, "v1/groups/{id}/leave", signedIn: groupHandlers.leave),
-            Route(.delete, "v1/groups/{id}/members/{username}", signedIn: groupHandlers.removeMember),
-            Route(.put, "v1/groups/{id}/members/{username}/role", signedIn: groupHandlers.setRole),
-            Route(.get, "v1/me/invitations", list: groups.invitations),
-            Route(.post, "v1/me/invitations/{id}/accept", signedIn: groupHandlers.acceptInvitation),
-            Route(.post, "v1/me/invitations/{id}/decline", signedIn: groupHandlers.declineInvitation),
-            Route(.get, "v1/collections", list: collections.list),
-            Route(.post, "v1/collections", create: collections.create),
-            Route(.get, "v1/collections/{id}", query: ["lat", "lon"], signedIn: collectionHandlers.detail),
-            Route(.patch, "v1/collections/{id}", change: collections.update),
-            Route(.delete, "v1/collections/{id}", act: collections.delete),
-            Route(.post, "v1/collections/{id}/places", change: collections.add),
-            Route(.delete, "v1/collections/{id}/places/{placeId}", signedIn: collectionHandlers.remove),
-            Route(.put, "v1/collections/{id}/order", signedIn: collectionHandlers.reorder),
-            Route(.get, "v1/decisions", list: decisions.list),
-            Route(.post, "v1/decisions", create: decisions.create),
-            Route(.get, "v1/decisions/{id}", answer: decisions.view),
-            Route(.put, "v1/decisions/{id}/ballot", change: decisions.vote),
-            Route(.post, "v1/decisions/{id}/close", answer: decisions.close),
-            Route(.post, "v1/decisions/{id}/cancel", answer: decisions.cancel),
-            Route(.post, "v1/decisions/{id}/pick", signedIn: decisionHandlers.pick),
-            Route(.get, "v1/decisions/{id}/recount", answer: decisions.recount),
-            Route(.get, "v1/decisions/{id}/events", signedIn: streamHandlers.decisionEvents),
-            Route(.get, "v1/notifications", query: .page, signedIn: notificationHandlers.list),
-            Route(.get, "v1/notifications/events", signedIn: streamHandlers.notificationEvents),
-            Route(.post, "v1/notifications/read-all", signedIn: notificationHandlers.readAll),
-            Route(.post, "v1/notifications/{id}/read", signedIn: notificationHandlers.read),
-        ]
+        OperationsController(services: services, metrics: metrics, readyWithin: readyWithin).routes
+            + AccountController(accounts: services.accounts, places: services.places).routes
+            + PlaceController(service: services.places, accounts: services.accounts).routes
+            + GroupController(groups: services.groups).routes
+            + CollectionController(collections: services.collections).routes
+            + DecisionController(decisions: services.decisions).routes
+            + NotificationController(notifications: services.notifications).routes
+            + EventStreamController(live: services.live).routes
     }
 
     /// Each path of `routes` and the methods it answers (HEAD with GET), in the order they come.
@@ -241,16 +151,3 @@ protocol CreatedResource: Encodable, Sendable {
 extension PlaceCollection: CreatedResource {}
 extension DecisionView: CreatedResource {}
 extension Group: CreatedResource {}
-
-/// `GET /ready`'s answer.
-struct Readiness: Encodable {
-    var status: String
-    var places: Int
-    var revision: Int64
-}
-
-/// `GET /health`'s answer.
-struct Health: Encodable {
-    var status: String
-    var places: Int
-}

@@ -2,7 +2,7 @@ import GeoIndex
 import Hummingbird
 import PlacesCore
 
-/// The `/v1/collections` handlers that read more than a body or a path (`Route.all` answers the rest generically):
+/// The `/v1/collections` handlers that read more than a body or a path (the generic `Route`s of `routes` answer the rest):
 /// a collection with distances, removing a place, and a new order.
 struct CollectionController: Sendable {
     let collections: CollectionService
@@ -29,5 +29,21 @@ struct CollectionController: Sendable {
         let order = try body.texts("placeIds", field: "placeIds", what: "the collection's place ids in the new order")
         guard let order else { throw PlacesError.invalid("placeIds", "placeIds must be a list of the collection's place ids in the new order") }
         return try JSONResponse.make(try await collections.reorder(caller.user, id: try context.pathText("id"), placeIDs: order))
+    }
+}
+
+extension CollectionController {
+    /// The routes of /v1/collections, in the order their paths' `Allow` headers name their methods.
+    var routes: [Route] {
+        [
+            Route(.get, "v1/collections", list: collections.list),
+            Route(.post, "v1/collections", create: collections.create),
+            Route(.get, "v1/collections/{id}", query: ["lat", "lon"], signedIn: detail),
+            Route(.patch, "v1/collections/{id}", change: collections.update),
+            Route(.delete, "v1/collections/{id}", act: collections.delete),
+            Route(.post, "v1/collections/{id}/places", change: collections.add),
+            Route(.delete, "v1/collections/{id}/places/{placeId}", signedIn: remove),
+            Route(.put, "v1/collections/{id}/order", signedIn: reorder),
+        ]
     }
 }

@@ -1,7 +1,7 @@
 import Hummingbird
 import PlacesCore
 
-/// The `/v1/decisions` handler that reads more than a body or a path (`Route.all` answers the rest generically):
+/// The `/v1/decisions` handler that reads more than a body or a path (the generic `Route`s of `routes` answer the rest):
 /// picking the place of a manual decision.
 struct DecisionController: Sendable {
     let decisions: DecisionService
@@ -10,5 +10,21 @@ struct DecisionController: Sendable {
     @Sendable func pick(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
         let body = try await RequestBody.object(request, context: context, allowed: ["placeId"])
         return try JSONResponse.make(try await decisions.pick(caller.user, id: try context.pathText("id"), placeID: try body.rawText("placeId")))
+    }
+}
+
+extension DecisionController {
+    /// The routes of /v1/decisions, in the order their paths' `Allow` headers name their methods.
+    var routes: [Route] {
+        [
+            Route(.get, "v1/decisions", list: decisions.list),
+            Route(.post, "v1/decisions", create: decisions.create),
+            Route(.get, "v1/decisions/{id}", answer: decisions.view),
+            Route(.put, "v1/decisions/{id}/ballot", change: decisions.vote),
+            Route(.post, "v1/decisions/{id}/close", answer: decisions.close),
+            Route(.post, "v1/decisions/{id}/cancel", answer: decisions.cancel),
+            Route(.post, "v1/decisions/{id}/pick", signedIn: pick),
+            Route(.get, "v1/decisions/{id}/recount", answer: decisions.recount),
+        ]
     }
 }

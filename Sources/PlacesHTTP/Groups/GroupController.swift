@@ -2,7 +2,7 @@ import Hummingbird
 import PlacesCore
 
 /// The `/v1/friends`, `/v1/groups` and `/v1/me/invitations` handlers that read more than a body or a path
-/// (`Route.all` answers the rest generically): friend requests, invitations and membership.
+/// (the generic `Route`s of `routes` answer the rest): friend requests, invitations and membership.
 struct GroupController: Sendable {
     let groups: GroupService
 
@@ -91,3 +91,28 @@ struct GroupController: Sendable {
     }
 }
 
+extension GroupController {
+    /// The routes of /v1/friends, /v1/groups and /v1/me/invitations, in the order their paths' `Allow` headers name their methods.
+    var routes: [Route] {
+        [
+            Route(.get, "v1/friends", list: groups.friends),
+            Route(.delete, "v1/friends/{username}", act: groups.unfriend),
+            Route(.get, "v1/friends/requests", query: ["direction", "limit", "cursor"], signedIn: friendRequests),
+            Route(.post, "v1/friends/requests", signedIn: requestFriend),
+            Route(.post, "v1/friends/requests/{username}/accept", answer: groups.acceptFriend),
+            Route(.post, "v1/friends/requests/{username}/decline", act: groups.declineFriend),
+            Route(.get, "v1/groups", list: groups.groups),
+            Route(.post, "v1/groups", create: groups.createGroup),
+            Route(.get, "v1/groups/{id}", answer: groups.group),
+            Route(.patch, "v1/groups/{id}", change: groups.updateGroup),
+            Route(.delete, "v1/groups/{id}", act: groups.deleteGroup),
+            Route(.post, "v1/groups/{id}/invitations", signedIn: invite),
+            Route(.post, "v1/groups/{id}/leave", signedIn: leave),
+            Route(.delete, "v1/groups/{id}/members/{username}", signedIn: removeMember),
+            Route(.put, "v1/groups/{id}/members/{username}/role", signedIn: setRole),
+            Route(.get, "v1/me/invitations", list: groups.invitations),
+            Route(.post, "v1/me/invitations/{id}/accept", signedIn: acceptInvitation),
+            Route(.post, "v1/me/invitations/{id}/decline", signedIn: declineInvitation),
+        ]
+    }
+}

@@ -106,3 +106,13 @@ struct EventStreamController: Sendable {
         }
     }
 }
+
+extension EventStreamController {
+    /// The routes of the live streams, in the order their paths' `Allow` headers name their methods.
+    var routes: [Route] {
+        [
+            Route(.get, "v1/decisions/{id}/events", signedIn: decisionEvents),
+            Route(.get, "v1/notifications/events", signedIn: notificationEvents),
+        ]
+    }
+}

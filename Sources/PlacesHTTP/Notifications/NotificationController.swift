@@ -28,3 +28,14 @@ struct NotificationController: Sendable {
 struct MarkedRead: Encodable {
     var marked: Int
 }
+
+extension NotificationController {
+    /// The routes of /v1/notifications, in the order their paths' `Allow` headers name their methods.
+    var routes: [Route] {
+        [
+            Route(.get, "v1/notifications", query: .page, signedIn: list),
+            Route(.post, "v1/notifications/read-all", signedIn: readAll),
+            Route(.post, "v1/notifications/{id}/read", signedIn: read),
+        ]
+    }
+}

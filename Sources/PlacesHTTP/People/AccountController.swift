@@ -89,3 +89,24 @@ struct AccountController: Sendable {
         return try JSONResponse.make(try await accounts.searchUsers(parameters["q"], page: page))
     }
 }
+
+extension AccountController {
+    /// The routes of /v1/auth, /v1/me and /v1/users, in the order their paths' `Allow` headers name their methods.
+    var routes: [Route] {
+        [
+            Route(.post, "v1/auth/register", use: register),
+            Route(.post, "v1/auth/login", use: login),
+            Route(.post, "v1/auth/logout", signedIn: logout),
+            Route(.get, "v1/me", signedIn: me),
+            Route(.patch, "v1/me", signedIn: updateMe),
+            Route(.delete, "v1/me", signedIn: deleteMe),
+            Route(.post, "v1/me/password", signedIn: changePassword),
+            Route(.get, "v1/me/export", signedIn: export),
+            Route(.get, "v1/me/settings", signedIn: settings),
+            Route(.put, "v1/me/settings", signedIn: replaceSettings),
+            Route(.patch, "v1/me/settings", signedIn: updateSettings),
+            Route(.get, "v1/me/favorites", query: ["lat", "lon", "limit", "cursor"], signedIn: favorites),
+            Route(.get, "v1/users/search", query: ["q", "limit", "cursor"], signedIn: searchUsers),
+        ]
+    }
+}

@@ -235,3 +235,24 @@ enum ResponseFormat: Equatable {
         return geoJSON > 0 && geoJSON >= json ? .geoJSON : .json
     }
 }
+
+extension PlaceController {
+    /// The routes of /v1/places, in the order their paths' `Allow` headers name their methods.
+    var routes: [Route] {
+        [
+            Route(.post, "v1/places", signedIn: create),
+            Route(.get, "v1/places/nearby", query: PlaceController.nearbyQuery, use: nearby),
+            Route(.get, "v1/places/within", query: PlaceController.viewportQuery, use: within),
+            Route(.get, "v1/places/clusters", query: PlaceController.clusterQuery, use: clusters),
+            Route(.get, "v1/places/search", query: ["q", "lat", "lon", "radius", "limit", "cursor"], use: search),
+            Route(.get, "v1/places/{id}", query: ["from"], use: place),
+            Route(.patch, "v1/places/{id}", signedIn: update),
+            Route(.delete, "v1/places/{id}", signedIn: delete),
+            Route(.post, "v1/places/{id}/restore", signedIn: restore),
+            Route(.put, "v1/places/{id}/favorite", signedIn: favorite),
+            Route(.delete, "v1/places/{id}/favorite", signedIn: unfavorite),
+            Route(.put, "v1/places/{id}/rating", signedIn: rate),
+            Route(.delete, "v1/places/{id}/rating", signedIn: unrate),
+        ]
+    }
+}
