@@ -47,7 +47,7 @@ struct SlotLookup {
 /// which its members' box and the member it names (the southernmost) come.
 struct KindCell: Sendable {
     var count: Int32 = 0
-    var extremes: SIMD4<UInt32> = .zero
+    var extremes = SideSlots()
     var x = 0.0
     var y = 0.0
     var z = 0.0
@@ -55,7 +55,7 @@ struct KindCell: Sendable {
     /// A cell of one place.
     init(slot: UInt32, _ v: (x: Double, y: Double, z: Double)) {
         count = 1
-        extremes = SIMD4(repeating: slot)
+        extremes = SideSlots(south: slot, north: slot, west: slot, east: slot)
         x = v.x
         y = v.y
         z = v.z
@@ -76,6 +76,34 @@ struct KindCell: Sendable {
         z += other.z
         for side in MapSide.allCases where lookup.prefers(other.extremes[side.rawValue], over: extremes[side.rawValue], side) {
             extremes[side.rawValue] = other.extremes[side.rawValue]
+        }
+    }
+}
+
+/// A slot for each side (four words, not a vector: a vector's 16-byte alignment would pad every cell).
+struct SideSlots: Sendable {
+    var south: UInt32 = 0
+    var north: UInt32 = 0
+    var west: UInt32 = 0
+    var east: UInt32 = 0
+
+    /// The slot of the side whose `rawValue` is `side`.
+    subscript(side: Int) -> UInt32 {
+        get {
+            switch side {
+            case 0: return south
+            case 1: return north
+            case 2: return west
+            default: return east
+            }
+        }
+        set {
+            switch side {
+            case 0: south = newValue
+            case 1: north = newValue
+            case 2: west = newValue
+            default: east = newValue
+            }
         }
     }
 }
@@ -241,4 +269,3 @@ struct MapCells: Sendable {
         Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 54)
     }
 }
-
