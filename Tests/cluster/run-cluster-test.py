@@ -652,6 +652,27 @@ def check_nearby(database, instances, rng):
                          f"live places (caught up within {time.monotonic() - started:.2f} s)")
 
 
+def check_clusters(database, instances):
+    """Every running instance's clusters add up to an independent count of the live places in the database: the whole
+    world at zoom 1, and a box across the antimeridian (Fiji's seeds sit on both sides of it) at zooms 2 and 9."""
+    live = [(float(lat), float(lon)) for lat, lon in
+            database.rows("SELECT latitude, longitude FROM place WHERE deleted_at IS NULL")]
+    boxes = [("-180,-90,180,90", 1, lambda lat, lon: True),
+             ("179,-18,-179,-16", 2, lambda lat, lon: -18 <= lat <= -16 and (lon >= 179 or lon <= -179)),
+             ("179,-18,-179,-16", 9, lambda lat, lon: -18 <= lat <= -16 and (lon >= 179 or lon <= -179))]
+    for instance in instances:
+        for bbox, zoom, inside in boxes:
+            wanted = sum(1 for lat, lon in live if inside(lat, lon))
+            status, answer, _ = send(instance.base, "GET", f"/v1/places/clusters?bbox={bbox}&zoom={zoom}")
+            counted = sum(f["properties"].get("count", 1) if f["properties"].get("cluster") else 1
+                          for f in (answer or {}).get("features", []))
+            if status != 200 or answer.get("count") != wanted or counted != wanted:
+                fail(f"instance {instance.name}: clusters of {bbox} at zoom {zoom} count {answer and answer.get('count')} "
+                     f"(features add up to {counted}), the database holds {wanted} live places there")
+    notes.append(f"clusters on every instance add up to the database's count: {len(live)} places in the world, "
+                 f"{sum(1 for lat, lon in live if boxes[1][2](lat, lon))} across the antimeridian")
+
+
 def check_ready(instances, seconds=15):
     """Every running instance answers /ready 200 (it reached the database again after the restart)."""
     for instance in instances:
@@ -844,10 +865,11 @@ def run(cluster, rng, started):
         notes.append(f"the {MEMBERS} simultaneous ballots were served by " + ", ".join(
             f"{instance.name}: {served.count(f'127.0.0.1:{instance.port}')}" for instance in cluster.instances))
     running = [instance for instance in cluster.instances if instance.running]
-    with Timed("checks: writes, /ready, nearby on each instance, decisions and notifications, throttle, gzip"):
+    with Timed("checks: writes, /ready, nearby and clusters on each instance, decisions and notifications, throttle, gzip"):
         check_writes(cluster.database, cluster.nginx, load, writer_names)
         check_ready(running)
         check_nearby(cluster.database, running, rng)
+        check_clusters(cluster.database, running)
         check_decisions(cluster.database, [readme, (decision, group)])
         check_same_result(running, decision, tokens[0], result)
         check_throttle(cluster.nginx)
