@@ -24,7 +24,6 @@ enum MapSide: Int, CaseIterable, Sendable {
 struct SlotLookup {
     let coordinate: (UInt32) -> Coordinate
     let id: (UInt32) -> String
-    let kind: (UInt32) -> PlaceKind?
 
     /// How far to `side` a slot's place lies.
     @inline(__always)
@@ -138,9 +137,10 @@ struct CellRecord: Sendable {
 /// `finestZoom`): the clusters of a continent come from a few hundred cells, not from a scan of a million places.
 ///
 /// The index keeps it in step with the feed: a place that enters, moves, changes kind or leaves adds to or takes from
-/// one cell per zoom. A cell whose extreme place leaves is worked out again once the change set is applied: from a
-/// scan of its area at the finest zoom, from its four finer cells above it. Only non-empty cells are kept, in 1,024
-/// shards, so a copy-on-write change copies a few small shards.
+/// one cell per zoom. The extremes of every cell a change set touched are worked out again once the set is in (they
+/// compare places as the set leaves them): a cell of the finest zoom from a scan of its area, a coarser one from its
+/// four finer cells. Only non-empty cells are kept, in 1,024 shards, so a copy-on-write change copies a few small
+/// shards.
 struct MapCells: Sendable {
     /// The finest zoom counted; finer zooms scan their box.
     static let finestZoom = 10
@@ -187,7 +187,7 @@ struct MapCells: Sendable {
     }
 
     /// Counts a place in, at every zoom; its cells' extremes are worked out again by `repair`.
-    mutating func add(slot: UInt32, _ coordinate: Coordinate, kind: PlaceKind) {
+    mutating func add(_ coordinate: Coordinate, kind: PlaceKind) {
         guard coordinate.isValid else { return }
         let v = Geodesy.unitVector(coordinate)
         var cell = MapGrid.cell(x: v.x, y: v.y, z: v.z, zoom: MapCells.finestZoom)
@@ -209,7 +209,7 @@ struct MapCells: Sendable {
     }
 
     /// Counts a place out, at every zoom; its cells' extremes are worked out again by `repair`.
-    mutating func remove(slot: UInt32, _ coordinate: Coordinate, kind: PlaceKind) {
+    mutating func remove(_ coordinate: Coordinate, kind: PlaceKind) {
         guard coordinate.isValid else { return }
         let v = Geodesy.unitVector(coordinate)
         var cell = MapGrid.cell(x: v.x, y: v.y, z: v.z, zoom: MapCells.finestZoom)

@@ -12,11 +12,9 @@ extension PlaceTable {
     /// How clusters look places up by slot.
     var lookup: SlotLookup {
         let places = places
-        let kinds = kinds
         return SlotLookup(
             coordinate: { places[Int($0)]?.coordinate ?? Coordinate(latitude: .nan, longitude: .nan) },
-            id: { places[Int($0)]?.summary.id ?? "" },
-            kind: { kinds[Int($0)] }
+            id: { places[Int($0)]?.summary.id ?? "" }
         )
     }
 

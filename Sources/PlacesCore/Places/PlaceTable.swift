@@ -51,11 +51,11 @@ struct PlaceTable: Sendable {
         var gridChanges: [GridChange] = []
         // The map's counts change after the places do, in the same order; the extremes of every cell they touch are
         // then worked out again from the places as the whole set leaves them.
-        var cellChanges: [(slot: UInt32, coordinate: Coordinate, kind: PlaceKind, adds: Bool)] = []
+        var cellChanges: [(coordinate: Coordinate, kind: PlaceKind, adds: Bool)] = []
         for id in changes.deleted {
             guard let slot = slots.removeValue(forKey: id), let old = places[Int(slot)] else { continue }
             gridChanges.append(.remove(key: slot, at: old.summary.coordinate))
-            cellChanges.append((slot, old.summary.coordinate, old.summary.kind, false))
+            cellChanges.append((old.summary.coordinate, old.summary.kind, false))
             places[Int(slot)] = nil
             kinds[Int(slot)] = nil
             live -= 1
@@ -66,8 +66,8 @@ struct PlaceTable: Sendable {
                     gridChanges.append(.move(key: slot, from: old.summary.coordinate, to: summary.coordinate))
                 }
                 if old.summary.coordinate != summary.coordinate || old.summary.kind != summary.kind {
-                    cellChanges.append((slot, old.summary.coordinate, old.summary.kind, false))
-                    cellChanges.append((slot, summary.coordinate, summary.kind, true))
+                    cellChanges.append((old.summary.coordinate, old.summary.kind, false))
+                    cellChanges.append((summary.coordinate, summary.kind, true))
                 }
                 places[Int(slot)] = IndexedPlace.make(summary)
                 kinds[Int(slot)] = summary.kind
@@ -80,16 +80,16 @@ struct PlaceTable: Sendable {
                 ranks.append(PlaceRank(summary))
                 live += 1
                 gridChanges.append(.insert(key: slot, at: summary.coordinate))
-                cellChanges.append((slot, summary.coordinate, summary.kind, true))
+                cellChanges.append((summary.coordinate, summary.kind, true))
             }
         }
         grid.apply(gridChanges)
         let lookup = lookup
         for change in cellChanges {
             if change.adds {
-                cells.add(slot: change.slot, change.coordinate, kind: change.kind)
+                cells.add(change.coordinate, kind: change.kind)
             } else {
-                cells.remove(slot: change.slot, change.coordinate, kind: change.kind)
+                cells.remove(change.coordinate, kind: change.kind)
             }
         }
         let table = self
