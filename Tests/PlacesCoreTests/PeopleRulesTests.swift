@@ -32,6 +32,10 @@ struct PeopleRulesTests {
         let long = String(repeating: "é", count: 240) + "@example.com"
         #expect(try AccountRules.email(long) == long)
         #expect(try AccountRules.email(" \tAna@Example.COM\n") == "ana@example.com")
+        // Dots and the @ are found by code point, as the pattern finds them: a dot followed by an emoji modifier or
+        // a combining mark still separates labels (one character to Swift, two code points to the pattern).
+        #expect(try AccountRules.email("¢Ą°@t.\u{1F3FB}2ä") == "¢ą°@t.\u{1F3FB}2ä")
+        #expect(try AccountRules.email("a@b.\u{301}c") == "a@b.\u{301}c")
         // What the pattern refuses: white space (NEL and U+FEFF among it), controls, C1 controls, < and >.
         for bad in ["a\u{85}b@example.com", "a\u{FEFF}@example.com", "a\u{9C}@example.com", "a\u{A0}b@example.com", "<a>@example.com",
             "\u{A0}a@example.com", "a@example..com", "a@.example.com", "@example.com", "a@example"]

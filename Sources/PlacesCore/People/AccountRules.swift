@@ -36,10 +36,11 @@ public enum AccountRules {
         guard text.unicodeScalars.count <= emailLength else { throw .invalid(field, "\(field) is longer than \(emailLength) characters") }
         let trimmed = text.trimmingASCIIWhitespace()
         let email = trimmed.lowercased()
-        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty,
-            parts[1].split(separator: ".", omittingEmptySubsequences: false).count >= 2,
-            !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !parts[1].contains(".."),
+        // Split by code points, as the document's pattern reads them: split by characters, a "." followed by a
+        // combining mark or an emoji modifier would be one character, and no dot at all.
+        let parts = Array(email.unicodeScalars).split(separator: "@", omittingEmptySubsequences: false)
+        let labels = parts.count == 2 ? parts[1].split(separator: ".", omittingEmptySubsequences: false) : []
+        guard parts.count == 2, !parts[0].isEmpty, labels.count >= 2, !labels.contains(where: \.isEmpty),
             !trimmed.unicodeScalars.contains(where: AccountRules.refusedInEmail)
         else {
             throw .invalid(field, "email must look like name@example.com")
