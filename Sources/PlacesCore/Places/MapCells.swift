@@ -188,6 +188,17 @@ struct MapCells: Sendable {
 
     /// Counts a place in, at every zoom; its cells' extremes are worked out again by `repair`.
     mutating func add(_ coordinate: Coordinate, kind: PlaceKind) {
+        count(coordinate, kind: kind, 1)
+    }
+
+    /// Counts a place out, at every zoom; its cells' extremes are worked out again by `repair`.
+    mutating func remove(_ coordinate: Coordinate, kind: PlaceKind) {
+        count(coordinate, kind: kind, -1)
+    }
+
+    /// Adds a place to (`sign` 1) or takes it from (-1) its cell at every zoom, finest first. Only the count and the
+    /// sums change here; each cell is marked for `repair`, which works its extremes out once the change set is in.
+    private mutating func count(_ coordinate: Coordinate, kind: PlaceKind, _ sign: Int32) {
         guard coordinate.isValid else { return }
         let v = Geodesy.unitVector(coordinate)
         var cell = MapGrid.cell(x: v.x, y: v.y, z: v.z, zoom: MapCells.finestZoom)
@@ -195,33 +206,11 @@ struct MapCells: Sendable {
             let key = cell.key
             let shard = MapCells.shard(key)
             var record = shards[shard][key] ?? CellRecord()
-            // Its extremes are worked out again once the whole change set is in (`repair`): until then only the
-            // count and the sums change.
-            stale.insert(Stale(cell: cell, kind: kind))
-            record[kind].count += 1
-            record[kind].x += v.x
-            record[kind].y += v.y
-            record[kind].z += v.z
-            shards[shard][key] = record
-            guard cell.zoom > 0 else { return }
-            cell = cell.parent
-        }
-    }
-
-    /// Counts a place out, at every zoom; its cells' extremes are worked out again by `repair`.
-    mutating func remove(_ coordinate: Coordinate, kind: PlaceKind) {
-        guard coordinate.isValid else { return }
-        let v = Geodesy.unitVector(coordinate)
-        var cell = MapGrid.cell(x: v.x, y: v.y, z: v.z, zoom: MapCells.finestZoom)
-        while true {
-            let key = cell.key
-            let shard = MapCells.shard(key)
-            guard var record = shards[shard][key] else { return }
             var kept = record[kind]
-            kept.count -= 1
-            kept.x -= v.x
-            kept.y -= v.y
-            kept.z -= v.z
+            kept.count += sign
+            kept.x += Double(sign) * v.x
+            kept.y += Double(sign) * v.y
+            kept.z += Double(sign) * v.z
             if kept.count <= 0 {
                 // An emptied cell goes, sums and all: what rounding left in them must not outlive its places.
                 kept = KindCell()
@@ -236,7 +225,7 @@ struct MapCells: Sendable {
         }
     }
 
-    /// Works out again the extremes of the cells marked by `remove`, finest first: a finest cell from `scan` (its
+    /// Works out again the extremes of the cells marked by `add` and `remove`, finest first: a finest cell from `scan` (its
     /// places of the kind, as the index holds them now), a coarser one from its four finer cells.
     mutating func repair(_ lookup: SlotLookup, scan: (MapGrid.Cell, PlaceKind) -> KindCell) {
         guard !stale.isEmpty else { return }
