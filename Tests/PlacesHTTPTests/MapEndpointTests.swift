@@ -9,13 +9,8 @@ import Testing
 
 @Suite("The map's endpoints: within")
 struct MapEndpointTests {
-    static let places = [
-        TestApp.place("gem-a", 37.7750, -122.4190),
-        TestApp.place("rest-b", 37.7760, -122.4200, kind: .restaurant),
-        TestApp.place("gem-far", 37.90, -122.40),
-        TestApp.place("fiji-east", -16.80, 179.999),
-        TestApp.place("fiji-west", -16.80, -179.999),
-    ]
+    /// Nearby's places: two in San Francisco, one further north, and one each side of the antimeridian.
+    static let places = NearbyEndpointTests.places
 
     @Test func withinAnswersThePlacesInTheBoxByScoreThenID() async throws {
         try await TestApp.withClient(Self.places) { client in
