@@ -23,18 +23,11 @@ extension PlaceTable {
 
     /// Clusters from a scan of every place in the box.
     func scannedClusters(_ query: ClusterQuery) -> ClusterAnswer {
-        let places = places
-        let kinds = kinds
         let lookup = lookup
-        let matcher = query.filter.matcher()
-        let kindOnly = query.filter == PlaceFilter(kind: query.filter.kind)
+        let filter = slotFilter(query.filter, query.filter.matcher())
         var byCell: [UInt64: ClusterBuilder] = [:]
         grid.forEachPoint(in: query.box, coordinate: lookup.coordinate) { slot, x, y, z in
-            if kindOnly {
-                if let kind = query.filter.kind, kinds[Int(slot)] != kind { return }
-            } else {
-                guard let place = places[Int(slot)], matcher.matches(place.summary) else { return }
-            }
+            if let filter, !filter(slot) { return }
             byCell[MapGrid.cell(x: x, y: y, z: z, zoom: query.zoom).key, default: ClusterBuilder()].add(slot, x, y, z, lookup)
         }
         var features: [MapFeature] = []

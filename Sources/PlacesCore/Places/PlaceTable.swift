@@ -138,7 +138,7 @@ struct PlaceTable: Sendable {
     }
 
     /// The test of a slot against a filter; nil when nothing is filtered.
-    private func slotFilter(_ filter: PlaceFilter, _ matcher: PlaceFilter.Matcher) -> ((UInt32) -> Bool)? {
+    func slotFilter(_ filter: PlaceFilter, _ matcher: PlaceFilter.Matcher) -> ((UInt32) -> Bool)? {
         let kinds = kinds
         let places = places
         if filter.isEmpty { return nil }
