@@ -40,7 +40,16 @@ struct PlacesBench: ParsableCommand {
     @Flag(help: "Measure the map's queries (clusters and viewports) instead of radius queries.")
     var maps = false
 
+    @Flag(help: "Measure search as you type (words and prefixes, with and without a circle) instead of radius queries.")
+    var search = false
+
     mutating func run() throws {
+        if search {
+            for count in places.isEmpty ? [1_000_000] : places {
+                print(try SearchBench(count: count, queries: min(queries, 200)).run() + "\n")
+            }
+            return
+        }
         if maps {
             for count in places.isEmpty ? [1_000_000] : places {
                 print(try MapBench(count: count, queries: min(queries, 200)).run() + "\n")

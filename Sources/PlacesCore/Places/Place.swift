@@ -77,6 +77,7 @@ public struct Place: Sendable, Hashable, Identifiable {
         var summary = PlaceSummary(id: id, kind: kind, name: name, coordinate: coordinate, city: city)
         summary.tags = tags
         summary.cuisine = cuisine
+        summary.description = description
         summary.priceLevel = priceLevel
         summary.rating = rating
         summary.openingHours = openingHours
@@ -106,6 +107,8 @@ public struct PlaceSummary: Sendable, Hashable {
     public var tags: [String] = []
     /// The cuisine, if any.
     public var cuisine: String?
+    /// The description: not shown in lists, but searched (the index keeps its words for search as you type).
+    public var description = ""
     private var ratingCount: Int32 = 0
     private var ratingSum: Int32 = 0
     /// The weekly schedule, if any.

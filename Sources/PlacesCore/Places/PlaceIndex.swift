@@ -81,6 +81,14 @@ public final class PlaceIndex: Sendable {
         fromCounts ? version.table.clusters(query) : version.table.scannedClusters(query)
     }
 
+    /// One page of the places a search matches: by relevance, then distance (inside a circle), then id.
+    public func search(_ query: PlaceSearchQuery) throws(PlacesError) -> Page<PlaceSearchHit> {
+        try version.table.search(query)
+    }
+
+    /// How many distinct words and postings the search keeps, and the bytes they take (for the memory figures).
+    public var searchSize: (words: Int, postings: Int, bytes: Int) { version.table.words.size }
+
     /// Bytes the per-cell counts of the map's grid hold (for the memory figures).
     public var mapCellBytes: Int { version.table.cells.memoryBytes }
 

@@ -3,7 +3,7 @@
 ///
 /// The id's first eight bytes decide nearly every tie of score (ids are ASCII, so their bytes sort as the ids do);
 /// only equal prefixes read the ids themselves. 16 bytes a place.
-struct PlaceRank: Sendable {
+struct PlaceRank: RankOrder {
     /// The place's score (`RatingAggregate.score`).
     let score: Double
     /// The id's first eight bytes, big-endian, zero-padded.
@@ -40,10 +40,16 @@ struct PlaceRank: Sendable {
     }
 }
 
-/// The `k` first slots in the map's order among those offered, kept in a heap whose root is the last of them.
-struct BestRanked {
+/// An order of places whose ties are broken by id, read only when what a rank holds of it ties too.
+protocol RankOrder: Sendable {
+    /// True when `a` comes before `b` (`aID` and `bID` give their ids, read only when the ranks cannot tell).
+    static func precedes(_ a: Self, _ b: Self, aID: () -> String, bID: () -> String) -> Bool
+}
+
+/// The `k` first slots in an order among those offered, kept in a heap whose root is the last of them.
+struct BestRanked<Rank: RankOrder> {
     let k: Int
-    private(set) var heap: [(slot: UInt32, rank: PlaceRank)] = []
+    private(set) var heap: [(slot: UInt32, rank: Rank)] = []
     private let id: (UInt32) -> String
 
     init(k: Int, id: @escaping (UInt32) -> String) {
@@ -54,12 +60,12 @@ struct BestRanked {
 
     /// True when `a` comes before `b`.
     @inline(__always)
-    private func precedes(_ a: (slot: UInt32, rank: PlaceRank), _ b: (slot: UInt32, rank: PlaceRank)) -> Bool {
-        PlaceRank.precedes(a.rank, b.rank, aID: { id(a.slot) }, bID: { id(b.slot) })
+    private func precedes(_ a: (slot: UInt32, rank: Rank), _ b: (slot: UInt32, rank: Rank)) -> Bool {
+        Rank.precedes(a.rank, b.rank, aID: { id(a.slot) }, bID: { id(b.slot) })
     }
 
     /// Offers a slot: kept when it is among the k first so far.
-    mutating func offer(_ slot: UInt32, _ rank: PlaceRank) {
+    mutating func offer(_ slot: UInt32, _ rank: Rank) {
         let item = (slot: slot, rank: rank)
         if heap.count < k {
             heap.append(item)
@@ -69,6 +75,9 @@ struct BestRanked {
             siftDown(0)
         }
     }
+
+    /// The last rank kept, once `k` are kept (what an offer must come before to be kept).
+    var last: Rank? { heap.count == k && k > 0 ? heap[0].rank : nil }
 
     /// The slots kept, first first.
     func sorted() -> [UInt32] {

@@ -172,7 +172,11 @@ public struct SearchMatch: Sendable, Encodable {
 extension Listed<SearchMatch> {
     /// Makes a hit from a place.
     public init(place: Place, relevance: Double, distanceMeters: Double?) {
-        let summary = place.summary
+        self.init(summary: place.summary, relevance: relevance, distanceMeters: distanceMeters)
+    }
+
+    /// Makes a hit from a place's summary.
+    init(summary: PlaceSummary, relevance: Double, distanceMeters: Double?) {
         self.init(
             place: ListedPlace(summary, distanceMeters: distanceMeters),
             details: SearchMatch(

@@ -267,8 +267,9 @@ extension PlaceService {
 
     // MARK: - Search
 
-    /// Full-text search over name, description, tags and cuisine; by relevance, then distance, then id.
+    /// Full-text search over name, description, tags and cuisine; by relevance, then distance, then id. Answered
+    /// from the index's postings (loaded first if nothing has loaded it yet), as nearby is.
     public func search(_ query: PlaceSearchQuery) async throws -> Page<PlaceSearchHit> {
-        try await repository.search(query)
+        try await loadedIndex().search(query)
     }
 }

@@ -15,6 +15,8 @@ struct PlaceTable: Sendable {
     var ranks = ChunkedArray<PlaceRank>()
     /// How many places each cell of the map's grid holds, per kind, at the coarse zooms (for clusters).
     var cells = MapCells()
+    /// Every place's words, for search.
+    var words = SearchPostings()
     var revision: Int64 = 0
     /// The database's generation the revision counts in (see `PlaceSnapshot.generation`).
     var generation = ""
@@ -43,6 +45,7 @@ struct PlaceTable: Sendable {
         generation = snapshot.generation
         live = snapshot.summaries.count
         grid.build(entries)
+        words = SearchPostings(snapshot.summaries)
         cells = MapCells(entries.map { ($0.key, $0.coordinate, snapshot.summaries[Int($0.key)].kind) }, lookup)
     }
 
@@ -52,8 +55,10 @@ struct PlaceTable: Sendable {
         // The map's counts change after the places do, in the same order; the extremes of every cell they touch are
         // then worked out again from the places as the whole set leaves them.
         var cellChanges: [(coordinate: Coordinate, kind: PlaceKind, adds: Bool)] = []
+        var wordEdits = SearchPostings.Edits()
         for id in changes.deleted {
             guard let slot = slots.removeValue(forKey: id), let old = places[Int(slot)] else { continue }
+            wordEdits.replace(slot: slot, old: SearchPostings.words(of: old.summary), new: nil)
             gridChanges.append(.remove(key: slot, at: old.summary.coordinate))
             cellChanges.append((old.summary.coordinate, old.summary.kind, false))
             places[Int(slot)] = nil
@@ -69,6 +74,11 @@ struct PlaceTable: Sendable {
                     cellChanges.append((old.summary.coordinate, old.summary.kind, false))
                     cellChanges.append((summary.coordinate, summary.kind, true))
                 }
+                if old.summary.name != summary.name || old.summary.tags != summary.tags || old.summary.cuisine != summary.cuisine
+                    || old.summary.description != summary.description
+                {
+                    wordEdits.replace(slot: slot, old: SearchPostings.words(of: old.summary), new: SearchPostings.words(of: summary))
+                }
                 places[Int(slot)] = IndexedPlace.make(summary)
                 kinds[Int(slot)] = summary.kind
                 ranks[Int(slot)] = PlaceRank(summary)
@@ -79,11 +89,13 @@ struct PlaceTable: Sendable {
                 kinds.append(summary.kind)
                 ranks.append(PlaceRank(summary))
                 live += 1
+                wordEdits.replace(slot: slot, old: nil, new: SearchPostings.words(of: summary))
                 gridChanges.append(.insert(key: slot, at: summary.coordinate))
                 cellChanges.append((summary.coordinate, summary.kind, true))
             }
         }
         grid.apply(gridChanges)
+        words.apply(wordEdits)
         let lookup = lookup
         for change in cellChanges {
             if change.adds {
@@ -156,7 +168,7 @@ struct PlaceTable: Sendable {
         let id: (UInt32) -> String = { slot in places[Int(slot)]?.summary.id ?? "" }
         let after = query.after.map { (rank: PlaceRank(score: $0.score, id: $0.id), id: $0.id) }
         // One more than the page, to tell whether more follow.
-        var best = BestRanked(k: query.limit + 1, id: id)
+        var best = BestRanked<PlaceRank>(k: query.limit + 1, id: id)
         grid.forEachKey(in: query.box, coordinate: coordinate) { slot in
             let rank = ranks[Int(slot)]
             if let after, !PlaceRank.precedes(after.rank, rank, aID: { after.id }, bID: { id(slot) }) { return }

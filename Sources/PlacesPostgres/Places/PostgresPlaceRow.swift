@@ -8,7 +8,7 @@ import PostgresNIO
 enum PostgresPlaceRow {
     /// The columns a summary needs, in the order `summary` reads them.
     static let summaryColumns =
-        "id, kind, name, latitude, longitude, city, tags, cuisine, price_level, opening_hours, time_zone, rating_count, rating_sum"
+        "id, kind, name, latitude, longitude, city, tags, cuisine, price_level, opening_hours, time_zone, rating_count, rating_sum, description"
 
     /// The columns a place is written with, in the order `values` gives them (`search` last).
     static let writtenColumns =
@@ -127,7 +127,7 @@ enum PostgresPlaceRow {
     }
 
     /// A row of `summaryColumns`, decoded by position (a million of them load at start-up).
-    typealias SummaryColumns = (String, String, String, Double, Double, String?, String, String?, Int?, String?, String?, Int, Int)
+    typealias SummaryColumns = (String, String, String, Double, Double, String?, String, String?, Int?, String?, String?, Int, Int, String?)
 
     /// Decodes a summary from a row of `summaryColumns`; `shared` lets equal tag lists, opening hours and time zones
     /// share one stored value across places.
@@ -146,6 +146,7 @@ enum PostgresPlaceRow {
         summary.openingHours = shared.hours(columns.9)
         summary.timeZone = shared.text(columns.10)
         summary.rating = RatingAggregate(count: columns.11, sum: columns.12)
+        summary.description = columns.13 ?? ""
         return summary
     }
 }

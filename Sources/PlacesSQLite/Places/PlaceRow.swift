@@ -14,9 +14,9 @@ enum PlaceRow {
 
     /// The columns a summary needs, in the order `summary` reads them.
     static let summaryColumns =
-        "id, kind, name, latitude, longitude, city, tags, cuisine, price_level, opening_hours, time_zone, rating_count, rating_sum"
+        "id, kind, name, latitude, longitude, city, tags, cuisine, price_level, opening_hours, time_zone, rating_count, rating_sum, description"
     /// How many columns `summaryColumns` names.
-    static let summaryColumnCount = 13
+    static let summaryColumnCount = 14
 
     /// `INSERT INTO place (columns) VALUES (?, …)`, for `PlaceBinding`.
     static let insertSQL =
@@ -74,6 +74,7 @@ enum PlaceRow {
         summary.openingHours = shared.hours(row[9])
         summary.timeZone = shared.text(row[10])
         summary.rating = RatingAggregate(count: row[11], sum: row[12])
+        summary.description = row[13] ?? ""
         return summary
     }
 }

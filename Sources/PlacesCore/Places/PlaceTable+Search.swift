@@ -1,0 +1,157 @@
+import GeoIndex
+
+/// Where a search hit stands: best relevance first, then (inside a circle) the nearest, then by id.
+struct SearchRank: RankOrder {
+    var relevance: Double
+    /// 0 for every hit of a search without a circle.
+    var distance: Double
+    /// The id's first eight bytes (see `PlaceRank.idPrefix`).
+    var idPrefix: UInt64
+
+    @inline(__always)
+    static func precedes(_ a: SearchRank, _ b: SearchRank, aID: () -> String, bID: () -> String) -> Bool {
+        if a.relevance != b.relevance { return a.relevance > b.relevance }
+        if a.distance != b.distance { return a.distance < b.distance }
+        if a.idPrefix != b.idPrefix { return a.idPrefix < b.idPrefix }
+        return aID() < bID()
+    }
+}
+
+/// Which places hold a query's words, and in which fields: one bit a slot per word and field.
+///
+/// Made from the postings of the words each query word begins, so a query costs the postings it reads and a pass over
+/// a bit a place, never a place's text.
+private struct MatchBits {
+    /// Per query word, per field (name, labels, description), a bit a slot: `bits[(word * 3 + field) * blocks + block]`.
+    private var bits: [UInt64]
+    private let words: Int
+    let blocks: Int
+
+    init(_ words: [String], postings: SearchPostings, slots: Int) {
+        let blocks = (slots + 63) / 64
+        self.blocks = blocks
+        self.words = words.count
+        bits = [UInt64](repeating: 0, count: 3 * words.count * blocks)
+        bits.withUnsafeMutableBufferPointer { bits in
+            for (number, word) in words.enumerated() {
+                let name = 3 * number * blocks
+                postings.forEachPosting(ofWordsStartingWith: word) { posting in
+                    let slot = Int(posting >> 3)
+                    let bit = UInt64(1) << UInt64(slot & 63)
+                    if posting & 1 != 0 { bits[name + slot >> 6] |= bit }
+                    if posting & 2 != 0 { bits[name + blocks + slot >> 6] |= bit }
+                    if posting & 4 != 0 { bits[name + 2 * blocks + slot >> 6] |= bit }
+                }
+            }
+        }
+    }
+
+    /// The places of a block holding every word in their names, and those holding every word somewhere.
+    @inline(__always)
+    func block(_ index: Int) -> (inNames: UInt64, matching: UInt64) {
+        bits.withUnsafeBufferPointer { bits in
+            var inNames = UInt64.max
+            var matching = UInt64.max
+            for word in 0..<words {
+                let name = bits[3 * word * blocks + index]
+                inNames &= name
+                matching &= name | bits[(3 * word + 1) * blocks + index] | bits[(3 * word + 2) * blocks + index]
+            }
+            return (inNames, matching)
+        }
+    }
+
+    /// True when the place at `slot` holds every word.
+    @inline(__always)
+    func matches(_ slot: Int) -> Bool {
+        block(slot >> 6).matching & (UInt64(1) << UInt64(slot & 63)) != 0
+    }
+
+    /// The relevance of the place at `slot`, as `SearchText.relevance` weighs its fields.
+    @inline(__always)
+    func relevance(_ slot: Int) -> Int {
+        bits.withUnsafeBufferPointer { bits in
+            let block = slot >> 6
+            let bit = UInt64(1) << UInt64(slot & 63)
+            var total = 0
+            for word in 0..<words {
+                if bits[3 * word * blocks + block] & bit != 0 { total += SearchText.Field.name.weight }
+                if bits[(3 * word + 1) * blocks + block] & bit != 0 { total += SearchText.Field.labels.weight }
+                if bits[(3 * word + 2) * blocks + block] & bit != 0 { total += SearchText.Field.description.weight }
+            }
+            return total
+        }
+    }
+}
+
+extension PlaceTable {
+    /// One page of the places a search matches, as `SearchText` defines matching and relevance: by relevance, then
+    /// (inside a circle) by distance, then by id.
+    ///
+    /// The k best are found without weighing every match. A place holding every word in its name scores at least 10 a
+    /// word; one that lacks a word there scores at most 5 for it, so at most 15 a word for the others and 5 for that
+    /// one. The places with every word in their names are weighed first, and when the page is full of places
+    /// scoring more than any other could, no other is weighed (for one word: whenever a page's worth have it in their
+    /// names). Inside a circle, the grid finds the places in it (a 20-mile circle holds a few percent of them), and
+    /// only the matches among those are weighed.
+    func search(_ query: PlaceSearchQuery) throws(PlacesError) -> Page<PlaceSearchHit> {
+        let places = places
+        let ranks = ranks
+        let circle = query.circle
+        let after: (rank: SearchRank, id: String)?
+        if let key = try query.page.after(parts: circle == nil ? 2 : 3) {
+            let id = key[key.count - 1]
+            let rank = SearchRank(
+                relevance: try PageRequest.double(key[0]),
+                distance: circle == nil ? 0 : try PageRequest.double(key[1]),
+                idPrefix: PlaceRank(score: 0, id: id).idPrefix
+            )
+            after = (rank, id)
+        } else {
+            after = nil
+        }
+        let matches = MatchBits(query.words, postings: words, slots: places.count)
+        let id: (UInt32) -> String = { slot in places[Int(slot)]?.summary.id ?? "" }
+        var best = BestRanked<SearchRank>(k: query.page.fetchLimit, id: id)
+        // Postings name live places only: a match needs no look at its place until it is on the page.
+        func offer(_ slot: Int, distance: Double) {
+            let rank = SearchRank(relevance: Double(matches.relevance(slot)), distance: distance, idPrefix: ranks[slot].idPrefix)
+            if let after, !SearchRank.precedes(after.rank, rank, aID: { after.id }, bID: { id(UInt32(slot)) }) { return }
+            best.offer(UInt32(slot), rank)
+        }
+        var distances: [UInt32: Double] = [:]
+        if let circle {
+            // Inside a circle the grid finds the places (as nearby does, with the same distances), and the bits say
+            // which match.
+            for hit in grid.within(circle.center, radiusMeters: circle.radiusMeters, where: { matches.matches(Int($0)) }) {
+                distances[hit.key] = hit.distanceMeters
+                offer(Int(hit.key), distance: hit.distanceMeters)
+            }
+        } else {
+            func offerEach(_ bits: UInt64, block: Int) {
+                var bits = bits
+                while bits != 0 {
+                    offer(block << 6 | bits.trailingZeroBitCount, distance: 0)
+                    bits &= bits - 1
+                }
+            }
+            for block in 0..<matches.blocks { offerEach(matches.block(block).inNames, block: block) }
+            // The most a place lacking some word in its name can score.
+            let othersAtMost = Double(15 * (query.words.count - 1) + 5)
+            if !((best.last?.relevance).map({ $0 > othersAtMost }) ?? false) {
+                for block in 0..<matches.blocks {
+                    let (inNames, matching) = matches.block(block)
+                    offerEach(matching & ~inNames, block: block)
+                }
+            }
+        }
+        let hits = best.sorted().compactMap { slot -> (PlaceSearchHit, [String])? in
+            guard let place = places[Int(slot)] else { return nil }
+            let relevance = Double(matches.relevance(Int(slot)))
+            let distance = distances[slot]
+            let hit = PlaceSearchHit(summary: place.summary, relevance: relevance, distanceMeters: distance)
+            return (hit, ([relevance] + (distance.map { [$0] } ?? [])).map(PageRequest.keyPart) + [place.summary.id])
+        }
+        return query.page.page(hits)
+    }
+}

@@ -1,0 +1,213 @@
+/// The words of every place in the index, each with the places that hold it and the fields they hold it in: where a
+/// search finds its matches without reading a place.
+///
+/// A word's postings are its places' slots in ascending order, each shifted left by three bits over the fields that
+/// hold the word (`fieldBits`). Words are kept in shards by their first two bytes (a word of one byte alone in its
+/// shard), each shard's words sorted by their bytes, so:
+/// - the words a prefix begins are one run of one shard (of the shards of its byte, for a prefix of one byte);
+/// - a change set copies and rewrites only the shards of the words it touches.
+///
+/// What it costs: four bytes a word of a place (a word twice in one place is one posting), and each distinct word
+/// once.
+struct SearchPostings: Sendable {
+    /// One shard's words, sorted by their bytes, and their postings laid end to end.
+    struct Shard: Sendable {
+        var words: [String] = []
+        /// Where each word's postings end in `postings` (they start where the previous word's end).
+        var ends: [UInt32] = []
+        var postings: [UInt32] = []
+
+        /// The postings of the word at `index`.
+        func postings(of index: Int) -> ArraySlice<UInt32> {
+            postings[(index == 0 ? 0 : Int(ends[index - 1]))..<Int(ends[index])]
+        }
+    }
+
+    /// A place's distinct words, each with the bits of the fields holding it.
+    typealias PlaceWords = [String: UInt8]
+
+    private var shards: [UInt16: Shard] = [:]
+
+    /// The bit of a field in a posting.
+    static func fieldBit(_ field: SearchText.Field) -> UInt8 {
+        switch field {
+        case .name: 1
+        case .labels: 2
+        case .description: 4
+        }
+    }
+
+    /// The words a search reads in a place, each with its fields' bits.
+    static func words(of summary: PlaceSummary) -> PlaceWords {
+        var words: PlaceWords = [:]
+        let fields = SearchText.wordsByField(name: summary.name, tags: summary.tags, cuisine: summary.cuisine, description: summary.description)
+        for (field, fieldWords) in fields {
+            for word in fieldWords { words[word, default: 0] |= fieldBit(field) }
+        }
+        return words
+    }
+
+    /// The shard a word (or a prefix of two bytes or more) is kept in.
+    private static func shardKey<S: Sequence<UInt8>>(_ bytes: S) -> UInt16 {
+        var iterator = bytes.makeIterator()
+        let first = UInt16(iterator.next() ?? 0)
+        return first << 8 | UInt16(iterator.next() ?? 0)
+    }
+
+    /// Makes the postings of places given in slot order (slot 0 first).
+    init(_ summaries: [PlaceSummary]) {
+        // Each distinct word gets a number; each posting is collected with its word's number, then put in order by a
+        // counting sort, which keeps each word's slots ascending as they came.
+        var numbers: [String: UInt32] = [:]
+        var vocabulary: [String] = []
+        var pairs: [(word: UInt32, posting: UInt32)] = []
+        pairs.reserveCapacity(summaries.count * 4)
+        for (slot, summary) in summaries.enumerated() {
+            for (word, bits) in Self.words(of: summary) {
+                let number: UInt32
+                if let known = numbers[word] {
+                    number = known
+                } else {
+                    number = UInt32(vocabulary.count)
+                    numbers[word] = number
+                    vocabulary.append(word)
+                }
+                pairs.append((number, UInt32(slot) << 3 | UInt32(bits)))
+            }
+        }
+        numbers = [:]
+        var starts = [Int](repeating: 0, count: vocabulary.count + 1)
+        for pair in pairs { starts[Int(pair.word) + 1] += 1 }
+        for index in 0..<vocabulary.count { starts[index + 1] += starts[index] }
+        var ordered = [UInt32](repeating: 0, count: pairs.count)
+        var next = starts
+        for pair in pairs {
+            ordered[next[Int(pair.word)]] = pair.posting
+            next[Int(pair.word)] += 1
+        }
+        pairs = []
+        var byShard: [UInt16: [UInt32]] = [:]
+        for number in vocabulary.indices { byShard[Self.shardKey(vocabulary[number].utf8), default: []].append(UInt32(number)) }
+        for (key, numbers) in byShard {
+            var shard = Shard()
+            let sorted = numbers.sorted { vocabulary[Int($0)].utf8.lexicographicallyPrecedes(vocabulary[Int($1)].utf8) }
+            shard.words.reserveCapacity(sorted.count)
+            shard.ends.reserveCapacity(sorted.count)
+            for number in sorted {
+                shard.words.append(vocabulary[Int(number)])
+                shard.postings.append(contentsOf: ordered[starts[Int(number)]..<starts[Int(number) + 1]])
+                shard.ends.append(UInt32(shard.postings.count))
+            }
+            shards[key] = shard
+        }
+    }
+
+    /// Makes empty postings.
+    init() {}
+
+    /// Changes of one change set, gathered by shard and word before any shard is rewritten.
+    struct Edits {
+        /// Per shard, per word, the slots whose fields for the word change: their new bits (0 when the word leaves).
+        fileprivate var byShard: [UInt16: [String: [UInt32: UInt8]]] = [:]
+
+        var isEmpty: Bool { byShard.isEmpty }
+
+        /// Records that the place at `slot` held `old` words and now holds `new` ones (nil: it is not there).
+        mutating func replace(slot: UInt32, old: PlaceWords?, new: PlaceWords?) {
+            let old = old ?? [:]
+            let new = new ?? [:]
+            guard old != new else { return }
+            for (word, bits) in old where new[word] != bits {
+                byShard[SearchPostings.shardKey(word.utf8), default: [:]][word, default: [:]][slot] = 0
+            }
+            for (word, bits) in new where old[word] != bits {
+                byShard[SearchPostings.shardKey(word.utf8), default: [:]][word, default: [:]][slot] = bits
+            }
+        }
+    }
+
+    /// Applies a change set's edits, rewriting each shard they touch once.
+    mutating func apply(_ edits: Edits) {
+        for (key, words) in edits.byShard {
+            let old = shards[key] ?? Shard()
+            var shard = Shard()
+            let edited = words.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            var kept = 0
+            var changed = 0
+            // Merges the shard's words with the edited ones, both in byte order.
+            while kept < old.words.count || changed < edited.count {
+                let word: String
+                var postings: [UInt32]
+                if changed == edited.count || (kept < old.words.count && old.words[kept].utf8.lexicographicallyPrecedes(edited[changed].utf8)) {
+                    shard.words.append(old.words[kept])
+                    shard.postings.append(contentsOf: old.postings(of: kept))
+                    shard.ends.append(UInt32(shard.postings.count))
+                    kept += 1
+                    continue
+                }
+                word = edited[changed]
+                changed += 1
+                if kept < old.words.count, old.words[kept] == word {
+                    postings = Array(old.postings(of: kept))
+                    kept += 1
+                } else {
+                    postings = []
+                }
+                let slots = words[word] ?? [:]
+                postings.removeAll { slots[$0 >> 3] != nil }
+                for (slot, bits) in slots where bits != 0 { postings.append(slot << 3 | UInt32(bits)) }
+                guard !postings.isEmpty else { continue }
+                postings.sort()
+                shard.words.append(word)
+                shard.postings.append(contentsOf: postings)
+                shard.ends.append(UInt32(shard.postings.count))
+            }
+            shards[key] = shard.words.isEmpty ? nil : shard
+        }
+    }
+
+    /// Calls `body` with the postings of every word that `prefix` begins, as `SearchText` decides it.
+    func forEachPosting(ofWordsStartingWith prefix: String, _ body: (UInt32) -> Void) {
+        let bytes = Array(prefix.utf8)
+        guard let first = bytes.first else { return }
+        if bytes.count >= 2 {
+            shards[Self.shardKey(bytes)].map { visit($0, prefix, bytes, body) }
+        } else {
+            for second in 0...UInt16(255) {
+                shards[UInt16(first) << 8 | second].map { visit($0, prefix, bytes, body) }
+            }
+        }
+    }
+
+    /// Calls `body` with the postings of the words of `shard` that `prefix` begins.
+    private func visit(_ shard: Shard, _ prefix: String, _ bytes: [UInt8], _ body: (UInt32) -> Void) {
+        // The first word not before the prefix, then every word whose bytes begin with it.
+        var low = 0
+        var high = shard.words.count
+        while low < high {
+            let middle = (low + high) / 2
+            if shard.words[middle].utf8.lexicographicallyPrecedes(bytes) { low = middle + 1 } else { high = middle }
+        }
+        var index = low
+        while index < shard.words.count, shard.words[index].utf8.starts(with: bytes) {
+            // The bytes find the run; the words' own prefix test (by characters) is the definition.
+            if shard.words[index].hasPrefix(prefix) {
+                for posting in shard.postings(of: index) { body(posting) }
+            }
+            index += 1
+        }
+    }
+
+    /// How many distinct words and postings it holds, and the bytes its arrays take (for the memory figures).
+    var size: (words: Int, postings: Int, bytes: Int) {
+        var words = 0
+        var postings = 0
+        var bytes = 0
+        for shard in shards.values {
+            words += shard.words.count
+            postings += shard.postings.count
+            bytes += shard.words.capacity * MemoryLayout<String>.stride + shard.ends.capacity * 4 + shard.postings.capacity * 4
+        }
+        return (words, postings, bytes)
+    }
+}

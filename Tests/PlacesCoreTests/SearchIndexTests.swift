@@ -1,0 +1,170 @@
+import Foundation
+import GeoIndex
+import Testing
+
+@testable import PlacesCore
+
+/// Search from the index's postings against a brute force that weighs every live place with `SearchText.relevance`:
+/// the same hits, relevances, distances and order, page by page, with and without a circle, for words and prefixes
+/// of one letter or more, as places are added, renamed, re-described, moved and deleted.
+@Suite("Search from the index")
+struct SearchIndexTests {
+    static let vocabulary = [
+        "Lantern", "lane", "Little", "Café", "cafeteria", "crêpes", "Harbor", "harbour", "Light", "lighthouse", "Noodle",
+        "Straße", "東京", "7", "71", "715", "Zeppelin", "l", "Über",
+    ]
+
+    static func place(_ i: Int, _ rng: inout SplitMix64) -> PlaceSummary {
+        func words(_ count: Int) -> String {
+            (0..<count).map { _ in vocabulary[Int.random(in: 0..<vocabulary.count, using: &rng)] }.joined(separator: " ")
+        }
+        // Most places in one city (so circles hold many), some across the antimeridian.
+        let far = Int.random(in: 0..<4, using: &rng) == 0
+        var summary = PlaceSummary(
+            id: "s\(Int.random(in: 0..<40, using: &rng))-\(i)",
+            kind: i % 2 == 0 ? .gem : .restaurant,
+            name: words(Int.random(in: 1...3, using: &rng)),
+            coordinate: Coordinate(
+                latitude: far ? Double.random(in: -30...30, using: &rng) : 40.7 + Double.random(in: -0.3...0.3, using: &rng),
+                longitude: far ? Double.random(in: 179...180, using: &rng) : -74 + Double.random(in: -0.3...0.3, using: &rng)
+            )
+        )
+        summary.tags = (0..<Int.random(in: 0...2, using: &rng)).map { _ in words(1).lowercased() }
+        summary.cuisine = Bool.random(using: &rng) ? words(1) : nil
+        summary.description = words(Int.random(in: 0...4, using: &rng))
+        return summary
+    }
+
+    /// Every hit a search has, in order, as a brute force finds them.
+    static func bruteForce(_ places: [PlaceSummary], _ query: PlaceSearchQuery) -> [String] {
+        var hits: [(relevance: Int, distance: Double, id: String)] = []
+        for place in places {
+            let fields = SearchText.fieldWords(name: place.name, tags: place.tags, cuisine: place.cuisine, description: place.description)
+            let relevance = SearchText.relevance(of: query.words, in: fields)
+            guard relevance > 0 else { continue }
+            var distance = 0.0
+            if let circle = query.circle {
+                distance = Geodesy.distanceMeters(circle.center, place.coordinate)
+                guard distance <= circle.radiusMeters else { continue }
+            }
+            hits.append((relevance, distance, place.id))
+        }
+        hits.sort { ($0.relevance != $1.relevance) ? $0.relevance > $1.relevance : ($0.distance, $0.id) < ($1.distance, $1.id) }
+        return hits.map { "\($0.id) \($0.relevance) \($0.distance)" }
+    }
+
+    /// Every hit the index has, paging with `limit`.
+    static func paged(_ index: PlaceIndex, _ query: PlaceSearchQuery, limit: Int) throws -> [String] {
+        var query = query
+        query.page = PageRequest(limit: limit)
+        var all: [String] = []
+        while true {
+            let page = try index.search(query)
+            all += page.items.map { "\($0.place.id) \(Int($0.details.relevance)) \($0.place.distanceMeters ?? 0)" }
+            guard let next = page.nextCursor else { return all }
+            query.page = try PageRequest.parse(limit: "\(limit)", cursor: next)
+        }
+    }
+
+    static func queries(_ rng: inout SplitMix64) throws -> [PlaceSearchQuery] {
+        var queries: [PlaceSearchQuery] = []
+        for _ in 0..<12 {
+            let words = (0..<Int.random(in: 1...3, using: &rng)).map { _ -> String in
+                let word = SearchText.words(vocabulary[Int.random(in: 0..<vocabulary.count, using: &rng)])[0]
+                return String(word.prefix(Int.random(in: 1...word.count, using: &rng)))
+            }
+            let circle = Bool.random(using: &rng)
+            queries.append(
+                try PlaceSearchQuery.parse(
+                    q: words.joined(separator: " "),
+                    lat: circle ? "40.7" : nil,
+                    lon: circle ? "-74" : nil,
+                    radius: circle ? "\(Int.random(in: 1...20, using: &rng))" : nil,
+                    page: PageRequest()
+                )
+            )
+        }
+        return queries
+    }
+
+    @Test("the same hits, relevances and order as a brute force, page by page")
+    func matchesBruteForce() throws {
+        var rng = SplitMix64(seed: 23)
+        let places = (0..<600).map { Self.place($0, &rng) }
+        let index = PlaceIndex()
+        index.replaceAll(PlaceSnapshot(summaries: places, revision: 1))
+        for query in try Self.queries(&rng) {
+            let expected = Self.bruteForce(places, query)
+            #expect(try Self.paged(index, query, limit: 100) == expected, "\(query.words) \(query.circle != nil)")
+            #expect(try Self.paged(index, query, limit: Int.random(in: 1...9, using: &rng)) == expected, "\(query.words) paged")
+        }
+        // The tiers: a page of name matches for one word needs no other place; two words may need the rest.
+        let one = try PlaceSearchQuery.parse(q: "lantern", lat: nil, lon: nil, radius: nil, page: PageRequest(limit: 3))
+        #expect(try index.search(one).items.map(\.details.relevance).allSatisfy { $0 >= 10 })
+        #expect(try Self.paged(index, one, limit: 3) == Self.bruteForce(places, one))
+    }
+
+    @Test("as places are added, renamed, re-described, moved and deleted, a change set at a time")
+    func followsChanges() throws {
+        var rng = SplitMix64(seed: 24)
+        var places = (0..<300).map { Self.place($0, &rng) }
+        let index = PlaceIndex()
+        index.replaceAll(PlaceSnapshot(summaries: places, revision: 1))
+        var next = places.count
+        for revision in 2..<14 {
+            var upserted: [PlaceSummary] = []
+            var deleted: [String] = []
+            for _ in 0..<Int.random(in: 1...25, using: &rng) {
+                let index = Int.random(in: 0..<places.count, using: &rng)
+                switch Int.random(in: 0..<5, using: &rng) {
+                case 0:
+                    deleted.append(places[index].id)
+                    places.remove(at: index)
+                case 1:
+                    places.append(Self.place(next, &rng))
+                    next += 1
+                    upserted.append(places[places.count - 1])
+                default:
+                    // The same id with other words (and sometimes elsewhere), or the same words with a new rating.
+                    var changed = Self.place(next, &rng)
+                    next += 1
+                    changed.id = places[index].id
+                    if Bool.random(using: &rng) {
+                        changed = places[index]
+                        changed.rating = RatingAggregate(count: 1, sum: 5)
+                    }
+                    places[index] = changed
+                    upserted.append(changed)
+                }
+            }
+            let gone = Set(deleted)
+            index.apply(PlaceChanges(upserted: upserted.filter { !gone.contains($0.id) }, deleted: deleted, revision: Int64(revision)))
+            for query in try Self.queries(&rng) {
+                #expect(try Self.paged(index, query, limit: 7) == Self.bruteForce(places, query), "revision \(revision) \(query.words)")
+            }
+            let fresh = PlaceIndex()
+            fresh.replaceAll(PlaceSnapshot(summaries: places, revision: 1))
+            #expect(index.searchSize.words == fresh.searchSize.words && index.searchSize.postings == fresh.searchSize.postings)
+        }
+    }
+
+    @Test("a cursor holding any numbers answers a page, never a crash")
+    func craftedCursors() throws {
+        var rng = SplitMix64(seed: 25)
+        let index = PlaceIndex()
+        index.replaceAll(PlaceSnapshot(summaries: (0..<50).map { Self.place($0, &rng) }, revision: 1))
+        for bits in [Double.infinity, -.infinity, .nan, 1e300] {
+            for circle in [false, true] {
+                let key = [PageRequest.keyPart(bits)] + (circle ? [PageRequest.keyPart(bits)] : []) + ["s1-1"]
+                let query = try PlaceSearchQuery.parse(
+                    q: "l",
+                    lat: circle ? "40.7" : nil,
+                    lon: circle ? "-74" : nil,
+                    radius: nil,
+                    page: PageRequest(limit: 5, after: key)
+                )
+                _ = try index.search(query)
+            }
+        }
+    }
+}
