@@ -59,33 +59,11 @@ public struct PlacesDatabase: Sendable {
         return try PlacesDatabase(writer: DatabaseQueue(configuration: configuration), accessed: accesses)
     }
 
-    /// `places_fold(text)`: the text as searches compare it (`String.folded`); `places_distance(lat1, lon1, lat2, lon2)`:
-    /// great-circle metres, the one definition of distance (Geodesy); `places_relevance(words, name, description, tags,
-    /// cuisine)`: a place's search relevance for the query's space-joined words (SearchText, 0 when it does not match).
+    /// `places_fold(text)`: the text as searches compare it (`String.folded`).
     static func addFunctions(_ db: Database) {
-        db.add(
-            function: DatabaseFunction("places_relevance", argumentCount: 5, pure: true) { values in
-                guard let words = String.fromDatabaseValue(values[0]), let name = String.fromDatabaseValue(values[1]) else { return 0 }
-                let fields = SearchText.fieldWords(
-                    name: name,
-                    tags: StoredText.decodeTags(String.fromDatabaseValue(values[3])),
-                    cuisine: String.fromDatabaseValue(values[4]),
-                    description: String.fromDatabaseValue(values[2]) ?? ""
-                )
-                return SearchText.relevance(of: words.split(separator: " ").map(String.init), in: fields)
-            }
-        )
         db.add(
             function: DatabaseFunction("places_fold", argumentCount: 1, pure: true) { values in
                 String.fromDatabaseValue(values[0]).map(\.folded)
-            }
-        )
-        db.add(
-            function: DatabaseFunction("places_distance", argumentCount: 4, pure: true) { values in
-                guard let lat1 = Double.fromDatabaseValue(values[0]), let lon1 = Double.fromDatabaseValue(values[1]),
-                    let lat2 = Double.fromDatabaseValue(values[2]), let lon2 = Double.fromDatabaseValue(values[3])
-                else { return nil }
-                return Geodesy.distanceMeters(Coordinate(latitude: lat1, longitude: lon1), Coordinate(latitude: lat2, longitude: lon2))
             }
         )
     }

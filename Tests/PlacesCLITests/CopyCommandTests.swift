@@ -98,7 +98,7 @@ struct CopyCommandTests {
                 }
                 #expect(try await CopyWorld.rows(of: target) == before)
                 let search = try PlaceSearchQuery.parse(q: "old", lat: nil, lon: nil, radius: nil, page: PageRequest())
-                let found = try await places.search(search).items.map(\.place.id)
+                let found = try await PlaceService(repository: places, index: PlaceIndex()).search(search).items.map(\.place.id)
                 #expect(found == ["old-1"], "the search index is whole")
             }
         }

@@ -72,7 +72,6 @@ final class ReplacedDatabase: PlaceRepository {
     func deleteRating(userID: String, placeID: String) async throws -> RatingAggregate? {
         try await inner.deleteRating(userID: userID, placeID: placeID)
     }
-    func search(_ query: PlaceSearchQuery) async throws -> Page<PlaceSearchHit> { try await inner.search(query) }
     func liveCount() async throws -> Int { try await inner.liveCount() }
     func isEmpty() async throws -> Bool { try await inner.isEmpty() }
 }

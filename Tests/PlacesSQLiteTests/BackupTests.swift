@@ -50,7 +50,9 @@ struct BackupTests {
         let liveByID = Dictionary(uniqueKeysWithValues: live.summaries.map { ($0.id, $0) })
         for summary in copied.summaries { #expect(liveByID[summary.id] == summary) }
         // The copy is a working database: search and the other tables came along.
-        let hits = try await copy.places.search(PlaceSearchQuery.parse(q: "place base", lat: nil, lon: nil, radius: nil, page: PageRequest()))
+        let hits = try await PlaceService(repository: copy.places, index: PlaceIndex()).search(
+            PlaceSearchQuery.parse(q: "place base", lat: nil, lon: nil, radius: nil, page: PageRequest())
+        )
         #expect(hits.items.count == PageRequest.defaultLimit)
         // No temporary file is left beside it.
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)

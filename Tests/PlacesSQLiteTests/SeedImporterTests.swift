@@ -147,7 +147,9 @@ struct SeedFormatsImportTests {
         let before = try await triggers()
         #expect(before.filter { $0.contains("ON place") }.count == 6, "three for search, three for the feed: \(before)")
         let search = { @Sendable (q: String) in
-            try await database.places.search(PlaceSearchQuery.parse(q: q, lat: nil, lon: nil, radius: nil, page: PageRequest())).items.map(\.place.id)
+            try await PlaceService(repository: database.places, index: PlaceIndex()).search(
+                PlaceSearchQuery.parse(q: q, lat: nil, lon: nil, radius: nil, page: PageRequest())
+            ).items.map(\.place.id)
         }
 
         // A file that fails half way leaves no rows and the triggers as they were.

@@ -101,7 +101,9 @@ enum ChangeFeedContract {
             ContractCase("places", "the feed records decisions, ballots (who, never what), notifications and changes of who may see what") {
                 store in
                 let (ann, bob, cy) = try await DecisionRepositoryContract.prepare(store)
-                try await store.accounts.insert(Session(tokenHash: "hash-of-bobs-token", userID: bob, createdAt: Sample.now, expiresAt: Sample.at(3600)))
+                try await store.accounts.insert(
+                    Session(tokenHash: "hash-of-bobs-token", userID: bob, createdAt: Sample.now, expiresAt: Sample.at(3600))
+                )
                 let before = try await store.feedRows().count
                 try await store.decisions.insert(Sample.decision("d-1", group: "g-1", by: ann, participants: [ann, bob, cy]), notifications: [])
                 let read = try #require(try await store.decisions.state(decisionID: "d-1"))

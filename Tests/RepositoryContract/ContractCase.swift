@@ -41,6 +41,7 @@ public enum RepositoryContract {
     public static var cases: [ContractCase] {
         PlaceRepositoryContract.cases + ChangeFeedContract.cases + AccountRepositoryContract.cases + GroupRepositoryContract.cases
             + CollectionRepositoryContract.cases + DecisionRepositoryContract.cases + NotificationRepositoryContract.cases
-            + ConcurrentWritesContract.cases + FailedWritesContract.cases + ThrottleRepositoryContract.cases + LeaseRepositoryContract.cases + LiveRepositoryContract.cases
+            + ConcurrentWritesContract.cases + FailedWritesContract.cases + ThrottleRepositoryContract.cases + LeaseRepositoryContract.cases
+            + LiveRepositoryContract.cases
     }
 }

@@ -19,7 +19,10 @@ enum DecisionRepositoryContract {
 
     static var cases: [ContractCase] {
         [
-            ContractCase("decisions", "a decision is stored with its notifications and read whole with its people, without ballots; unknown ids read nil") {
+            ContractCase(
+                "decisions",
+                "a decision is stored with its notifications and read whole with its people, without ballots; unknown ids read nil"
+            ) {
                 store in
                 let (ann, bob, cy) = try await prepare(store)
                 var decision = Sample.decision("d-1", group: "g-1", by: ann, participants: [cy, ann, bob], at: 10, deadline: 3_600)

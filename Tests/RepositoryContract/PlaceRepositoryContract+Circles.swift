@@ -37,7 +37,7 @@ extension PlaceRepositoryContract {
                         try PlaceSearchQuery.parse(q: "circle", lat: "\(centre.latitude)", lon: "\(centre.longitude)", radius: "20", page: page)
                     }
                     let radius = try #require(try query(PageRequest()).circle?.radiusMeters)
-                    let hits = try await allPages(limit: 50) { page in try await store.places.search(try query(page)) }
+                    let hits = try await allPages(limit: 50) { page in try await store.search(try query(page)) }
                     let expected = places.map { (id: $0.id, distance: Geodesy.distanceMeters(centre, $0.coordinate)) }
                         .filter { $0.distance <= radius }
                         .sorted { ($0.distance, $0.id) < ($1.distance, $1.id) }

@@ -2,7 +2,7 @@ import Foundation
 import PlacesCore
 import Testing
 
-/// What every `PlaceRepository` does with places written through the API, favourites, ratings and search.
+/// What every `PlaceRepository` does with places written through the API, favourites and ratings, and what a search finds in the places it loads into the index.
 enum PlaceRepositoryContract {
     static var cases: [ContractCase] {
         [
@@ -73,7 +73,7 @@ enum PlaceRepositoryContract {
                 #expect(try await store.places.liveCount() == 1)
                 #expect(try await !store.places.isEmpty(), "a place was stored once, deleted or not")
                 let search = try PlaceSearchQuery.parse(q: "place", lat: nil, lon: nil, radius: nil, page: PageRequest())
-                #expect(try await store.places.search(search).items.map(\.place.id) == ["b"])
+                #expect(try await store.search(search).items.map(\.place.id) == ["b"])
                 let gone = try #require(try await store.places.changes(since: before, limit: 10))
                 #expect(gone.deleted == ["a"] && gone.upserted.isEmpty)
 
@@ -177,7 +177,7 @@ enum PlaceRepositoryContract {
                 ])
                 func search(_ q: String, circle: Bool = false, _ page: PageRequest = PageRequest(limit: 100)) async throws -> [String] {
                     let query = try PlaceSearchQuery.parse(q: q, lat: circle ? "40" : nil, lon: circle ? "-74" : nil, radius: nil, page: page)
-                    return try await store.places.search(query).items.map(\.place.id)
+                    return try await store.search(query).items.map(\.place.id)
                 }
                 #expect(Set(try await search("lighthouse")) == ["near-1", "near-2", "far-1"])
                 #expect(Set(try await search("ligh")) == ["near-1", "near-2", "near-3", "far-1"], "a word matches as a prefix")
@@ -187,11 +187,11 @@ enum PlaceRepositoryContract {
 
                 let whole = try await search("ligh")
                 let paged = try await allPages(limit: 1) { page in
-                    try await store.places.search(try PlaceSearchQuery.parse(q: "ligh", lat: nil, lon: nil, radius: nil, page: page))
+                    try await store.search(try PlaceSearchQuery.parse(q: "ligh", lat: nil, lon: nil, radius: nil, page: page))
                 }
                 #expect(paged.map(\.place.id) == whole, "pages of one follow the order of one big page")
                 let pagedInCircle = try await allPages(limit: 2) { page in
-                    try await store.places.search(try PlaceSearchQuery.parse(q: "ligh", lat: "40", lon: "-74", radius: nil, page: page))
+                    try await store.search(try PlaceSearchQuery.parse(q: "ligh", lat: "40", lon: "-74", radius: nil, page: page))
                 }
                 #expect(pagedInCircle.map(\.place.id) == (try await search("ligh", circle: true)))
             },
@@ -203,20 +203,20 @@ enum PlaceRepositoryContract {
                 }
                 try await store.places.seed([twin("t-c", lat: 40.01), twin("t-b", lat: 40), twin("t-a", lat: 40.01), twin("t-d", lat: 40.02)])
                 let plain = try PlaceSearchQuery.parse(q: "twin", lat: nil, lon: nil, radius: nil, page: PageRequest(limit: 100))
-                #expect(try await store.places.search(plain).items.map(\.place.id) == ["t-a", "t-b", "t-c", "t-d"])
+                #expect(try await store.search(plain).items.map(\.place.id) == ["t-a", "t-b", "t-c", "t-d"])
                 let circle = try PlaceSearchQuery.parse(q: "twin", lat: "40", lon: "-74", radius: "5", page: PageRequest(limit: 100))
-                let hits = try await store.places.search(circle).items
+                let hits = try await store.search(circle).items
                 #expect(hits.map(\.place.id) == ["t-b", "t-a", "t-c", "t-d"])
                 #expect(hits.first?.place.distanceMeters == 0)
                 let paged = try await allPages(limit: 1) { page in
-                    try await store.places.search(try PlaceSearchQuery.parse(q: "twin", lat: "40", lon: "-74", radius: "5", page: page))
+                    try await store.search(try PlaceSearchQuery.parse(q: "twin", lat: "40", lon: "-74", radius: "5", page: page))
                 }
                 #expect(paged.map(\.place.id) == ["t-b", "t-a", "t-c", "t-d"])
 
                 // A cursor is the client's to send back: whatever numbers one holds, the answer is a page, never a crash.
                 for bits in [Double.infinity, -.infinity, .nan, 1e300] {
                     let crafted = PageRequest(limit: 5, after: [PageRequest.keyPart(bits), "t-a"])
-                    _ = try await store.places.search(try PlaceSearchQuery.parse(q: "twin", lat: nil, lon: nil, radius: nil, page: crafted))
+                    _ = try await store.search(try PlaceSearchQuery.parse(q: "twin", lat: nil, lon: nil, radius: nil, page: crafted))
                 }
             },
             ContractCase("places", "search ignores case and accents, and ranks by SearchText's relevance (name 10, labels 4, description 1)") {
@@ -236,7 +236,7 @@ enum PlaceRepositoryContract {
                 ])
                 func hits(_ q: String) async throws -> [String] {
                     let query = try PlaceSearchQuery.parse(q: q, lat: nil, lon: nil, radius: nil, page: PageRequest(limit: 100))
-                    return try await store.places.search(query).items.map { "\($0.place.id) \(Int($0.details.relevance))" }
+                    return try await store.search(query).items.map { "\($0.place.id) \(Int($0.details.relevance))" }
                 }
                 #expect(try await hits("cafe") == ["named 10", "labelled 4", "described 1"], "'decaf' holds cafe, but does not begin with it")
                 #expect(try await hits("CAFÉ") == ["named 10", "labelled 4", "described 1"])

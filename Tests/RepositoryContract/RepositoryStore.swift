@@ -51,3 +51,11 @@ public struct FeedRow: Sendable, Hashable, CustomStringConvertible {
 
 /// Makes a fresh, empty store for one case.
 public typealias RepositoryStoreFactory = @Sendable () async throws -> any RepositoryStore
+
+extension RepositoryStore {
+    /// A search as the service answers it: from an index loaded from this store's places, so the engine's summaries
+    /// (their words, descriptions included) decide what it finds.
+    func search(_ query: PlaceSearchQuery) async throws -> Page<PlaceSearchHit> {
+        try await PlaceService(repository: places, index: PlaceIndex()).search(query)
+    }
+}

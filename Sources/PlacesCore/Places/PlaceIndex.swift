@@ -1,6 +1,10 @@
 import GeoIndex
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The in-memory side of the places: the grid index plus what a nearby answer shows of each place.
 ///
 /// The database is the source of truth; this follows it through the change feed (`revision`, the position it has
@@ -45,6 +49,20 @@ public final class PlaceIndex: Sendable {
         // Built before any lock is taken: queries keep being answered from the old version meanwhile.
         let fresh = PlaceTable(snapshot)
         writing.withLock { _ in publish(fresh) }
+        Self.returnFreedMemory()
+    }
+
+    /// Hands the memory that building a table freed back to the system. A full load frees hundreds of megabytes of
+    /// scratch (and the version it replaced), much of it in the arena of the thread that built the search's postings;
+    /// glibc keeps freed memory of an arena for later use, so without this a server stays that much larger.
+    private static func returnFreedMemory() {
+        #if canImport(Glibc)
+        // `malloc_trim` is glibc's (malloc.h, which the Glibc module leaves out): found by name, called as C.
+        typealias Trim = @convention(c) (Int) -> Int32
+        if let trim = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {  // RTLD_DEFAULT
+            _ = unsafeBitCast(trim, to: Trim.self)(0)
+        }
+        #endif
     }
 
     /// Applies a change set in order: the places as a read after every one before it saw them, so never an older state

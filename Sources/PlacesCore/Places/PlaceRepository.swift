@@ -53,10 +53,6 @@ public protocol PlaceRepository: Sendable {
     /// Removes the user's rating of a place; returns the new aggregate, or nil when there was none.
     func deleteRating(userID: String, placeID: String) async throws -> RatingAggregate?
 
-    /// A page of the live places matching every word (as a prefix) in name, description, tags or cuisine, inside the
-    /// circle when given, ordered by relevance, then distance, then id.
-    func search(_ query: PlaceSearchQuery) async throws -> Page<PlaceSearchHit>
-
     /// How many live places are stored.
     func liveCount() async throws -> Int
 

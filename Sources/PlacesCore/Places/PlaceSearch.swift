@@ -170,11 +170,6 @@ public struct SearchMatch: Sendable, Encodable {
 }
 
 extension Listed<SearchMatch> {
-    /// Makes a hit from a place.
-    public init(place: Place, relevance: Double, distanceMeters: Double?) {
-        self.init(summary: place.summary, relevance: relevance, distanceMeters: distanceMeters)
-    }
-
     /// Makes a hit from a place's summary.
     init(summary: PlaceSummary, relevance: Double, distanceMeters: Double?) {
         self.init(

@@ -186,7 +186,12 @@ extension PlaceService {
 
     /// A live place with the same name (ignoring case and accents) within 50 m, nearest first.
     func duplicate(of place: Place) async throws -> NearbyPlace? {
-        guard let query = try? NearbyQuery(center: place.coordinate, radiusMiles: PlaceService.duplicateDistanceMeters / Geodesy.metersPerMile, limit: 500)
+        guard
+            let query = try? NearbyQuery(
+                center: place.coordinate,
+                radiusMiles: PlaceService.duplicateDistanceMeters / Geodesy.metersPerMile,
+                limit: 500
+            )
         else { return nil }
         let name = PlaceService.comparable(place.name)
         return try await nearbyLoadingIndex(query).places.first { $0.id != place.id && PlaceService.comparable($0.name) == name }

@@ -176,7 +176,9 @@ public struct PlaceService: Sendable {
     /// Checks that the instance can answer: the index is loaded and has applied every change committed so far (the
     /// database answered the question). `unavailable` otherwise; the index's revision when ready.
     public func readiness() async throws -> Int64 {
-        guard indexLoaded.flag.load(ordering: .acquiring) else { throw PlacesError(.unavailable, "the place index is still loading", cause: .indexLoading) }
+        guard indexLoaded.flag.load(ordering: .acquiring) else {
+            throw PlacesError(.unavailable, "the place index is still loading", cause: .indexLoading)
+        }
         try await syncIndex()
         return index.revision
     }

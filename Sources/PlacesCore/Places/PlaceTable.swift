@@ -1,3 +1,4 @@
+import Dispatch
 import GeoIndex
 
 /// The index's content as a copy-on-write value: the grid, each slot's place and kind, and each id's slot.
@@ -27,6 +28,8 @@ struct PlaceTable: Sendable {
 
     /// Makes a table holding a snapshot, each place's JSON made once here.
     init(_ snapshot: PlaceSnapshot) {
+        // Search's postings are built on another core meanwhile: they read only the summaries.
+        let postings = BuiltElsewhere { SearchPostings(snapshot.summaries) }
         slots = PlaceSlots(capacity: snapshot.summaries.count)
         places.reserveCapacity(snapshot.summaries.count)
         kinds.reserveCapacity(snapshot.summaries.count)
@@ -45,7 +48,7 @@ struct PlaceTable: Sendable {
         generation = snapshot.generation
         live = snapshot.summaries.count
         grid.build(entries)
-        words = SearchPostings(snapshot.summaries)
+        words = postings.value
         cells = MapCells(entries.map { ($0.key, $0.coordinate, snapshot.summaries[Int($0.key)].kind) }, lookup)
     }
 
@@ -179,5 +182,29 @@ struct PlaceTable: Sendable {
         let page = slots.prefix(query.limit).compactMap { places[Int($0)] }
         let statuses = query.filter.openAt == nil ? [] : page.map { matcher.openStatus($0.summary) }
         return ViewportAnswer(box: query.box, places: page, openStatuses: statuses, more: slots.count > query.limit)
+    }
+}
+
+/// A value built on a thread of its own while the caller goes on; `value` waits for it.
+///
+/// For work that blocks a core for seconds (building an index's parts at start-up): it runs on a Dispatch queue, not
+/// on Swift's cooperative pool, so waiting for it never waits for a task of that pool.
+private final class BuiltElsewhere<Value: Sendable>: @unchecked Sendable {
+    // Written once, by the building thread, before `done` is signalled; read only after waiting for it.
+    private var built: Value?
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ build: @escaping @Sendable () -> Value) {
+        DispatchQueue.global().async {
+            self.built = build()
+            self.done.signal()
+        }
+    }
+
+    /// The value, once it is built.
+    var value: Value {
+        done.wait()
+        done.signal()
+        return built!
     }
 }

@@ -23,8 +23,9 @@ struct SearchPostings: Sendable {
         }
     }
 
-    /// A place's distinct words, each with the bits of the fields holding it.
-    typealias PlaceWords = [String: UInt8]
+    /// A place's distinct words, each with the bits of the fields holding it (a few: an array, not a dictionary, as a
+    /// million places are read at start-up).
+    typealias PlaceWords = [(word: String, bits: UInt8)]
 
     private var shards: [UInt16: Shard] = [:]
 
@@ -39,10 +40,17 @@ struct SearchPostings: Sendable {
 
     /// The words a search reads in a place, each with its fields' bits.
     static func words(of summary: PlaceSummary) -> PlaceWords {
-        var words: PlaceWords = [:]
+        var words: PlaceWords = []
         let fields = SearchText.wordsByField(name: summary.name, tags: summary.tags, cuisine: summary.cuisine, description: summary.description)
         for (field, fieldWords) in fields {
-            for word in fieldWords { words[word, default: 0] |= fieldBit(field) }
+            let bit = fieldBit(field)
+            for word in fieldWords {
+                if let index = words.firstIndex(where: { $0.word == word }) {
+                    words[index].bits |= bit
+                } else {
+                    words.append((word, bit))
+                }
+            }
         }
         return words
     }
@@ -114,8 +122,8 @@ struct SearchPostings: Sendable {
 
         /// Records that the place at `slot` held `old` words and now holds `new` ones (nil: it is not there).
         mutating func replace(slot: UInt32, old: PlaceWords?, new: PlaceWords?) {
-            let old = old ?? [:]
-            let new = new ?? [:]
+            let old = Dictionary((old ?? []).map { ($0.word, $0.bits) }, uniquingKeysWith: |)
+            let new = Dictionary((new ?? []).map { ($0.word, $0.bits) }, uniquingKeysWith: |)
             guard old != new else { return }
             for (word, bits) in old where new[word] != bits {
                 byShard[SearchPostings.shardKey(word.utf8), default: [:]][word, default: [:]][slot] = 0

@@ -3,7 +3,7 @@ import GRDB
 import GeoIndex
 import PlacesCore
 
-/// Places written through the API and the CLI, favourites, ratings and full-text search.
+/// Places written through the API and the CLI, favourites and ratings.
 extension SQLitePlaceRepository {
     public func additionBlocking(ownerID: String, since: Date, allowed: Int) async throws -> Date? {
         try await database.read { db in
@@ -112,56 +112,4 @@ extension SQLitePlaceRepository {
         }
     }
 
-    public func search(_ query: PlaceSearchQuery) async throws -> Page<PlaceSearchHit> {
-        // Each word is quoted (so no word is read as FTS5 syntax) and matched as a prefix; all must match.
-        // FTS5 finds the candidates (its tokens hold at least the words SearchText sees); places_relevance then keeps
-        // those SearchText matches and scores them, so the answer is the same as on any other engine.
-        let match = query.words.map { "\"\($0)\"*" }.joined(separator: " ")
-        let words = query.words.joined(separator: " ")
-        var arguments: StatementArguments = [words, match]
-        var circleSQL = ""
-        var distanceSQL = "NULL"
-        if let circle = query.circle {
-            distanceSQL = "places_distance(place.latitude, place.longitude, ?, ?)"
-            arguments = [words, circle.center.latitude, circle.center.longitude, match]
-            // A latitude band first (cheap, uses no function), then the exact great-circle distance.
-            let degrees = circle.radiusMeters / Geodesy.earthRadiusMeters * 180 / Double.pi
-            circleSQL = " AND place.latitude BETWEEN ? AND ? AND distance <= ?"
-            arguments += [circle.center.latitude - degrees, circle.center.latitude + degrees, circle.radiusMeters]
-        }
-        // Paged by key: relevance, then distance (inside a circle), then id; the numbers travel as their exact bits.
-        var order: [Keyset.Column] = [.init(sql: "relevance", descending: true)]
-        if query.circle != nil { order.append(.init(sql: "distance")) }
-        order.append(.init(sql: "id"))
-        var key: [any DatabaseValueConvertible & Sendable]?
-        if let after = try query.page.after(parts: order.count) {
-            key = try after.dropLast().map(PageRequest.double) + [after[after.count - 1]]
-        }
-        let after = Keyset(order, after: key)
-        arguments += after.arguments + [query.page.fetchLimit]
-        let sql = """
-            SELECT * FROM (
-                SELECT place.*, places_relevance(?, place.name, place.description, place.tags, place.cuisine) AS relevance,
-                    \(distanceSQL) AS distance
-                FROM place_search JOIN place ON place.rowid = place_search.rowid
-                WHERE place_search MATCH ? AND place.deleted_at IS NULL\(circleSQL)
-            )
-            WHERE relevance > 0 AND \(after.sql)
-            \(after.orderBy)
-            LIMIT ?
-            """
-        let bound = arguments
-        let circle = query.circle != nil
-        return try await database.readStatement { db in
-            query.page.page(
-                try Row.fetchAll(db, sql: sql, arguments: bound).map { row in
-                    let relevance: Double = row["relevance"]
-                    let distance: Double? = row["distance"]
-                    let hit = PlaceSearchHit(place: try PlaceRow.place(row), relevance: relevance, distanceMeters: distance)
-                    let numbers = [relevance] + (circle ? [distance ?? 0] : [])
-                    return (hit, numbers.map(PageRequest.keyPart) + [hit.place.id])
-                }
-            )
-        }
-    }
 }
