@@ -86,11 +86,12 @@ public struct Place: Sendable, Hashable, Identifiable {
     }
 }
 
-/// What a nearby answer shows and its filters read, kept in memory beside the grid index.
+/// What a nearby answer shows and its filters read, and the text a search reads, kept in memory beside the grid index.
 ///
 /// A million of these stay in memory, so the filter fields are stored compactly (the price level in the padding
 /// after `kind`, the rating as two 32-bit counts): they add 56 bytes to a summary, and equal tag lists, time zones
-/// and opening hours share their storage (see the SQLite repository's `SharedValues`).
+/// and opening hours share their storage (see the SQLite repository's `SharedValues`). The description adds 16 bytes,
+/// and its text when it is longer than 15 bytes.
 public struct PlaceSummary: Sendable, Hashable {
     /// The place's id.
     public var id: String

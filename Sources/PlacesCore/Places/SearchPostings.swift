@@ -155,17 +155,29 @@ struct SearchPostings: Sendable {
                 }
                 word = edited[changed]
                 changed += 1
+                var before: ArraySlice<UInt32> = []
                 if kept < old.words.count, old.words[kept] == word {
-                    postings = Array(old.postings(of: kept))
+                    before = old.postings(of: kept)
                     kept += 1
-                } else {
-                    postings = []
                 }
-                let slots = words[word] ?? [:]
-                postings.removeAll { slots[$0 >> 3] != nil }
-                for (slot, bits) in slots where bits != 0 { postings.append(slot << 3 | UInt32(bits)) }
+                // The word's postings with the edited slots' replaced (or dropped): copied in runs between them, as a
+                // common word holds a posting for a good share of all places.
+                postings = []
+                postings.reserveCapacity(before.count + (words[word]?.count ?? 0))
+                var start = before.startIndex
+                for (slot, bits) in (words[word] ?? [:]).sorted(by: { $0.key < $1.key }) {
+                    var low = start
+                    var high = before.endIndex
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if before[middle] >> 3 < slot { low = middle + 1 } else { high = middle }
+                    }
+                    postings.append(contentsOf: before[start..<low])
+                    start = low < before.endIndex && before[low] >> 3 == slot ? low + 1 : low
+                    if bits != 0 { postings.append(slot << 3 | UInt32(bits)) }
+                }
+                postings.append(contentsOf: before[start...])
                 guard !postings.isEmpty else { continue }
-                postings.sort()
                 shard.words.append(word)
                 shard.postings.append(contentsOf: postings)
                 shard.ends.append(UInt32(shard.postings.count))
