@@ -81,7 +81,12 @@ struct BestRanked<Rank: RankOrder> {
 
     /// The slots kept, first first.
     func sorted() -> [UInt32] {
-        heap.sorted { precedes($0, $1) }.map(\.slot)
+        sortedEntries().map(\.slot)
+    }
+
+    /// The slots kept with their ranks, first first.
+    func sortedEntries() -> [(slot: UInt32, rank: Rank)] {
+        heap.sorted { precedes($0, $1) }
     }
 
     // The root is the item that comes last: a child never comes after its parent.

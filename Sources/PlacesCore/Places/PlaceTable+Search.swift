@@ -119,12 +119,10 @@ extension PlaceTable {
             if let after, !SearchRank.precedes(after.rank, rank, aID: { after.id }, bID: { id(UInt32(slot)) }) { return }
             best.offer(UInt32(slot), rank)
         }
-        var distances: [UInt32: Double] = [:]
         if let circle {
             // Inside a circle the grid finds the places (as nearby does, with the same distances), and the bits say
             // which match.
             for hit in grid.within(circle.center, radiusMeters: circle.radiusMeters, where: { matches.matches(Int($0)) }) {
-                distances[hit.key] = hit.distanceMeters
                 offer(Int(hit.key), distance: hit.distanceMeters)
             }
         } else {
@@ -136,8 +134,10 @@ extension PlaceTable {
                 }
             }
             for block in 0..<matches.blocks { offerEach(matches.block(block).inNames, block: block) }
-            // The most a place lacking some word in its name can score.
-            let othersAtMost = Double(15 * (query.words.count - 1) + 5)
+            // The most a place lacking some word in its name can score: every field for the other words, the others
+            // for that one.
+            let everyField = SearchText.Field.allCases.reduce(0) { $0 + $1.weight }
+            let othersAtMost = Double(everyField * (query.words.count - 1) + everyField - SearchText.Field.name.weight)
             if !((best.last?.relevance).map({ $0 > othersAtMost }) ?? false) {
                 for block in 0..<matches.blocks {
                     let (inNames, matching) = matches.block(block)
@@ -145,10 +145,10 @@ extension PlaceTable {
                 }
             }
         }
-        let hits = best.sorted().compactMap { slot -> (PlaceSearchHit, [String])? in
+        let hits = best.sortedEntries().compactMap { slot, rank -> (PlaceSearchHit, [String])? in
             guard let place = places[Int(slot)] else { return nil }
-            let relevance = Double(matches.relevance(Int(slot)))
-            let distance = distances[slot]
+            let relevance = rank.relevance
+            let distance = circle == nil ? nil : rank.distance
             let hit = PlaceSearchHit(summary: place.summary, relevance: relevance, distanceMeters: distance)
             return (hit, ([relevance] + (distance.map { [$0] } ?? [])).map(PageRequest.keyPart) + [place.summary.id])
         }
