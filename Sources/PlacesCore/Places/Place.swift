@@ -141,3 +141,15 @@ public struct PlaceSummary: Sendable, Hashable {
         self.city = city
     }
 }
+
+extension PlaceSummary {
+    /// The price level of the summary at `place`, read in place (a computed property of `pointee` copies the summary).
+    static func priceLevel(at place: UnsafePointer<PlaceSummary>) -> Int? {
+        place.pointee.storedPriceLevel.map(Int.init)
+    }
+
+    /// The ratings of the summary at `place`, read in place.
+    static func rating(at place: UnsafePointer<PlaceSummary>) -> RatingAggregate {
+        RatingAggregate(count: Int(place.pointee.ratingCount), sum: Int(place.pointee.ratingSum))
+    }
+}

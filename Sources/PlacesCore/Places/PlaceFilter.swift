@@ -98,19 +98,25 @@ public struct PlaceFilter: Sendable, Hashable {
         }
 
         func matches(_ place: PlaceSummary) -> Bool {
-            if let kind = filter.kind, place.kind != kind { return false }
-            for tag in filter.tags where !place.tags.contains(tag) { return false }
-            if let cuisine = filter.cuisine, place.cuisine?.lowercased() != cuisine { return false }
+            withUnsafePointer(to: place) { matches($0) }
+        }
+
+        /// `matches(_:)` of the summary at `place`, each field read where it lies: a filter that passes few places
+        /// reads every place of a circle, and copying a summary retains and releases each of its fields.
+        func matches(_ place: UnsafePointer<PlaceSummary>) -> Bool {
+            if let kind = filter.kind, place.pointee.kind != kind { return false }
+            for tag in filter.tags where !place.pointee.tags.contains(tag) { return false }
+            if let cuisine = filter.cuisine, place.pointee.cuisine?.lowercased() != cuisine { return false }
             if let low = filter.minPrice {
-                guard let level = place.priceLevel, level >= low else { return false }
+                guard let level = PlaceSummary.priceLevel(at: place), level >= low else { return false }
             }
             if let high = filter.maxPrice {
-                guard let level = place.priceLevel, level <= high else { return false }
+                guard let level = PlaceSummary.priceLevel(at: place), level <= high else { return false }
             }
             if let minRating = filter.minRating {
-                guard let average = place.rating.average, average >= minRating else { return false }
+                guard let average = PlaceSummary.rating(at: place).average, average >= minRating else { return false }
             }
-            if filter.openAt != nil, openStatus(place) == .closed { return false }
+            if filter.openAt != nil, openStatus(place.pointee) == .closed { return false }
             return true
         }
 

@@ -159,7 +159,7 @@ struct PlaceTable: Sendable {
         if filter.isEmpty { return nil }
         // The common kind-only filter reads the compact kinds, not the places.
         if filter == PlaceFilter(kind: filter.kind) { return { slot in kinds[Int(slot)] == filter.kind } }
-        return { slot in places[Int(slot)].map { matcher.matches($0.summary) } ?? false }
+        return { slot in places[Int(slot)]?.passes(matcher) ?? false }
     }
 
     /// One page of the places in the query's box that pass its filter, best score first, then by id.
