@@ -15,8 +15,8 @@ struct MapBench {
         let micros: [Double]
         let features: Int
 
-        var median: Double { micros.sorted()[micros.count / 2] }
-        var p99: Double { micros.sorted()[min(micros.count - 1, micros.count * 99 / 100)] }
+        var median: Double { micros.median }
+        var p99: Double { micros.p99 }
     }
 
     func run() throws -> String {
@@ -56,7 +56,7 @@ struct MapBench {
             for box in boxes {
                 var answered = 0
                 let elapsed = try clock.measure { answered = try ask(box) }
-                micros.append(Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12)
+                micros.append(elapsed.microseconds)
                 features += answered
             }
             return Row(name: name, micros: micros, features: features / max(boxes.count, 1))
@@ -102,14 +102,4 @@ struct MapBench {
         }
         return lines.joined(separator: "\n")
     }
-}
-
-extension String {
-    fileprivate func leftPadded(_ width: Int) -> String {
-        count >= width ? self : String(repeating: " ", count: width - count) + self
-    }
-}
-
-extension Duration {
-    fileprivate var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

@@ -30,9 +30,6 @@ struct SearchBench {
         index.replaceAll(PlaceSnapshot(summaries: summaries, revision: 1))
         let loaded = clock.now - started
         let size = index.searchSize
-        func micros(_ duration: Duration) -> Double {
-            Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
-        }
         // Circles of 20 miles around the cities, a little moved each time.
         let circles = (0..<queries).map { _ in
             let city = BenchDataset.cities[Int.random(in: 0..<BenchDataset.cities.count, using: &rng)]
@@ -61,7 +58,7 @@ struct SearchBench {
             for turn in 0..<queries {
                 let asked = try query(q, circle: inCircle ? turn : nil)
                 let elapsed = try clock.measure { _ = try index.search(asked) }
-                times.append(micros(elapsed))
+                times.append(elapsed.microseconds)
             }
             // The baseline: every place weighed, every match sorted; a few runs (it is slow), checked against the index.
             var baseline: [Double] = []
@@ -85,7 +82,7 @@ struct SearchBench {
                     matches = hits.count
                     expected = hits.prefix(asked.page.limit).map(\.2)
                 }
-                baseline.append(micros(elapsed))
+                baseline.append(elapsed.microseconds)
                 if try index.search(asked).items.map(\.place.id) != expected { mismatches += 1 }
             }
             let name = "\"\(q)\"" + (inCircle ? " within 20 mi" : "")
@@ -100,16 +97,8 @@ struct SearchBench {
     }
 
     static func row(_ name: String, matches: Int, _ micros: [Double]) -> String {
-        let sorted = micros.sorted()
         let format = { (value: Double) in String(format: value < 100 ? "%.1f" : "%.0f", value) }
-        func padded(_ text: String, _ width: Int) -> String {
-            text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
-        }
-        return name.padding(toLength: 36, withPad: " ", startingAt: 0) + padded(String(matches), 10)
-            + padded(format(sorted[sorted.count / 2]), 12) + padded(format(sorted[min(sorted.count - 1, sorted.count * 99 / 100)]), 10)
+        return name.padding(toLength: 36, withPad: " ", startingAt: 0) + String(matches).leftPadded(10)
+            + format(micros.median).leftPadded(12) + format(micros.p99).leftPadded(10)
     }
-}
-
-extension Duration {
-    fileprivate var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

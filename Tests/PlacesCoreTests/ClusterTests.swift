@@ -138,6 +138,36 @@ struct ClusterTests {
         }
     }
 
+    /// 150 random changes to `places` (moves, changes of kind, deletions and new places), made to the array and
+    /// returned as the feed would send them: a place deleted after it changed in the same set stays deleted, and one
+    /// changed after it was deleted does not come back.
+    static func changeSet(_ places: inout [PlaceSummary], revision: Int, _ rng: inout SplitMix64) -> PlaceChanges {
+        var upserted: [PlaceSummary] = []
+        var deleted: [String] = []
+        for _ in 0..<150 {
+            let i = Int.random(in: 0..<places.count, using: &rng)
+            switch Int.random(in: 0..<4, using: &rng) {
+            case 0:
+                places[i].coordinate = Self.places(count: 6, seed: rng.next())[i % 6].coordinate
+                upserted.append(places[i])
+            case 1:
+                places[i].kind = places[i].kind == .gem ? .restaurant : .gem
+                upserted.append(places[i])
+            case 2:
+                deleted.append(places[i].id)
+                places.remove(at: i)
+            default:
+                var fresh = Self.places(count: 6, seed: rng.next())[revision % 6]
+                fresh.id = "new-\(revision)-\(rng.next() % 1_000_000)"
+                places.append(fresh)
+                upserted.append(fresh)
+            }
+        }
+        let gone = Set(deleted)
+        places = places.filter { !gone.contains($0.id) }
+        return PlaceChanges(upserted: upserted.filter { !gone.contains($0.id) }, deleted: deleted, revision: Int64(revision))
+    }
+
     @Test("the counts follow the places as they are added, moved, change kind and are deleted")
     func countsFollowChanges() throws {
         var places = Self.places(count: 2_000, seed: 23)
@@ -145,32 +175,7 @@ struct ClusterTests {
         index.replaceAll(PlaceSnapshot(summaries: places, revision: 1))
         var rng = SplitMix64(seed: 24)
         for revision in 2...6 {
-            var upserted: [PlaceSummary] = []
-            var deleted: [String] = []
-            for _ in 0..<150 {
-                let i = Int.random(in: 0..<places.count, using: &rng)
-                switch Int.random(in: 0..<4, using: &rng) {
-                case 0:
-                    places[i].coordinate = Self.places(count: 6, seed: rng.next())[i % 6].coordinate
-                    upserted.append(places[i])
-                case 1:
-                    places[i].kind = places[i].kind == .gem ? .restaurant : .gem
-                    upserted.append(places[i])
-                case 2:
-                    deleted.append(places[i].id)
-                    places.remove(at: i)
-                default:
-                    var fresh = Self.places(count: 6, seed: rng.next())[revision % 6]
-                    fresh.id = "new-\(revision)-\(rng.next() % 1_000_000)"
-                    places.append(fresh)
-                    upserted.append(fresh)
-                }
-            }
-            // A place deleted after it changed in the same set stays deleted; one changed after it was deleted does not
-            // come back: keep the set as the feed would send it.
-            let gone = Set(deleted)
-            index.apply(PlaceChanges(upserted: upserted.filter { !gone.contains($0.id) }, deleted: deleted, revision: Int64(revision)))
-            places = places.filter { !gone.contains($0.id) }
+            index.apply(Self.changeSet(&places, revision: revision, &rng))
             for box in Self.boxes.prefix(5) {
                 for zoom in [1, 4, 10] where MapGrid.cellCount(in: box, zoom: zoom) <= ClusterQuery.maximumCells {
                     Self.check(index, places, try ClusterQuery(box: box, zoom: zoom, filter: PlaceFilter(kind: revision % 2 == 0 ? nil : .gem)))
@@ -200,35 +205,7 @@ struct ClusterTests {
         var table = PlaceTable(PlaceSnapshot(summaries: places, revision: 1))
         var rng = SplitMix64(seed: seed + 1)
         for revision in 2...9 {
-            var upserted: [PlaceSummary] = []
-            var deleted: [String] = []
-            var ops: [String] = []
-            for _ in 0..<150 {
-                let i = Int.random(in: 0..<places.count, using: &rng)
-                switch Int.random(in: 0..<4, using: &rng) {
-                case 0:
-                    places[i].coordinate = Self.places(count: 6, seed: rng.next())[i % 6].coordinate
-                    upserted.append(places[i])
-                    ops.append("move \(places[i].id)")
-                case 1:
-                    places[i].kind = places[i].kind == .gem ? .restaurant : .gem
-                    upserted.append(places[i])
-                    ops.append("kind \(places[i].id)")
-                case 2:
-                    deleted.append(places[i].id)
-                    ops.append("delete \(places[i].id)")
-                    places.remove(at: i)
-                default:
-                    var fresh = Self.places(count: 6, seed: rng.next())[revision % 6]
-                    fresh.id = "new-\(revision)-\(rng.next() % 1_000_000)"
-                    places.append(fresh)
-                    upserted.append(fresh)
-                    ops.append("new \(fresh.id)")
-                }
-            }
-            let gone = Set(deleted)
-            table.apply(PlaceChanges(upserted: upserted.filter { !gone.contains($0.id) }, deleted: deleted, revision: Int64(revision)))
-            places = places.filter { !gone.contains($0.id) }
+            table.apply(Self.changeSet(&places, revision: revision, &rng))
             let fresh = PlaceTable(PlaceSnapshot(summaries: places, revision: 1))
             let l1 = table.lookup
             let l2 = fresh.lookup
