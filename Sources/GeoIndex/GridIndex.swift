@@ -77,6 +77,13 @@ public struct GridIndex: Sendable {
         storage.forEachEntry(in: box, coordinate: coordinate) { body($0.key, $0.x, $0.y, $0.z) }
     }
 
+    /// Calls `body` with every key whose point may lie in `box` (which must not cross the antimeridian), with its unit
+    /// vector: a superset, widened past the rounding of the positions the index keeps and tested no further, for a
+    /// caller that decides membership itself (as a map's cell does, from the unit vector).
+    public func forEachCandidate(in box: GeoBox, _ body: (UInt32, Double, Double, Double) -> Void) {
+        storage.forEachCandidate(in: box) { body($0.key, $0.x, $0.y, $0.z) }
+    }
+
     /// Every key within radiusMeters of center (distance <= radius), sorted by (distance, tie-break); with limit: the k nearest of those.
     ///
     /// `tieBreak(a, b)` is true when key a comes before key b at equal distance (default: ascending key); with a

@@ -43,4 +43,26 @@ extension GridStorage {
             }
         }
     }
+
+    /// Calls `body` with every entry whose stored position may lie in `box` (a box that does not cross the
+    /// antimeridian): its bands and longitude windows widened by `longitudeSlack`, with no exact test, so some
+    /// entries just outside are given too. For callers that decide membership themselves.
+    func forEachCandidate(in box: GeoBox, _ body: (GridEntry) -> Void) {
+        guard box.isValid, !box.crossesAntimeridian else { return }
+        let slack = GridStorage.longitudeSlack
+        let first = layout.band(latitude: box.south - slack)
+        let last = layout.band(latitude: box.north + slack)
+        let low = Float(box.west - slack)
+        let high = Float(box.east + slack)
+        for b in first...last {
+            withBand(b) { band in
+                let end = band.firstIndex(above: high)
+                var i = band.firstIndex(notBelow: low)
+                while i < end {
+                    body(band[i])
+                    i += 1
+                }
+            }
+        }
+    }
 }

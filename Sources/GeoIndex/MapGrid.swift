@@ -49,8 +49,42 @@ public enum MapGrid {
             return GeoBox(west: west, south: south, east: east, north: north)
         }
 
+        /// A cheap test that a point lies well inside the cell (see `Interior`).
+        public var interior: Interior { Interior(bounds) }
+
         public static func < (a: Cell, b: Cell) -> Bool {
             (a.zoom, a.row, a.column) < (b.zoom, b.row, b.column)
+        }
+    }
+
+    /// Which unit vectors lie well inside a cell, decided with a few multiplications instead of `cell(x:y:z:zoom:)`'s
+    /// arctangent and logarithm: z between the sines of the edge latitudes, and the point east of the west edge's
+    /// meridian plane and west of the east edge's (a cell is at most 90° wide), each by a margin (about 6 mm) far above
+    /// the rounding of either computation. A point it does not hold may still be in the cell: ask `cell(x:y:z:zoom:)`.
+    public struct Interior: Sendable {
+        private let zLow: Double
+        private let zHigh: Double
+        private let westSine: Double
+        private let westCosine: Double
+        private let eastSine: Double
+        private let eastCosine: Double
+        private static let margin = 1e-9
+
+        init(_ bounds: GeoBox) {
+            let degrees = Double.pi / 180
+            zLow = sin(bounds.south * degrees) + Interior.margin
+            zHigh = sin(bounds.north * degrees) - Interior.margin
+            westSine = sin(bounds.west * degrees)
+            westCosine = cos(bounds.west * degrees)
+            eastSine = sin(bounds.east * degrees)
+            eastCosine = cos(bounds.east * degrees)
+        }
+
+        /// True when the point of the unit vector is surely in the cell.
+        @inline(__always)
+        public func contains(x: Double, y: Double, z: Double) -> Bool {
+            // cos φ · sin(λ − west) and cos φ · sin(east − λ): both positive only between the edges.
+            z > zLow && z < zHigh && y * westCosine - x * westSine > Interior.margin && x * eastSine - y * eastCosine > Interior.margin
         }
     }
 

@@ -45,7 +45,21 @@ struct QueryCircle {
     /// The hit for an entry whose squared chord passed the pre-test, or nil when its distance exceeds the radius.
     @inline(__always)
     func hit(_ entry: GridEntry, chordSquared c2: Double) -> GridHit? {
-        let d = Geodesy.earthRadiusMeters * center.centralAngle(chordSquared: c2, entry.x, entry.y, entry.z)
-        return d <= radiusMeters ? GridHit(key: entry.key, distanceMeters: d) : nil
+        distance(chordSquared: c2, x: entry.x, y: entry.y, z: entry.z).map { GridHit(key: entry.key, distanceMeters: $0) }
+    }
+
+    /// The distance in metres to a unit vector whose squared chord passed the pre-test, or nil past the radius.
+    @inline(__always)
+    func distance(chordSquared c2: Double, x: Double, y: Double, z: Double) -> Double? {
+        let d = Geodesy.earthRadiusMeters * center.centralAngle(chordSquared: c2, x, y, z)
+        return d <= radiusMeters ? d : nil
+    }
+
+    /// The distance in metres to a unit vector, or nil when it lies outside the circle.
+    @inline(__always)
+    func distance(x: Double, y: Double, z: Double) -> Double? {
+        let c2 = center.chordSquared(x, y, z)
+        guard c2 <= chordLimit else { return nil }
+        return distance(chordSquared: c2, x: x, y: y, z: z)
     }
 }

@@ -43,7 +43,16 @@ struct PlacesBench: ParsableCommand {
     @Flag(help: "Measure search as you type (words and prefixes, with and without a circle) instead of radius queries.")
     var search = false
 
+    @Flag(help: "Measure discover (nearby by score) and minRating in 20-mile circles, from the map's cells and from the grid alone.")
+    var discover = false
+
     mutating func run() throws {
+        if discover {
+            for count in places.isEmpty ? [1_000_000] : places {
+                print(try DiscoverBench(count: count, queries: min(queries, 200)).run())
+            }
+            return
+        }
         if search {
             for count in places.isEmpty ? [1_000_000] : places {
                 print(try SearchBench(count: count, queries: min(queries, 200)).run() + "\n")

@@ -8,7 +8,7 @@ extension Places {
     /// `places nearby`: the places within a radius of a point, read from the database file directly.
     struct Nearby: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the places near a point, nearest first.",
+            abstract: "List the places near a point, nearest first (or best first with --sort score).",
             discussion: "Reads the database file directly; no server is needed. Radius is in miles, capped at 20."
         )
 
@@ -48,6 +48,9 @@ extension Places {
         @Option(name: .long, parsing: .unconditional, help: "At most this many places (1...500, default 50).")
         var limit: String?
 
+        @Option(name: .long, help: "The order: distance (nearest first, the default) or score (best first, then nearest).")
+        var sort: String?
+
         @Option(name: .long, help: "Only places of this kind: gem or restaurant.")
         var kind: String?
 
@@ -79,6 +82,7 @@ extension Places {
                     radius: radius,
                     radiusKm: radiusKm,
                     limit: limit,
+                    sort: sort,
                     filter: filter,
                     defaults: settings.map { .init(center: $0.defaultLocation?.coordinate, radiusMiles: $0.defaultRadiusMiles) }
                 )

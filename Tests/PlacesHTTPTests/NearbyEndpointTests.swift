@@ -75,6 +75,34 @@ struct NearbyEndpointTests {
         }
     }
 
+    /// `sort=score`: the best score first, then the nearest, then by id; a new rating reorders the answer at once, and
+    /// `minRating` keeps the order it is given.
+    @Test func sortByScoreRanksTheBestFirstAndFollowsRatings() async throws {
+        try await TestApp.withClient(Self.places) { client in
+            func ids(_ query: String) async throws -> [String] {
+                let response = try await client.json(.get, "/v1/places/nearby?lat=37.7749&lon=-122.4194&radius=20&\(query)")
+                #expect(response.status == .ok, "\(query): \(String(buffer: response.body))")
+                return (try TestApp.object(response.body)["places"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            }
+            // Unrated, every place scores 3: nearest first.
+            #expect(try await ids("sort=score") == ["gem-a", "rest-b", "gem-far"])
+            let raters = [try await client.signUp("rater_a"), try await client.signUp("rater_b")]
+            for token in raters {
+                #expect(try await client.json(.put, "/v1/places/gem-far/rating", token: token, body: ["stars": 5]).status == .ok)
+            }
+            _ = try await client.json(.put, "/v1/places/rest-b/rating", token: raters[0], body: ["stars": 4])
+            #expect(try await ids("sort=score") == ["gem-far", "rest-b", "gem-a"])
+            #expect(try await ids("sort=score&limit=1") == ["gem-far"])
+            #expect(try await ids("sort=score&kind=gem") == ["gem-far", "gem-a"])
+            #expect(try await ids("sort=distance&minRating=4") == ["rest-b", "gem-far"])
+            #expect(try await ids("sort=score&minRating=4.5") == ["gem-far"])
+            // Taken back, the ratings leave the order as it was.
+            for token in raters { _ = try await client.json(.delete, "/v1/places/gem-far/rating", token: token) }
+            #expect(try await ids("sort=score") == ["rest-b", "gem-a", "gem-far"])
+            #expect(try await ids("minRating=4.5").isEmpty)
+        }
+    }
+
     @Test func geoJSONByAcceptHeaderOrFormat() async throws {
         try await TestApp.withClient(Self.places) { client in
             for (uri, headers) in [
@@ -105,7 +133,7 @@ struct NearbyEndpointTests {
         ("lon=1", "lat"), ("lat=abc&lon=1", "lat"), ("lat=NaN&lon=1", "lat"), ("lat=95&lon=1", "lat"),
         ("lat=1&lon=-200", "lon"), ("lat=1", "lon"), ("lat=1&lon=1&radius=-1", "radius"), ("lat=1&lon=1&radius=0", "radius"),
         ("lat=1&lon=1&limit=0", "limit"), ("lat=1&lon=1&limit=501", "limit"), ("lat=1&lon=1&kind=bar", "kind"),
-        ("lat=1&lon=1&format=xml", "format"),
+        ("lat=1&lon=1&format=xml", "format"), ("lat=1&lon=1&sort=rating", "sort"), ("lat=1&lon=1&sort=", "sort"),
     ])
     func badInputIs400WithTheFieldNamed(query: String, field: String) async throws {
         try await TestApp.withClient([]) { client in

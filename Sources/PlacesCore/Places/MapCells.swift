@@ -42,22 +42,25 @@ struct SlotLookup {
 }
 
 /// What a map's cell holds of one kind of place: how many, the sum of their unit vectors (whose direction is their
-/// mean position on the sphere), and the slots of the places furthest to each side (ties: the smallest id), from
-/// which its members' box and the member it names (the southernmost) come.
+/// mean position on the sphere), the slots of the places furthest to each side (ties: the smallest id), from which
+/// its members' box and the member it names (the southernmost) come, and the best score and best average rating among
+/// them, which bound what nearby can find in it (`PlaceTable.nearbyFromCells`).
 struct KindCell: Sendable {
     var count: Int32 = 0
     var extremes = SideSlots()
+    var bests = RatingBests()
     var x = 0.0
     var y = 0.0
     var z = 0.0
 
     /// A cell of one place.
-    init(slot: UInt32, _ v: (x: Double, y: Double, z: Double)) {
+    init(slot: UInt32, _ v: (x: Double, y: Double, z: Double), rating: RatingAggregate) {
         count = 1
         extremes = SideSlots(south: slot, north: slot, west: slot, east: slot)
         x = v.x
         y = v.y
         z = v.z
+        bests.rate(rating)
     }
 
     init() {}
@@ -73,9 +76,40 @@ struct KindCell: Sendable {
         x += other.x
         y += other.y
         z += other.z
+        bests.merge(other.bests)
         for side in MapSide.allCases where lookup.prefers(other.extremes[side.rawValue], over: extremes[side.rawValue], side) {
             extremes[side.rawValue] = other.extremes[side.rawValue]
         }
+    }
+}
+
+/// The best score and the best average rating among some places, each rounded up to a Float, so that eight bytes still
+/// bound them: no place among them scores more, or is rated more on average. They bound what nearby can find in a cell
+/// (`PlaceTable.nearbyFromCells`).
+struct RatingBests: Sendable, Equatable {
+    var score = -Float.infinity
+    /// -infinity when none is rated.
+    var average = -Float.infinity
+
+    /// Counts a place's rating in.
+    @inline(__always)
+    mutating func rate(_ rating: RatingAggregate) {
+        score = max(score, RatingBests.roundedUp(rating.score))
+        if let value = rating.average { average = max(average, RatingBests.roundedUp(value)) }
+    }
+
+    /// Counts other places' bests in.
+    @inline(__always)
+    mutating func merge(_ other: RatingBests) {
+        score = max(score, other.score)
+        average = max(average, other.average)
+    }
+
+    /// The nearest Float not below `value`.
+    @inline(__always)
+    static func roundedUp(_ value: Double) -> Float {
+        let rounded = Float(value)
+        return Double(rounded) < value ? rounded.nextUp : rounded
     }
 }
 
@@ -131,20 +165,28 @@ struct CellRecord: Sendable {
     func count(_ kind: PlaceKind?) -> Int32 {
         kind.map { self[$0].count } ?? gems.count + restaurants.count
     }
+
+    /// The best score and the best average rating among the places of one kind, or of both.
+    func bests(_ kind: PlaceKind?) -> RatingBests {
+        if let kind { return self[kind].bests }
+        var both = gems.bests
+        both.merge(restaurants.bests)
+        return both
+    }
 }
 
 /// The places counted per cell of the map's grid (`MapGrid`), per kind, at every coarse zoom (0 through
 /// `finestZoom`): the clusters of a continent come from a few hundred cells, not from a scan of a million places.
 ///
 /// The index keeps it in step with the feed: a place that enters, moves, changes kind or leaves adds to or takes from
-/// one cell per zoom. The extremes of every cell a change set touched are worked out again once the set is in (they
-/// compare places as the set leaves them): a cell of the finest zoom from a scan of its area, a coarser one from its
-/// four finer cells. Only non-empty cells are kept, in 1,024 shards, so a copy-on-write change copies a few small
+/// one cell per zoom, and one whose rating changes touches them. The extremes and best ratings of every cell a change
+/// set touched are worked out again once the set is in (they compare places as the set leaves them): a cell of the
+/// finest zoom from a scan of its area, a coarser one from its four finer cells. Only non-empty cells are kept, in 1,024 shards, so a copy-on-write change copies a few small
 /// shards.
 struct MapCells: Sendable {
     /// The finest zoom counted; finer zooms scan their box.
     static let finestZoom = 10
-    private static var shardCount: Int { 1_024 }
+    static var shardCount: Int { 1_024 }
     private var shards: [[UInt64: CellRecord]]
     /// Cells (and kinds) whose extremes lost a place in the change set being applied.
     private var stale: Set<Stale> = []
@@ -159,13 +201,13 @@ struct MapCells: Sendable {
     }
 
     /// Counts every place, finest zoom first, each coarser zoom from the one below it.
-    init(_ places: [(slot: UInt32, coordinate: Coordinate, kind: PlaceKind)], _ lookup: SlotLookup) {
+    init(_ places: [(slot: UInt32, coordinate: Coordinate, kind: PlaceKind, rating: RatingAggregate)], _ lookup: SlotLookup) {
         self.init()
         var level: [MapGrid.Cell: CellRecord] = [:]
         for place in places where place.coordinate.isValid {
             let v = Geodesy.unitVector(place.coordinate)
             let cell = MapGrid.cell(x: v.x, y: v.y, z: v.z, zoom: MapCells.finestZoom)
-            level[cell, default: CellRecord()][place.kind].merge(KindCell(slot: place.slot, v), lookup)
+            level[cell, default: CellRecord()][place.kind].merge(KindCell(slot: place.slot, v, rating: place.rating), lookup)
         }
         for zoom in (0...MapCells.finestZoom).reversed() {
             var coarser: [MapGrid.Cell: CellRecord] = [:]
@@ -196,8 +238,20 @@ struct MapCells: Sendable {
         count(coordinate, kind: kind, -1)
     }
 
-    /// Adds a place to (`sign` 1) or takes it from (-1) its cell at every zoom, finest first. Only the count and the
-    /// sums change here; each cell is marked for `repair`, which works its extremes out once the change set is in.
+    /// Marks a place's cells, at every zoom, for `repair`: its rating changed, so their best ratings may have.
+    mutating func touch(_ coordinate: Coordinate, kind: PlaceKind) {
+        guard coordinate.isValid else { return }
+        let v = Geodesy.unitVector(coordinate)
+        var cell = MapGrid.cell(x: v.x, y: v.y, z: v.z, zoom: MapCells.finestZoom)
+        while true {
+            if let record = record(cell), record[kind].count > 0 { stale.insert(Stale(cell: cell, kind: kind)) }
+            guard cell.zoom > 0 else { return }
+            cell = cell.parent
+        }
+    }
+
+    /// Adds a place to (`sign` 1) or takes it from (-1) its cell at every zoom, finest first. Only the count and the sums change here; each cell is marked for `repair`, which works its extremes and best
+    /// ratings out once the change set is in.
     private mutating func count(_ coordinate: Coordinate, kind: PlaceKind, _ sign: Int32) {
         guard coordinate.isValid else { return }
         let v = Geodesy.unitVector(coordinate)
@@ -225,8 +279,9 @@ struct MapCells: Sendable {
         }
     }
 
-    /// Works out again the extremes of the cells marked by `add` and `remove`, finest first: a finest cell from `scan` (its
-    /// places of the kind, as the index holds them now), a coarser one from its four finer cells.
+    /// Works out again the extremes and best ratings of the cells marked by `add`, `remove` and `touch`, finest first: a
+    /// finest cell from `scan` (its places of the kind, as the index holds them now), a coarser one from its four finer
+    /// cells.
     mutating func repair(_ lookup: SlotLookup, scan: (MapGrid.Cell, PlaceKind) -> KindCell) {
         guard !stale.isEmpty else { return }
         for item in stale.sorted(by: { $0.cell.zoom > $1.cell.zoom }) {
@@ -241,8 +296,9 @@ struct MapCells: Sendable {
                     if let finer = shards[MapCells.shard(child.key)][child.key] { fresh.merge(finer[item.kind], lookup) }
                 }
             }
-            // The count and sums stay as kept (the scan's would only differ by rounding); the extremes are new.
+            // The count and sums stay as kept (the scan's would only differ by rounding); the extremes and bests are new.
             record[item.kind].extremes = fresh.extremes
+            record[item.kind].bests = fresh.bests
             shards[shard][key] = record
         }
         stale = []
@@ -254,7 +310,7 @@ struct MapCells: Sendable {
     }
 
     @inline(__always)
-    private static func shard(_ key: UInt64) -> Int {
+    static func shard(_ key: UInt64) -> Int {
         Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 54)
     }
 }

@@ -1,6 +1,6 @@
 import GeoIndex
 
-/// The answer to a nearby query: the radius applied and the places inside it, nearest first.
+/// The answer to a nearby query: the radius applied and the places inside it, in the query's order.
 ///
 /// The CLI's `--json` and the HTTP API write this same value (`json()`), so both show the same fields.
 public struct NearbyAnswer: Sendable, Hashable {
@@ -16,7 +16,7 @@ public struct NearbyAnswer: Sendable, Hashable {
     public var capped: Bool
     /// How many places `places` holds.
     public var count: Int
-    /// The places, ordered by (distance, id).
+    /// The places, ordered by (distance, id), or by (score descending, distance, id) for `sort=score`.
     public var places: [NearbyPlace]
 
     /// A centre as JSON shows it.

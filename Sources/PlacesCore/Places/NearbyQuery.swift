@@ -1,6 +1,14 @@
 import GeoIndex
 
-/// "What is near me?": a centre, a radius (capped at 20 miles), how many places at most, and filters.
+/// How nearby orders the places in its circle.
+public enum NearbyOrder: String, Sendable, Hashable, CaseIterable {
+    /// Nearest first, then by id (the default).
+    case distance
+    /// Best score first ("popular near here"), then nearest, then by id.
+    case score
+}
+
+/// "What is near me?": a centre, a radius (capped at 20 miles), how many places at most, in which order, and filters.
 public struct NearbyQuery: Sendable, Hashable {
     /// The largest radius ever applied: 20 miles.
     public static let maximumRadiusMiles = 20.0
@@ -17,8 +25,10 @@ public struct NearbyQuery: Sendable, Hashable {
     public var radiusMiles: Double
     /// True when the request asked for more than 20 miles and the cap was applied.
     public var capped: Bool
-    /// At most this many places, nearest first.
+    /// At most this many places, the first in `sort`'s order.
     public var limit: Int
+    /// The order of the places: nearest first, or best score first.
+    public var sort: NearbyOrder
     /// What the places must be (kind, tags, cuisine, price, rating, open at a time).
     public var filter: PlaceFilter
 
@@ -37,7 +47,8 @@ public struct NearbyQuery: Sendable, Hashable {
         radiusMiles: Double = NearbyQuery.defaultRadiusMiles,
         limit: Int = NearbyQuery.defaultLimit,
         kind: PlaceKind? = nil,
-        filter: PlaceFilter = PlaceFilter()
+        filter: PlaceFilter = PlaceFilter(),
+        sort: NearbyOrder = .distance
     ) throws(PlacesError) {
         try center.check()
         guard radiusMiles.isFinite, radiusMiles > 0 else {
@@ -50,6 +61,7 @@ public struct NearbyQuery: Sendable, Hashable {
         self.capped = radiusMiles > NearbyQuery.maximumRadiusMiles
         self.radiusMiles = min(radiusMiles, NearbyQuery.maximumRadiusMiles)
         self.limit = limit
+        self.sort = sort
         self.filter = filter
         if let kind { self.filter.kind = kind }
     }
@@ -68,13 +80,15 @@ public struct NearbyQuery: Sendable, Hashable {
     /// The one parser for HTTP and CLI alike, so both refuse the same input with the same code and field. It is
     /// strict, as the API document says: plain decimal numbers without surrounding spaces, `kind` exactly
     /// `gem` or `restaurant`. `radius` is in miles, `radiusKm` in kilometres (not both). Without `lat` and `lon`
-    /// the centre is the caller's default location; without a radius, their default radius.
+    /// the centre is the caller's default location; without a radius, their default radius. `sort` is `distance` (the
+    /// default) or `score`.
     public static func parse(
         lat: String?,
         lon: String?,
         radius: String? = nil,
         radiusKm: String? = nil,
         limit: String? = nil,
+        sort: String? = nil,
         filter: PlaceFilter = PlaceFilter(),
         defaults: Defaults? = nil
     ) throws(PlacesError) -> NearbyQuery {
@@ -106,7 +120,14 @@ public struct NearbyQuery: Sendable, Hashable {
         } else {
             limitValue = defaultLimit
         }
-        return try NearbyQuery(center: center, radiusMiles: radiusMiles, limit: limitValue, filter: filter)
+        var order = NearbyOrder.distance
+        if let sort {
+            guard let value = NearbyOrder(rawValue: sort) else {
+                throw .invalid("sort", "sort must be distance or score, got \(PlacesError.quoted(sort))")
+            }
+            order = value
+        }
+        return try NearbyQuery(center: center, radiusMiles: radiusMiles, limit: limitValue, filter: filter, sort: order)
     }
 
     private static func number(_ text: String, field: String) throws(PlacesError) -> Double {

@@ -78,9 +78,15 @@ public final class PlaceIndex: Sendable {
         }
     }
 
-    /// The places within the query's circle that pass its filter, ordered by (distance, id), at most `limit` of them.
+    /// The places within the query's circle that pass its filter, in its order (ties by id), at most `limit` of them.
     public func nearby(_ query: NearbyQuery) -> [NearbyPlace] {
         version.table.nearby(query, whileScanning: nil)
+    }
+
+    /// `nearby(_:)` from the grid alone (`fromCells: false`: its nearest-first walk, or for `sort=score` a scan of the
+    /// whole circle), the benchmark's baseline for the walk of the map's cells; both give the same answer.
+    public func nearby(_ query: NearbyQuery, fromCells: Bool) -> [NearbyPlace] {
+        fromCells ? version.table.nearbyFromCells(query, whileScanning: nil) : version.table.nearbyFromGrid(query, whileScanning: nil)
     }
 
     /// `nearby(_:)`, calling `whileScanning` once from inside the grid's scan (tests hold a query open with it).
@@ -109,6 +115,9 @@ public final class PlaceIndex: Sendable {
 
     /// Bytes the per-cell counts of the map's grid hold (for the memory figures).
     public var mapCellBytes: Int { version.table.cells.memoryBytes }
+
+    /// Bytes the best ratings of the cells of zoom 13 hold (for the memory figures).
+    public var ratingCellBytes: Int { version.table.ratingCells.memoryBytes }
 
     /// The summaries of these ids that are live, by id.
     public func summaries(_ ids: [String]) -> [String: PlaceSummary] {

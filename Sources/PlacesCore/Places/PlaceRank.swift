@@ -40,6 +40,24 @@ struct PlaceRank: RankOrder {
     }
 }
 
+/// Where a place stands in an order by a value, then by distance, then by id: the best value first (a search's
+/// relevance, or the place's score for nearby's `sort=score`), then the nearest (0 for all when there is no centre),
+/// then by id.
+struct ScoredRank: RankOrder {
+    var value: Double
+    var distance: Double
+    /// The id's first eight bytes (see `PlaceRank.idPrefix`).
+    var idPrefix: UInt64
+
+    @inline(__always)
+    static func precedes(_ a: ScoredRank, _ b: ScoredRank, aID: () -> String, bID: () -> String) -> Bool {
+        if a.value != b.value { return a.value > b.value }
+        if a.distance != b.distance { return a.distance < b.distance }
+        if a.idPrefix != b.idPrefix { return a.idPrefix < b.idPrefix }
+        return aID() < bID()
+    }
+}
+
 /// An order of places whose ties are broken by id, read only when what a rank holds of it ties too.
 protocol RankOrder: Sendable {
     /// True when `a` comes before `b` (`aID` and `bID` give their ids, read only when the ranks cannot tell).
@@ -74,6 +92,13 @@ struct BestRanked<Rank: RankOrder> {
             heap[0] = item
             siftDown(0)
         }
+    }
+
+    /// True when an offer of this slot and rank would be kept (it comes before the last kept, or fewer are kept).
+    @inline(__always)
+    func wouldKeep(_ slot: UInt32, _ rank: Rank) -> Bool {
+        guard heap.count == k else { return k > 0 }
+        return precedes((slot, rank), heap[0])
     }
 
     /// The last rank kept, once `k` are kept (what an offer must come before to be kept).

@@ -42,7 +42,7 @@ public struct PlaceService: Sendable {
         RandomID.make("p-")
     }
 
-    /// The places near a point, nearest first (by distance, then id).
+    /// The places near a point, in the query's order (by distance, or by score then distance; ties by id).
     public func nearby(_ query: NearbyQuery) -> NearbyAnswer {
         NearbyAnswer(query: query, places: index.nearby(query))
     }
@@ -85,7 +85,7 @@ public struct PlaceService: Sendable {
         return index
     }
 
-    /// The places near a point, nearest first, loading the index first if nothing has loaded it yet.
+    /// The places near a point, in the query's order, loading the index first if nothing has loaded it yet.
     public func nearbyLoadingIndex(_ query: NearbyQuery) async throws -> NearbyAnswer {
         NearbyAnswer(query: query, places: try await loadedIndex().nearby(query))
     }

@@ -84,7 +84,7 @@ extension PlaceTable {
         }
     }
 
-    /// Calls `body` with each place of the kind that the finest counted zoom puts in `cell` (and that lies in `box`,
+    /// Calls `body` with each place of the kind that `cell`'s zoom puts in it (and that lies in `box`,
     /// when one is given), with its unit vector.
     func scan(
         _ cell: MapGrid.Cell,
@@ -95,14 +95,7 @@ extension PlaceTable {
     ) {
         let kinds = kinds
         // Widened past the rounding of a cell's edges; the cell each place is counted in decides.
-        let bounds = cell.bounds
-        let slack = 1e-9
-        var region = GeoBox(
-            west: max(-180, bounds.west - slack),
-            south: max(-90, bounds.south - slack),
-            east: min(180, bounds.east + slack),
-            north: min(90, bounds.north + slack)
-        )
+        var region = cell.widenedBounds
         if let box, !box.crossesAntimeridian {
             region.west = max(region.west, box.west)
             region.east = min(region.east, box.east)
@@ -110,19 +103,31 @@ extension PlaceTable {
             region.north = min(region.north, box.north)
             guard region.west <= region.east, region.south <= region.north else { return }
         }
-        grid.forEachPoint(in: region, coordinate: lookup.coordinate) { slot, x, y, z in
+        let interior = cell.interior
+        let visit = { (slot: UInt32, x: Double, y: Double, z: Double) in
             if let kind, kinds[Int(slot)] != kind { return }
-            guard MapGrid.cell(x: x, y: y, z: z, zoom: cell.zoom) == cell else { return }
+            // Only a place near the cell's edges needs the cell worked out.
+            guard interior.contains(x: x, y: y, z: z) || MapGrid.cell(x: x, y: y, z: z, zoom: cell.zoom) == cell else { return }
             if let box, box.crossesAntimeridian, !box.contains(lookup.coordinate(slot)) { return }
             body(slot, x, y, z)
+        }
+        if box == nil {
+            // The whole cell: the cell each place is counted in decides, so the grid need not test the box exactly.
+            grid.forEachCandidate(in: region, visit)
+        } else {
+            grid.forEachPoint(in: region, coordinate: lookup.coordinate, visit)
         }
     }
 
     /// A finest cell's places of a kind as the index holds them now (the counts' repair).
     func scannedCell(_ cell: MapGrid.Cell, _ kind: PlaceKind, _ lookup: SlotLookup) -> KindCell {
+        let places = places
         var builder = ClusterBuilder()
-        scan(cell, kind, lookup) { slot, x, y, z in builder.add(slot, x, y, z, lookup) }
         var found = KindCell()
+        scan(cell, kind, lookup) { slot, x, y, z in
+            builder.add(slot, x, y, z, lookup)
+            if let place = places[Int(slot)] { found.bests.rate(place.summary.rating) }
+        }
         found.count = Int32(builder.count)
         found.x = builder.x
         found.y = builder.y
@@ -198,5 +203,19 @@ extension GeoBox {
         }
         let inside = crossesAntimeridian ? covers(west, 180) || covers(-180, east) : covers(west, east)
         return inside ? .inside : .cut
+    }
+}
+
+extension MapGrid.Cell {
+    /// The cell's bounds widened past the rounding of its edges: every place counted in the cell lies inside.
+    var widenedBounds: GeoBox {
+        let bounds = bounds
+        let slack = 1e-9
+        return GeoBox(
+            west: max(-180, bounds.west - slack),
+            south: max(-90, bounds.south - slack),
+            east: min(180, bounds.east + slack),
+            north: min(90, bounds.north + slack)
+        )
     }
 }

@@ -1,22 +1,5 @@
 import GeoIndex
 
-/// Where a search hit stands: best relevance first, then (inside a circle) the nearest, then by id.
-struct SearchRank: RankOrder {
-    var relevance: Double
-    /// 0 for every hit of a search without a circle.
-    var distance: Double
-    /// The id's first eight bytes (see `PlaceRank.idPrefix`).
-    var idPrefix: UInt64
-
-    @inline(__always)
-    static func precedes(_ a: SearchRank, _ b: SearchRank, aID: () -> String, bID: () -> String) -> Bool {
-        if a.relevance != b.relevance { return a.relevance > b.relevance }
-        if a.distance != b.distance { return a.distance < b.distance }
-        if a.idPrefix != b.idPrefix { return a.idPrefix < b.idPrefix }
-        return aID() < bID()
-    }
-}
-
 /// Which places hold a query's words, and in which fields: one bit a slot per word and field.
 ///
 /// Made from the postings of the words each query word begins, so a query costs the postings it reads and a pass over
@@ -98,11 +81,11 @@ extension PlaceTable {
         let places = places
         let ranks = ranks
         let circle = query.circle
-        let after: (rank: SearchRank, id: String)?
+        let after: (rank: ScoredRank, id: String)?
         if let key = try query.page.after(parts: circle == nil ? 2 : 3) {
             let id = key[key.count - 1]
-            let rank = SearchRank(
-                relevance: try PageRequest.double(key[0]),
+            let rank = ScoredRank(
+                value: try PageRequest.double(key[0]),
                 distance: circle == nil ? 0 : try PageRequest.double(key[1]),
                 idPrefix: PlaceRank(score: 0, id: id).idPrefix
             )
@@ -112,11 +95,11 @@ extension PlaceTable {
         }
         let matches = MatchBits(query.words, postings: words, slots: places.count)
         let id: (UInt32) -> String = { slot in places[Int(slot)]?.summary.id ?? "" }
-        var best = BestRanked<SearchRank>(k: query.page.fetchLimit, id: id)
+        var best = BestRanked<ScoredRank>(k: query.page.fetchLimit, id: id)
         // Postings name live places only: a match needs no look at its place until it is on the page.
         func offer(_ slot: Int, distance: Double) {
-            let rank = SearchRank(relevance: Double(matches.relevance(slot)), distance: distance, idPrefix: ranks[slot].idPrefix)
-            if let after, !SearchRank.precedes(after.rank, rank, aID: { after.id }, bID: { id(UInt32(slot)) }) { return }
+            let rank = ScoredRank(value: Double(matches.relevance(slot)), distance: distance, idPrefix: ranks[slot].idPrefix)
+            if let after, !ScoredRank.precedes(after.rank, rank, aID: { after.id }, bID: { id(UInt32(slot)) }) { return }
             best.offer(UInt32(slot), rank)
         }
         if let circle {
@@ -138,7 +121,7 @@ extension PlaceTable {
             // for that one.
             let everyField = SearchText.Field.allCases.reduce(0) { $0 + $1.weight }
             let othersAtMost = Double(everyField * (query.words.count - 1) + everyField - SearchText.Field.name.weight)
-            if !((best.last?.relevance).map({ $0 > othersAtMost }) ?? false) {
+            if !((best.last?.value).map({ $0 > othersAtMost }) ?? false) {
                 for block in 0..<matches.blocks {
                     let (inNames, matching) = matches.block(block)
                     offerEach(matching & ~inNames, block: block)
@@ -147,7 +130,7 @@ extension PlaceTable {
         }
         let hits = best.sortedEntries().compactMap { slot, rank -> (PlaceSearchHit, [String])? in
             guard let place = places[Int(slot)] else { return nil }
-            let relevance = rank.relevance
+            let relevance = rank.value
             let distance = circle == nil ? nil : rank.distance
             let hit = PlaceSearchHit(summary: place.summary, relevance: relevance, distanceMeters: distance)
             return (hit, ([relevance] + (distance.map { [$0] } ?? [])).map(PageRequest.keyPart) + [place.summary.id])

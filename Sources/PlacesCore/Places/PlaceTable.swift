@@ -16,6 +16,8 @@ struct PlaceTable: Sendable {
     var ranks = ChunkedArray<PlaceRank>()
     /// How many places each cell of the map's grid holds, per kind, at the coarse zooms (for clusters).
     var cells = MapCells()
+    /// The best ratings in each cell of zoom 13, per kind (for discover, below the map's cells).
+    var ratingCells = RatingCells()
     /// Every place's words, for search.
     var words = SearchPostings()
     var revision: Int64 = 0
@@ -49,21 +51,28 @@ struct PlaceTable: Sendable {
         live = snapshot.summaries.count
         grid.build(entries)
         words = postings.value
-        cells = MapCells(entries.map { ($0.key, $0.coordinate, snapshot.summaries[Int($0.key)].kind) }, lookup)
+        cells = MapCells(
+            entries.map {
+                let summary = snapshot.summaries[Int($0.key)]
+                return ($0.key, $0.coordinate, summary.kind, summary.rating)
+            },
+            lookup
+        )
+        ratingCells = RatingCells(snapshot.summaries.map { ($0.coordinate, $0.kind, $0.rating) })
     }
 
     /// Applies a change set in order (the caller checked its revision).
     mutating func apply(_ changes: PlaceChanges) {
         var gridChanges: [GridChange] = []
-        // The map's counts change after the places do, in the same order; the extremes of every cell they touch are
-        // then worked out again from the places as the whole set leaves them.
-        var cellChanges: [(coordinate: Coordinate, kind: PlaceKind, adds: Bool)] = []
+        // The map's counts change after the places do, in the same order; the extremes and best ratings of every cell
+        // they touch are then worked out again from the places as the whole set leaves them.
+        var cellChanges: [(coordinate: Coordinate, kind: PlaceKind, change: CellChange)] = []
         var wordEdits = SearchPostings.Edits()
         for id in changes.deleted {
             guard let slot = slots.removeValue(forKey: id), let old = places[Int(slot)] else { continue }
             wordEdits.replace(slot: slot, old: SearchPostings.words(of: old.summary), new: nil)
             gridChanges.append(.remove(key: slot, at: old.summary.coordinate))
-            cellChanges.append((old.summary.coordinate, old.summary.kind, false))
+            cellChanges.append((old.summary.coordinate, old.summary.kind, .remove))
             places[Int(slot)] = nil
             kinds[Int(slot)] = nil
             live -= 1
@@ -74,8 +83,10 @@ struct PlaceTable: Sendable {
                     gridChanges.append(.move(key: slot, from: old.summary.coordinate, to: summary.coordinate))
                 }
                 if old.summary.coordinate != summary.coordinate || old.summary.kind != summary.kind {
-                    cellChanges.append((old.summary.coordinate, old.summary.kind, false))
-                    cellChanges.append((summary.coordinate, summary.kind, true))
+                    cellChanges.append((old.summary.coordinate, old.summary.kind, .remove))
+                    cellChanges.append((summary.coordinate, summary.kind, .add))
+                } else if old.summary.rating != summary.rating {
+                    cellChanges.append((summary.coordinate, summary.kind, .touch))
                 }
                 if old.summary.name != summary.name || old.summary.tags != summary.tags || old.summary.cuisine != summary.cuisine
                     || old.summary.description != summary.description
@@ -94,27 +105,39 @@ struct PlaceTable: Sendable {
                 live += 1
                 wordEdits.replace(slot: slot, old: nil, new: SearchPostings.words(of: summary))
                 gridChanges.append(.insert(key: slot, at: summary.coordinate))
-                cellChanges.append((summary.coordinate, summary.kind, true))
+                cellChanges.append((summary.coordinate, summary.kind, .add))
             }
         }
         grid.apply(gridChanges)
         words.apply(wordEdits)
         let lookup = lookup
         for change in cellChanges {
-            if change.adds {
-                cells.add(change.coordinate, kind: change.kind)
-            } else {
-                cells.remove(change.coordinate, kind: change.kind)
+            ratingCells.touch(change.coordinate)
+            switch change.change {
+            case .add: cells.add(change.coordinate, kind: change.kind)
+            case .remove: cells.remove(change.coordinate, kind: change.kind)
+            case .touch: cells.touch(change.coordinate, kind: change.kind)
             }
         }
         let table = self
         cells.repair(lookup) { cell, kind in table.scannedCell(cell, kind, lookup) }
+        ratingCells.repair { cell in table.scannedRatings(cell) }
         revision = changes.revision
     }
 
-    /// The places within the query's circle that pass its filter, ordered by (distance, id), at most `limit` of them;
-    /// `whileScanning` runs once from inside the grid's scan.
+    /// The places within the query's circle that pass its filter, in its order (by distance, or by score then distance;
+    /// ties by id), at most `limit` of them; `whileScanning` runs once from inside the scan.
+    ///
+    /// The grid's nearest-first walk answers by distance; the map's cells answer when their bounds help: by score, or
+    /// with `minRating` (see `nearbyFromCells`).
     func nearby(_ query: NearbyQuery, whileScanning: (() -> Void)?) -> [NearbyPlace] {
+        let cellsBound = query.sort == .score || query.filter.minRating != nil
+        return cellsBound ? nearbyFromCells(query, whileScanning: whileScanning) : nearbyFromGrid(query, whileScanning: whileScanning)
+    }
+
+    /// `nearby` from the grid alone: its nearest-first walk for the order by distance; for the order by score, every
+    /// place in the circle (the benchmark's baseline for `nearbyFromCells`, which answers alike).
+    func nearbyFromGrid(_ query: NearbyQuery, whileScanning: (() -> Void)?) -> [NearbyPlace] {
         let places = places
         let matcher = query.filter.matcher()
         var filter = slotFilter(query.filter, matcher)
@@ -129,13 +152,24 @@ struct PlaceTable: Sendable {
                 return test?(slot) ?? true
             }
         }
-        let hits = grid.within(
+        var hits = grid.within(
             query.center,
             radiusMeters: query.radiusMeters,
-            limit: query.limit,
+            limit: query.sort == .distance ? query.limit : nil,
             where: filter,
             tieBreak: { a, b in (places[Int(a)]?.summary.id ?? "") < (places[Int(b)]?.summary.id ?? "") }
         )
+        if query.sort == .score {
+            let ranks = ranks
+            var best = BestRanked<ScoredRank>(k: query.limit, id: { places[Int($0)]?.summary.id ?? "" })
+            for hit in hits {
+                best.offer(
+                    hit.key,
+                    ScoredRank(value: ranks[Int(hit.key)].score, distance: hit.distanceMeters, idPrefix: ranks[Int(hit.key)].idPrefix)
+                )
+            }
+            hits = best.sortedEntries().map { GridHit(key: $0.slot, distanceMeters: $0.rank.distance) }
+        }
         let asksOpenStatus = query.filter.openAt != nil
         var answer: [NearbyPlace] = []
         answer.reserveCapacity(hits.count)
@@ -183,6 +217,16 @@ struct PlaceTable: Sendable {
         let statuses = query.filter.openAt == nil ? [] : page.map { matcher.openStatus($0.summary) }
         return ViewportAnswer(box: query.box, places: page, openStatuses: statuses, more: slots.count > query.limit)
     }
+}
+
+/// What a change does to a place's cells of the map's grid.
+private enum CellChange {
+    /// The place enters them.
+    case add
+    /// The place leaves them.
+    case remove
+    /// The place stays, with another rating.
+    case touch
 }
 
 /// A value built on a thread of its own while the caller goes on; `value` waits for it.

@@ -10,11 +10,11 @@ struct PlaceController: Sendable {
 
     /// The query parameters `nearby` reads; `tag` may be given more than once.
     static let nearbyQuery = QueryParameters.Names(
-        ["lat", "lon", "radius", "radiusKm", "limit", "kind", "tag", "cuisine", "minPrice", "maxPrice", "minRating", "openAt", "format"],
+        ["lat", "lon", "radius", "radiusKm", "limit", "sort", "kind", "tag", "cuisine", "minPrice", "maxPrice", "minRating", "openAt", "format"],
         repeatable: ["tag"]
     )
 
-    /// `GET /v1/places/nearby?lat=&lon=&radius=|radiusKm=&limit=&kind=&tag=&cuisine=&minPrice=&maxPrice=&minRating=&openAt=&format=`
+    /// `GET /v1/places/nearby?lat=&lon=&radius=|radiusKm=&limit=&sort=&kind=&tag=&cuisine=&minPrice=&maxPrice=&minRating=&openAt=&format=`
     ///
     /// A signed-in caller's default location and radius fill in what the request leaves out.
     @Sendable func nearby(request: Request, context: PlacesRequestContext) async throws -> Response {
@@ -33,6 +33,7 @@ struct PlaceController: Sendable {
             radius: parameters["radius"],
             radiusKm: parameters["radiusKm"],
             limit: parameters["limit"],
+            sort: parameters["sort"],
             filter: filter,
             defaults: defaults
         )

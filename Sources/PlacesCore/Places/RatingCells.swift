@@ -1,0 +1,78 @@
+import GeoIndex
+
+/// The best ratings of the places in each cell of the map's grid at zoom 13 (about a kilometre across at mid
+/// latitudes), per kind: the finest bounds of discover's walk (`PlaceTable.nearbyFromCells`), below `MapCells`' zoom
+/// 10, whose cells in a city hold thousands of places each.
+///
+/// The index keeps it in step with the feed: a change marks the cells its place leaves and enters, and `repair` works
+/// each marked cell out again from a scan of it once the change set is in. Only cells holding places are kept, in
+/// `MapCells`' 1,024 shards, so a copy-on-write change copies a few small shards.
+struct RatingCells: Sendable {
+    /// The zoom of the cells.
+    static let zoom = 13
+    private var shards: [[UInt64: Record]]
+    /// Cells a change set touched, to work out again.
+    private var stale: Set<MapGrid.Cell> = []
+
+    /// A cell's bests, per kind; a kind with no place in the cell has a score of -infinity.
+    struct Record: Sendable, Equatable {
+        var gems = RatingBests()
+        var restaurants = RatingBests()
+
+        subscript(kind: PlaceKind) -> RatingBests {
+            get { kind == .gem ? gems : restaurants }
+            set {
+                if kind == .gem { gems = newValue } else { restaurants = newValue }
+            }
+        }
+
+        /// The bests of one kind, or of both.
+        func bests(_ kind: PlaceKind?) -> RatingBests {
+            if let kind { return self[kind] }
+            var both = gems
+            both.merge(restaurants)
+            return both
+        }
+    }
+
+    init() {
+        shards = Array(repeating: [:], count: MapCells.shardCount)
+    }
+
+    /// The bests of every place.
+    init(_ places: [(coordinate: Coordinate, kind: PlaceKind, rating: RatingAggregate)]) {
+        self.init()
+        for place in places {
+            guard let key = RatingCells.cell(of: place.coordinate)?.key else { continue }
+            shards[MapCells.shard(key)][key, default: Record()][place.kind].rate(place.rating)
+        }
+    }
+
+    /// The cell of zoom 13 holding a coordinate, from its unit vector as the grid keeps it; nil for an invalid one.
+    static func cell(of coordinate: Coordinate) -> MapGrid.Cell? {
+        guard coordinate.isValid else { return nil }
+        let v = Geodesy.unitVector(coordinate)
+        return MapGrid.cell(x: v.x, y: v.y, z: v.z, zoom: zoom)
+    }
+
+    /// The bests of a cell of zoom 13; nil when it holds no place.
+    func record(_ cell: MapGrid.Cell) -> Record? {
+        shards[MapCells.shard(cell.key)][cell.key]
+    }
+
+    /// Marks the cell holding a coordinate, which a place enters or leaves, or where a place's rating changed.
+    mutating func touch(_ coordinate: Coordinate) {
+        if let cell = RatingCells.cell(of: coordinate) { stale.insert(cell) }
+    }
+
+    /// Works out again every marked cell's bests from `scan` (its places as the index holds them now; nil for none).
+    mutating func repair(scan: (MapGrid.Cell) -> Record?) {
+        for cell in stale { shards[MapCells.shard(cell.key)][cell.key] = scan(cell) }
+        stale = []
+    }
+
+    /// Bytes held, by capacity (for the memory figures).
+    var memoryBytes: Int {
+        shards.reduce(0) { $0 + $1.capacity * (MemoryLayout<UInt64>.stride + MemoryLayout<Record>.stride + 1) }
+    }
+}
