@@ -14,7 +14,8 @@ and the restart) checked against the feed itself for no gap and no repeat. Then 
 that every write answered 2xx is in the database, that every instance's nearby answers (asked of each instance
 directly) equal a brute-force scan of the database's live places, that each decision has one result and each event
 one notification per recipient, and that the login throttle holds across instances (10 wrong passwords from one
-address, spread over the instances, then 429). Last it stops PostgreSQL with SIGSTOP while requests are in flight:
+address, spread over the instances, then 429), that nginx compresses answers and keeps the map's anonymous answers
+in its cache, revalidating them past their max-age with a 304. Last it stops PostgreSQL with SIGSTOP while requests are in flight:
 a write and a signed-in read answer 503 with Retry-After within about 3 s, /ready within a second, an anonymous
 nearby 200 from the index, and no answer names the database's address. It stops everything it started by pid, also when it fails, prints a
 summary with timings and exits non-zero when a check failed.
@@ -754,13 +755,29 @@ def check_compression_and_tags(nginx):
         notes.append(f"compression: {path.split('?')[0]} ({accept}) {len(plain):,} bytes, {len(packed):,} gzipped")
         tag = headers.get("ETag")
         if path.startswith("/v1/places/within"):
-            # Asked several times, so the upstream's least_conn spreads the asks over the instances.
+            # Asked several times: nginx's cache (or an instance, once the copy is stale) answers each.
             answers = [fetch(nginx.base, path, {"Accept-Encoding": "gzip", "Accept": accept, "If-None-Match": tag or ""})[0]
                        for _ in range(6)]
             if not tag or answers != [304] * 6:
                 fail(f"revalidating {path} with its tag {tag} through nginx answered {answers}, wanted 304 each time")
             else:
                 notes.append(f"revalidation through nginx: 6 × 304 for the tag {tag}")
+
+
+def check_map_cache(nginx):
+    """nginx's cache keeps the map's anonymous answers: asked again, the copy answers (HIT); once it is older than its
+    max-age (10 s), nginx asks an instance with its ETag and hears 304 (REVALIDATED). A box of open ocean, where no
+    write of the run lands, so the answer cannot change meanwhile."""
+    path = "/v1/places/clusters?bbox=-150,-40,-149,-39&zoom=5"
+    seen = []
+    for wait in (0, 0, 11):
+        time.sleep(wait)
+        status, headers, _ = fetch(nginx.base, path, {"Accept-Encoding": "gzip"})
+        seen.append((status, headers.get("X-Cache-Status")))
+    if seen != [(200, "MISS"), (200, "HIT"), (200, "REVALIDATED")]:
+        fail(f"nginx's cache of {path}: {seen}, wanted a MISS, a HIT, then (past max-age) REVALIDATED by a 304")
+    else:
+        notes.append("nginx's cache: a clusters answer kept (HIT), then past its max-age revalidated with its ETag (304)")
 
 
 def check_secrets(instances):
@@ -865,7 +882,7 @@ def run(cluster, rng, started):
         notes.append(f"the {MEMBERS} simultaneous ballots were served by " + ", ".join(
             f"{instance.name}: {served.count(f'127.0.0.1:{instance.port}')}" for instance in cluster.instances))
     running = [instance for instance in cluster.instances if instance.running]
-    with Timed("checks: writes, /ready, nearby and clusters on each instance, decisions and notifications, throttle, gzip"):
+    with Timed("checks: writes, /ready, nearby and clusters on each instance, decisions and notifications, throttle, gzip, cache"):
         check_writes(cluster.database, cluster.nginx, load, writer_names)
         check_ready(running)
         check_nearby(cluster.database, running, rng)
@@ -874,6 +891,7 @@ def run(cluster, rng, started):
         check_same_result(running, decision, tokens[0], result)
         check_throttle(cluster.nginx)
         check_compression_and_tags(cluster.nginx)
+        check_map_cache(cluster.nginx)
         check_secrets(cluster.instances)
     with Timed("the database frozen (SIGSTOP) while requests are in flight, then thawed"):
         frozen_database(cluster, writer_tokens[0])
