@@ -54,8 +54,8 @@ extension PostgresPlacesDatabase {
 
 extension PostgresPlacesDatabase: CopyTarget {
     /// Writes the copy in one transaction that holds the copied tables and the feed against other writers,
-    /// who wait for its commit (as do readers, when it replaces data). Each batch is streamed with COPY; the search
-    /// column and the folded display name are computed on the way in, and the search index is built once at the end.
+    /// who wait for its commit (as do readers, when it replaces data). Each batch is streamed with COPY; the folded
+    /// display name is computed on the way in.
     /// The commit notifies the change feed, so running instances see the new generation at once.
     public func writeCopy(
         replacing: Bool,
@@ -114,50 +114,15 @@ private enum PostgresCopiedRows {
         return values
     }
 
-    /// The columns `table` has on PostgreSQL beyond the copied ones: the place's search words, an account's folded
-    /// display name.
+    /// The columns `table` has on PostgreSQL beyond the copied ones: an account's folded display name.
     static func derivedColumns(of table: CopiedTable) -> [DerivedColumn] {
         switch table.name {
-        case "place":
-            guard let name = table.position(of: "name"), let description = table.position(of: "description"),
-                let tags = table.position(of: "tags"), let cuisine = table.position(of: "cuisine")
-            else { return [] }
-            return [
-                DerivedColumn(name: "search") { row in
-                    .text(
-                        searchVector(
-                            name: row[name].text ?? "",
-                            description: row[description].text ?? "",
-                            tags: row[tags].text,
-                            cuisine: row[cuisine].text
-                        )
-                    )
-                }
-            ]
         case "user_account":
             guard let displayName = table.position(of: "display_name") else { return [] }
             return [DerivedColumn(name: "display_name_folded") { row in row[displayName].text.map { .text($0.folded) } ?? .null }]
         default:
             return []
         }
-    }
-
-    /// The place's search words (as `PostgresPlaceRow.searchLexemes` marks them) as a tsvector literal.
-    static func searchVector(name: String, description: String, tags: String?, cuisine: String?) -> String {
-        var place = Place(
-            id: "",
-            kind: .gem,
-            name: name,
-            description: description,
-            coordinate: Coordinate(latitude: 0, longitude: 0),
-            createdAt: Date(timeIntervalSince1970: 0),
-            updatedAt: Date(timeIntervalSince1970: 0)
-        )
-        place.tags = StoredText.decodeTags(tags)
-        place.cuisine = cuisine
-        return PostgresPlaceRow.searchLexemes(place).split(separator: " ").map { lexeme in
-            "'" + lexeme.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'"
-        }.joined(separator: " ")
     }
 
     /// One line of COPY's text format: tab-separated fields, `\N` for NULL, the format's escapes.
@@ -178,7 +143,7 @@ private enum PostgresCopiedRows {
     /// Opens the copy in the transaction: locks the copied tables and the feed against other writers
     /// (readers go on while it checks), refuses a target holding data (`conflict`) unless `replacing`, which empties
     /// the copied tables with TRUNCATE (readers then wait for the commit: a DELETE of a million places checks every
-    /// foreign key of every row and takes minutes). The search index is set aside, to be built once at the end.
+    /// foreign key of every row and takes minutes).
     static func prepare(_ connection: PostgresConnection, replacing: Bool, logger: Logger) async throws {
         let tables = DatabaseCopy.tables.map { PostgresPlacesDatabase.quoted($0.name) }.joined(separator: ", ")
         try await connection.query(PostgresQuery(unsafeSQL: "LOCK TABLE change_counter, feed, \(tables) IN EXCLUSIVE MODE"), logger: logger)
@@ -191,17 +156,13 @@ private enum PostgresCopiedRows {
             guard replacing else { throw DatabaseCopy.notEmpty(holdingRows.name) }
             try await connection.query(PostgresQuery(unsafeSQL: "TRUNCATE \(tables)"), logger: logger)
         }
-        try await connection.query("DROP INDEX place_search", logger: logger)
         // The copy's places would each add a row to the feed; instances reload everything at the new generation.
         try await connection.query("ALTER TABLE place DISABLE TRIGGER place_feed_insert", logger: logger)
     }
 
-    /// Closes the copy in the transaction: the search index is built, the feed starts empty and the database takes the
-    /// new generation, and the feed's listeners are notified at commit (once, for the whole copy); answers the copy's
+    /// Closes the copy in the transaction: the feed starts empty and the database takes the new generation, and the feed's listeners are notified at commit (once, for the whole copy); answers the copy's
     /// position in the feed.
     static func finish(_ connection: PostgresConnection, sourceRevision: Int64, generation: String, logger: Logger) async throws -> Int64 {
-        try await connection.query("SET LOCAL maintenance_work_mem = '256MB'", logger: logger)
-        try await connection.query("CREATE INDEX place_search ON place USING gin (search)", logger: logger)
         try await connection.query("ALTER TABLE place ENABLE TRIGGER place_feed_insert", logger: logger)
         // The feed's rows name what was there before (or what the copy wrote): it starts empty at the new generation.
         try await connection.query("TRUNCATE feed", logger: logger)

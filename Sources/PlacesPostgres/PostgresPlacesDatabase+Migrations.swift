@@ -602,6 +602,17 @@ extension PostgresPlacesDatabase {
                 "CREATE INDEX feed_topic ON feed (subject, xid, position) WHERE kind IN ('decision', 'ballot', 'notification')",
             ]
         ),
+        Migration(
+            version: 7,
+            name: "search-from-the-index",
+            statements: [
+                // Search is answered from the in-memory index (SearchPostings), as nearby is: the marked words, their
+                // index and the relevance function go, and with them their cost on every write.
+                "DROP INDEX place_search",
+                "ALTER TABLE place DROP COLUMN search",
+                "DROP FUNCTION places_relevance(TSVECTOR, TEXT[])",
+            ]
+        ),
     ]
 
     /// The lock that makes instances starting together migrate once (any number, the same for every release).

@@ -44,8 +44,8 @@ extension PlacesDatabase {
 }
 
 extension PlacesDatabase: CopyTarget {
-    /// Writes the copy in one write transaction: the search index's triggers are set aside while the rows go in, and
-    /// the index is rebuilt once at the end.
+    /// Writes the copy in one write transaction: the place table's triggers (the feed's) are set aside while the rows
+    /// go in, and put back at the end.
     public func writeCopy(
         replacing: Bool,
         generation: String,
@@ -141,7 +141,7 @@ private enum CopiedRows {
     }
 
     /// Opens the copy in the transaction: refuses a target holding data (`conflict`) unless `replacing`, which empties
-    /// the copied tables, children first; sets the place table's search triggers aside (answered, to put back).
+    /// the copied tables, children first; sets the place table's triggers aside (answered, to put back).
     static func prepare(_ db: Database, replacing: Bool) throws -> [Trigger] {
         let holdingRows = try DatabaseCopy.tables.first { try db.exists("SELECT 1 FROM \($0.name.quotedDatabaseIdentifier)") }
         if let holdingRows, !replacing { throw DatabaseCopy.notEmpty(holdingRows.name) }
@@ -154,11 +154,10 @@ private enum CopiedRows {
         return triggers
     }
 
-    /// Closes the copy in the transaction: builds the search index once, puts the triggers back, empties the feed (its
-    /// rows name what was there before) and moves its position to at least the source's (and past its own) under the
-    /// new generation; answers the position.
+    /// Closes the copy in the transaction: puts the triggers back, empties the feed (its rows name what was there
+    /// before) and moves its position to at least the source's (and past its own) under the new generation; answers
+    /// the position.
     static func finish(_ db: Database, triggers: [Trigger], sourceRevision: Int64, generation: String) throws -> Int64 {
-        try db.execute(sql: "INSERT INTO place_search (place_search) VALUES ('rebuild')")
         for trigger in triggers { try db.execute(sql: trigger.sql) }
         try db.execute(sql: "DELETE FROM feed")
         try db.execute(

@@ -448,6 +448,18 @@ extension PlacesDatabase {
                     """
             )
         }
+        migrator.registerMigration("v12-search-from-the-index") { db in
+            // Search is answered from the in-memory index (SearchPostings), as nearby is: the full-text table and the
+            // triggers that kept it in step with every write go.
+            try db.execute(
+                sql: """
+                    DROP TRIGGER place_search_insert;
+                    DROP TRIGGER place_search_update;
+                    DROP TRIGGER place_search_delete;
+                    DROP TABLE place_search;
+                    """
+            )
+        }
         return migrator
     }
 }

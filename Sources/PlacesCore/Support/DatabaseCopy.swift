@@ -195,12 +195,12 @@ public enum DatabaseCopy {
     ]
 
     /// What a copy leaves out on purpose, as `table` or `table.column` (a trailing `*` matches any rest): the change
-    /// feed and its state (the target keeps its own), schema bookkeeping, search indexes and folded names (computed on the way
-    /// in), transient state (the login throttle's attempts, the leases of tasks run on one instance and of open live
+    /// feed and its state (the target keeps its own), schema bookkeeping, folded names (computed on the way in), transient
+    /// state (the login throttle's attempts, the leases of tasks run on one instance and of open live
     /// streams), and the engines' own tables.
     public static let leftOut: [String] = [
-        "change_counter", "feed", "feed_late_commit", "grdb_migrations", "schema_migration", "sqlite_*", "place_search", "place_search_*",
-        "throttle_attempt", "lease", "live_stream", "place.search", "user_account.display_name_folded",
+        "change_counter", "feed", "feed_late_commit", "grdb_migrations", "schema_migration", "sqlite_*", "throttle_attempt", "lease",
+        "live_stream", "user_account.display_name_folded",
     ]
 
     /// The columns of a database's tables (`schema`: table → columns) that a copy would lose: neither carried nor left

@@ -10,27 +10,9 @@ enum PostgresPlaceRow {
     static let summaryColumns =
         "id, kind, name, latitude, longitude, city, tags, cuisine, price_level, opening_hours, time_zone, rating_count, rating_sum, description"
 
-    /// The columns a place is written with, in the order `values` gives them (`search` last).
+    /// The columns a place is written with, in the order `values` gives them (`revision` last).
     static let writtenColumns =
-        "id, kind, name, description, latitude, longitude, address, city, tags, cuisine, price_level, phone, website, opening_hours, time_zone, owner_id, seed_source, created_at, updated_at, deleted_at, revision, search"
-
-    /// The place's words as search sees them, each marked with its field (`n.` name, `l.` labels, `d.` description),
-    /// space-separated, for `array_to_tsvector(string_to_array(…, ' '))`.
-    static func searchLexemes(_ place: Place) -> String {
-        var lexemes = ""
-        for (field, words) in SearchText.wordsByField(name: place.name, tags: place.tags, cuisine: place.cuisine, description: place.description) {
-            let mark = PostgresPlaceRow.lexemeMarks[field] ?? ""
-            for word in words {
-                if !lexemes.isEmpty { lexemes += " " }
-                lexemes += mark
-                lexemes += word
-            }
-        }
-        return lexemes
-    }
-
-    /// The mark of each field's lexemes, as `places_relevance` reads them.
-    static let lexemeMarks: [SearchText.Field: String] = [.name: "n.", .labels: "l.", .description: "d."]
+        "id, kind, name, description, latitude, longitude, address, city, tags, cuisine, price_level, phone, website, opening_hours, time_zone, owner_id, seed_source, created_at, updated_at, deleted_at, revision"
 
     /// What a written row carries as its `revision`: the id of the transaction writing it (a seed tells the rows it
     /// wrote itself by it). The feed's trigger records the change.
@@ -42,14 +24,13 @@ enum PostgresPlaceRow {
         static let name = "places_place_insert"
         static let sql = """
             INSERT INTO place (\(writtenColumns)) SELECT
-                $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, \(writerStamp),
-                array_to_tsvector(string_to_array($21, ' '))
-            WHERE NOT $22 OR NOT EXISTS (SELECT 1 FROM place WHERE owner_id = $23 AND created_at >= $24 LIMIT 1 OFFSET $25)
+                $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, \(writerStamp)
+            WHERE NOT $21 OR NOT EXISTS (SELECT 1 FROM place WHERE owner_id = $22 AND created_at >= $23 LIMIT 1 OFFSET $24)
             RETURNING id
             """
         static let bindingDataTypes: [PostgresDataType] = [
             .text, .text, .text, .text, .float8, .float8, .text, .text, .text, .text, .int8, .text, .text, .text, .text, .text,
-            .text, .text, .text, .text, .text, .bool, .text, .text, .int8,
+            .text, .text, .text, .text, .bool, .text, .text, .int8,
         ]
         let place: Place
         let limit: AdditionLimit?
@@ -60,7 +41,7 @@ enum PostgresPlaceRow {
                 place.address, place.city, StoredText.encodeTags(place.tags), place.cuisine, place.priceLevel, place.phone,
                 place.website, place.openingHours.map(StoredText.encodeHours), place.timeZone, place.ownerID, place.seedSource,
                 Timestamp.text(place.createdAt), Timestamp.text(place.updatedAt), place.deletedAt.map(Timestamp.text),
-                searchLexemes(place), limit != nil, place.ownerID ?? "", limit.map { Timestamp.text($0.since) } ?? "",
+                limit != nil, place.ownerID ?? "", limit.map { Timestamp.text($0.since) } ?? "",
                 limit.map { max($0.allowed - 1, 0) } ?? Int.max,
             ]
         }
@@ -89,8 +70,7 @@ enum PostgresPlaceRow {
             price_level = \(place.priceLevel), phone = \(place.phone), website = \(place.website),
             opening_hours = \(place.openingHours.map(StoredText.encodeHours)), time_zone = \(place.timeZone),
             owner_id = \(place.ownerID), seed_source = \(place.seedSource), updated_at = \(Timestamp.text(place.updatedAt)),
-            deleted_at = \(place.deletedAt.map(Timestamp.text)), revision = \(unescaped: writerStamp),
-            search = array_to_tsvector(string_to_array(\(searchLexemes(place)), ' '))
+            deleted_at = \(place.deletedAt.map(Timestamp.text)), revision = \(unescaped: writerStamp)
         WHERE id = \(place.id)
         """
     }

@@ -8,7 +8,7 @@ import PostgresNIO
 ///
 /// Each batch is streamed with COPY into a temporary staging table and written with one `INSERT … ON CONFLICT`; the
 /// rows carry the transaction's id as their revision (so a file naming an id twice is noticed), and the feed's trigger
-/// records them. Into an empty table, the search index is set aside and built once at the end.
+/// records them.
 ///
 /// The file stays one transaction, all of it or nothing, yet it does not hold the change feed back while it runs: it is
 /// a late commit (see the `late-commits` migration), announced in the feed once it has committed.
@@ -32,12 +32,9 @@ final class PostgresSeedTransaction: SeedTransaction {
         self.commands = commands
         outcome = Task {
             do {
-                // Whether the table is empty, asked outside the seed's transaction: inside it, the question would hold a
-                // lock on the table that a second seed starting at once would wait behind, and the two would deadlock.
-                let looksEmpty = try await database.places.isEmpty()
                 // As long as the importer keeps it open: a seed file takes as long as it takes.
                 try await database.write(within: .none) { connection in
-                    var writer = try await SeedWriter.start(on: connection, looksEmpty: looksEmpty, logger: database.logger)
+                    var writer = try await SeedWriter.start(on: connection, logger: database.logger)
                     try await PostgresSeedTransaction.serve(stream, writer: &writer)
                 }
             } catch is RolledBack {
@@ -91,7 +88,6 @@ final class PostgresSeedTransaction: SeedTransaction {
                     throw error
                 }
             case .commit:
-                try await writer.finish()
                 return
             case .rollback:
                 throw RolledBack()
@@ -135,19 +131,16 @@ private struct SeedWriter {
     let logger: Logger
     /// What the rows this transaction writes carry as their revision: its transaction id.
     let stamp: Int64
-    /// True when the search index was set aside (an empty table), so `finish` builds it.
-    let rebuildsSearch: Bool
 
     /// The columns of the staging table, in the order `copyLine` writes them.
     static let stagedColumns = [
         "position", "id", "kind", "name", "description", "latitude", "longitude", "address", "city", "tags", "cuisine",
         "price_level", "phone", "website", "opening_hours", "time_zone", "seed_source", "created_at", "updated_at",
-        "deleted_at", "lexemes",
+        "deleted_at",
     ]
 
-    /// Opens the seed in the current transaction: its staging table, its stamp, and, into an empty table (`looksEmpty`,
-    /// as another connection saw it just before), the indexes set aside.
-    static func start(on connection: PostgresConnection, looksEmpty: Bool, logger: Logger) async throws -> SeedWriter {
+    /// Opens the seed in the current transaction: its staging table and its stamp.
+    static func start(on connection: PostgresConnection, logger: Logger) async throws -> SeedWriter {
         // A late commit: the feed's horizon leaves a transaction of this name out (before it has an id, so no reader
         // ever waits for it), and the row in `feed_late_commit` has it announced once it commits.
         try await connection.query(
@@ -166,23 +159,12 @@ private struct SeedWriter {
                 position INTEGER NOT NULL, id TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, description TEXT NOT NULL,
                 latitude DOUBLE PRECISION NOT NULL, longitude DOUBLE PRECISION NOT NULL, address TEXT, city TEXT, tags TEXT NOT NULL,
                 cuisine TEXT, price_level INTEGER, phone TEXT, website TEXT, opening_hours TEXT, time_zone TEXT, seed_source TEXT,
-                created_at TEXT NOT NULL, updated_at TEXT NOT NULL, deleted_at TEXT, lexemes TEXT NOT NULL
+                created_at TEXT NOT NULL, updated_at TEXT NOT NULL, deleted_at TEXT
             ) ON COMMIT DROP
             """,
             logger: logger
         )
-        if looksEmpty {
-            // The table whole first, before this transaction has touched it, and empty still under that lock: then the
-            // search index can be set aside. Only a database that held no place a moment ago (a first start) is locked
-            // like this.
-            try await connection.query("LOCK TABLE place IN ACCESS EXCLUSIVE MODE", logger: logger)
-            if try await connection.value("SELECT NOT EXISTS (SELECT 1 FROM place)", as: Bool.self, logger: logger) ?? false {
-                // Built once at the end, in bulk, instead of row by row.
-                try await connection.query("DROP INDEX place_search", logger: logger)
-                return SeedWriter(connection: connection, logger: logger, stamp: stamp, rebuildsSearch: true)
-            }
-        }
-        return SeedWriter(connection: connection, logger: logger, stamp: stamp, rebuildsSearch: false)
+        return SeedWriter(connection: connection, logger: logger, stamp: stamp)
     }
 
     /// Writes the batch's places, answering those refused by their position: `conflict` for a place added through
@@ -199,17 +181,16 @@ private struct SeedWriter {
             "website", "opening_hours", "time_zone", "seed_source", "deleted_at",
         ]
         let unchanged = content.map { "place.\($0) IS NOT DISTINCT FROM excluded.\($0)" }.joined(separator: " AND ")
-        let updates = (content + ["revision", "search"]).map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        let updates = (content + ["revision"]).map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         // Refused: a row that is not the seeds' (conflict) or that already carries this seed's stamp (a duplicate). The
         // outer SELECT sees the table as it was before the INSERT, so it tells the two apart.
         let refusedRows = try await connection.rows(
             """
             WITH written AS (
                 INSERT INTO place (id, kind, name, description, latitude, longitude, address, city, tags, cuisine, price_level,
-                    phone, website, opening_hours, time_zone, seed_source, created_at, updated_at, deleted_at, revision, search)
+                    phone, website, opening_hours, time_zone, seed_source, created_at, updated_at, deleted_at, revision)
                 SELECT id, kind, name, description, latitude, longitude, address, city, tags, cuisine, price_level, phone, website,
-                    opening_hours, time_zone, seed_source, created_at, updated_at, deleted_at, \(stamp),
-                    array_to_tsvector(string_to_array(lexemes, ' '))
+                    opening_hours, time_zone, seed_source, created_at, updated_at, deleted_at, \(stamp)
                 FROM seed_batch ORDER BY position
                 ON CONFLICT (id) DO UPDATE SET \(unescaped: updates),
                     updated_at = CASE WHEN \(unescaped: unchanged) THEN place.updated_at ELSE excluded.updated_at END
@@ -233,13 +214,6 @@ private struct SeedWriter {
             refused[position] = verdict?.code == .conflict ? SeedWriter.notTheSeeds(places[position].id) : SeedWriter.duplicate(places[position].id)
         }
         return refused
-    }
-
-    /// Builds the search index (into an empty table); the rows are written already.
-    func finish() async throws {
-        guard rebuildsSearch else { return }
-        try await connection.query("SET LOCAL maintenance_work_mem = '256MB'", logger: logger)
-        try await connection.query("CREATE INDEX place_search ON place USING gin (search)", logger: logger)
     }
 
     static func duplicate(_ id: String) -> PlacesError {
@@ -282,7 +256,6 @@ private struct SeedWriter {
         field(Timestamp.text(place.createdAt))
         field(Timestamp.text(place.updatedAt))
         field(place.deletedAt.map(Timestamp.text))
-        field(PostgresPlaceRow.searchLexemes(place))
         buffer.writeInteger(UInt8(ascii: "\n"))
     }
 }

@@ -91,8 +91,8 @@ public struct SQLitePlaceRepository: PlaceRepository {
     }
 
     /// Opens a seed's write transaction on `db`: takes its stamp and, into an empty table, sets aside the triggers that
-    /// keep the search index and the feed in step (row by row they cost every insert a savepoint and a write on the
-    /// index); answers what `finishSeed` needs to put them back.
+    /// keep the feed in step (row by row they cost every insert a write); answers what `finishSeed` needs to put them
+    /// back.
     static func startSeed(_ db: Database) throws -> (revision: Int64, triggers: [(name: String, sql: String)]?) {
         // A large seed touches pages all over the two B-trees; a bigger page cache (for this transaction only)
         // keeps them in memory instead of re-reading and re-writing them.
@@ -107,11 +107,9 @@ public struct SQLitePlaceRepository: PlaceRepository {
         return (revision, triggers)
     }
 
-    /// Builds the search index once, records every place in the feed, and puts the triggers back (after a bulk load),
-    /// inside the seed's transaction.
+    /// Records every place in the feed and puts the triggers back (after a bulk load), inside the seed's transaction.
     static func finishSeed(_ db: Database, triggers: [(name: String, sql: String)]?) throws {
         if let triggers {
-            try db.execute(sql: "INSERT INTO place_search (place_search) VALUES ('rebuild')")
             try db.execute(sql: "INSERT INTO feed (kind, subject) SELECT 'place', id FROM place")
             for trigger in triggers { try db.execute(sql: trigger.sql) }
         }
