@@ -8,19 +8,21 @@ enum NearbyOutput {
         String(decoding: answer.json(), as: UTF8.self) + "\n"
     }
 
-    /// The answer as an aligned table, nearest first: distances in `units`, or in both miles and kilometres.
+    /// The answer as an aligned table in its order (nearest first, or best first with the score shown): distances in
+    /// `units`, or in both miles and kilometres.
     static func table(_ answer: NearbyAnswer, units: UserSettings.Units? = nil) -> String {
         let radius =
             units == .km ? format(answer.radiusMeters / 1_000, decimals: 2) + " km" : format(answer.radiusMiles, decimals: 2) + " mi"
         var header = "\(answer.count) place\(answer.count == 1 ? "" : "s") within \(radius) of "
         header += "\(format(answer.center.lat, decimals: 5)), \(format(answer.center.lon, decimals: 5))"
         if answer.capped { header += " (radius capped at 20 mi)" }
-        let distanceColumns: [(title: String, value: (NearbyPlace) -> Double)] =
+        var distanceColumns: [(title: String, value: (NearbyPlace) -> Double)] =
             switch units {
             case .mi: [("MILES", \.distanceMiles)]
             case .km: [("KM", \.distanceKm)]
             case nil: [("MILES", \.distanceMiles), ("KM", \.distanceKm)]
             }
+        if answer.sort == .score { distanceColumns.insert(("SCORE", \.score), at: 0) }
         let numeric = distanceColumns.count
         var rows = [distanceColumns.map(\.title) + ["KIND", "NAME", "CITY", "ID"]]
         for place in answer.places {

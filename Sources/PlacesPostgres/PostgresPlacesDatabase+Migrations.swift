@@ -606,10 +606,11 @@ extension PostgresPlacesDatabase {
             version: 7,
             name: "search-from-the-index",
             statements: [
-                // Search is answered from the in-memory index (SearchPostings), as nearby is: the marked words, their
-                // index and the relevance function go, and with them their cost on every write.
+                // Search is answered from the in-memory index (SearchPostings), as nearby is: the marked words' index
+                // and the relevance function go, and with them their cost on every write. The `search` column itself
+                // stays, empty (its default) in every row written from now on, for one more release: instances of the
+                // release before, still serving during a rolling upgrade, write it. A later release drops it.
                 "DROP INDEX place_search",
-                "ALTER TABLE place DROP COLUMN search",
                 "DROP FUNCTION places_relevance(TSVECTOR, TEXT[])",
             ]
         ),

@@ -35,6 +35,22 @@ struct NearbyCommandTests {
         #expect(lines[3].contains("Tacos") && lines[3].hasPrefix("1.00"))
     }
 
+    @Test func byScoreTheTableShowsTheScoreFirst() throws {
+        let query = try NearbyQuery(center: Coordinate(latitude: 37.77, longitude: -122.42), radiusMiles: 5, sort: .score)
+        var rated = PlaceSummary(id: "b", kind: .restaurant, name: "Tacos", coordinate: query.center)
+        rated.rating = RatingAggregate(count: 5, sum: 25)
+        let places = [
+            NearbyPlace(summary: rated, distanceMeters: 1_609.344),
+            NearbyPlace(summary: PlaceSummary(id: "a", kind: .gem, name: "Steps", coordinate: query.center), distanceMeters: 10),
+        ]
+        let lines = NearbyOutput.table(NearbyAnswer(query: query, places: places)).split(separator: "\n")
+        #expect(lines[1].hasPrefix("SCORE  MILES"))
+        #expect(lines[2].hasPrefix("4.00") && lines[2].contains("Tacos"))
+        #expect(lines[3].hasPrefix("3.00") && lines[3].contains("Steps"))
+        #expect(throws: PlacesError.self) { _ = try NearbyQuery.parse(lat: "1", lon: "2", sort: "best") }
+        #expect(try Places.Nearby.parse(["--lat", "1", "--lon", "2", "--sort", "score"]).sort == "score")
+    }
+
     @Test func jsonIsTheAPIAnswer() throws {
         let query = try NearbyQuery(center: Coordinate(latitude: 1, longitude: 2), radiusMiles: 1)
         let text = NearbyOutput.json(NearbyAnswer(query: query, places: []))

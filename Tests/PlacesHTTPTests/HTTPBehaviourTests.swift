@@ -62,6 +62,13 @@ struct HTTPBehaviourTests {
                 #expect(response.status == .ok)
                 #expect(response.headers[.vary] == "Accept, Origin")
             }
+            // Without Origin (a phone, curl) the answer has no CORS headers, so it varies by Origin too: a cache must
+            // not give it to a browser app.
+            try await client.execute(uri: "/v1/places/clusters?bbox=-1,-1,1,1&zoom=3", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.accessControlAllowOrigin] == nil)
+                #expect(response.headers[.vary] == "Origin")
+            }
             // Another origin gets nothing: its preflight is an OPTIONS like any other.
             let stranger: HTTPFields = [.origin: "https://evil.example", .accessControlRequestMethod: "POST"]
             try await client.execute(uri: "/v1/places", method: .options, headers: stranger) { response in
@@ -79,6 +86,7 @@ struct HTTPBehaviourTests {
             }
             try await client.execute(uri: "/v1/places/gem-1", method: .get, headers: [.origin: "https://app.example.com"]) { response in
                 #expect(response.status == .ok && response.headers[.accessControlAllowOrigin] == nil)
+                #expect(response.headers[.vary]?.contains("Origin") != true)
             }
         }
     }

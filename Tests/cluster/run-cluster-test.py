@@ -778,6 +778,11 @@ def check_map_cache(nginx):
         fail(f"nginx's cache of {path}: {seen}, wanted a MISS, a HIT, then (past max-age) REVALIDATED by a 304")
     else:
         notes.append("nginx's cache: a clusters answer kept (HIT), then past its max-age revalidated with its ETag (304)")
+    # A request with Authorization passes the cache by: an instance checks its token.
+    status, headers, _ = fetch(nginx.base, path, {"Authorization": "Bearer not-a-token"})
+    if (status, headers.get("X-Cache-Status")) != (401, "BYPASS"):
+        fail(f"a request with a bad token to {path} through nginx's cache answered {status} ({headers.get('X-Cache-Status')}), "
+             "wanted 401 from an instance (BYPASS)")
 
 
 def check_secrets(instances):

@@ -188,7 +188,8 @@ struct MapCells: Sendable {
     static let finestZoom = 10
     static var shardCount: Int { 1_024 }
     private var shards: [[UInt64: CellRecord]]
-    /// Cells (and kinds) whose extremes lost a place in the change set being applied.
+    /// Cells (and kinds) a place entered, left or was re-rated in, in the change set being applied: `repair` works
+    /// their extremes and best ratings out again.
     private var stale: Set<Stale> = []
 
     private struct Stale: Hashable {

@@ -18,6 +18,8 @@ public struct NearbyAnswer: Sendable, Hashable {
     public var count: Int
     /// The places, ordered by (distance, id), or by (score descending, distance, id) for `sort=score`.
     public var places: [NearbyPlace]
+    /// The order of `places`, as the query asked (the JSON leaves it out: the request says it).
+    public var sort: NearbyOrder
 
     /// A centre as JSON shows it.
     public struct Center: Sendable, Hashable, Codable {
@@ -36,6 +38,7 @@ public struct NearbyAnswer: Sendable, Hashable {
         self.capped = query.capped
         self.count = places.count
         self.places = places
+        self.sort = query.sort
     }
 }
 

@@ -195,12 +195,13 @@ public enum DatabaseCopy {
     ]
 
     /// What a copy leaves out on purpose, as `table` or `table.column` (a trailing `*` matches any rest): the change
-    /// feed and its state (the target keeps its own), schema bookkeeping, folded names (computed on the way in), transient
-    /// state (the login throttle's attempts, the leases of tasks run on one instance and of open live
-    /// streams), and the engines' own tables.
+    /// feed and its state (the target keeps its own), schema bookkeeping, folded names (computed on the way in), the
+    /// PostgreSQL column search no longer writes (`place.search`, kept for a rolling upgrade), transient state (the
+    /// login throttle's attempts, the leases of tasks run on one instance and of open live streams), and the engines'
+    /// own tables.
     public static let leftOut: [String] = [
         "change_counter", "feed", "feed_late_commit", "grdb_migrations", "schema_migration", "sqlite_*", "throttle_attempt", "lease",
-        "live_stream", "user_account.display_name_folded",
+        "live_stream", "place.search", "user_account.display_name_folded",
     ]
 
     /// The columns of a database's tables (`schema`: table → columns) that a copy would lose: neither carried nor left
