@@ -79,7 +79,10 @@ let package = Package(
                 logging,
                 metrics,
             ] + nio,
-            resources: [.embedInCode("openapi.yaml")],
+            resources: [
+                .embedInCode("openapi.yaml"), .embedInCode("Web/index.html"), .embedInCode("Web/app.js"), .embedInCode("Web/style.css"),
+                .embedInCode("Web/favicon.svg"),
+            ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

@@ -125,6 +125,7 @@ struct Route: Sendable {
             + DecisionController(decisions: services.decisions).routes
             + NotificationController(notifications: services.notifications).routes
             + EventStreamController(live: services.live).routes
+            + WebController().routes
     }
 
     /// Each path of `routes` and the methods it answers (HEAD with GET), in the order they come.

@@ -1,0 +1,54 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import PlacesHTTP
+
+/// The page served at `/`: HTML, its script, style and icon from the binary, each with its media type, a tag a
+/// browser revalidates, and a policy that lets the page load from its own origin only.
+@Suite("The web page")
+struct WebPageTests {
+    @Test func thePageItsFilesAndItsIconAreServedWithThePolicy() async throws {
+        try await TestApp.withClient([]) { client in
+            for (path, type) in [
+                ("/", "text/html; charset=utf-8"), ("/web/app.js", "text/javascript; charset=utf-8"),
+                ("/web/style.css", "text/css; charset=utf-8"), ("/favicon.svg", "image/svg+xml"),
+            ] {
+                try await client.execute(uri: path, method: .get) { response in
+                    #expect(response.status == .ok, "\(path)")
+                    #expect(response.headers[.contentType] == type, "\(path)")
+                    #expect(response.headers[.contentSecurityPolicy] == WebController.contentSecurityPolicy, "\(path)")
+                    #expect(response.headers[.cacheControl] == "no-cache", "\(path)")
+                    let tag = try #require(response.headers[.eTag], "\(path)")
+                    try await client.execute(uri: path, method: .get, headers: [.ifNoneMatch: tag]) { again in
+                        #expect(again.status == .notModified, "\(path)")
+                    }
+                }
+            }
+            try await client.execute(uri: "/", method: .get) { response in
+                let html = String(buffer: response.body)
+                // What the page loads is what the server serves, and nothing inline (the policy forbids it).
+                #expect(html.contains(#"<script type="module" src="/web/app.js"></script>"#))
+                #expect(html.contains(#"href="/web/style.css""#) && html.contains(#"href="/favicon.svg""#))
+                #expect(!html.contains("<script>") && !html.contains("style="))
+                #expect(html.contains(#"<label for="search-words""#), "the search box has a label for screen readers")
+            }
+            let missing = try await client.error(.get, "/web/secrets.txt", expect: .notFound)
+            #expect(missing.code == "not_found")
+            try await client.execute(uri: "/", method: .post) { response in
+                #expect(response.status == .methodNotAllowed)
+                #expect(response.headers[.allow] == "GET, HEAD")
+            }
+        }
+    }
+
+    @Test func thePolicyAllowsTheOwnOriginOnly() {
+        let policy = WebController.contentSecurityPolicy
+        #expect(policy.hasPrefix("default-src 'none'"))
+        for directive in ["script-src 'self'", "style-src 'self'", "connect-src 'self'", "frame-ancestors 'none'"] {
+            #expect(policy.contains(directive))
+        }
+        #expect(!policy.contains("unsafe-inline") && !policy.contains("http"))
+    }
+}
