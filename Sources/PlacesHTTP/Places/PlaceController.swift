@@ -68,8 +68,8 @@ struct PlaceController: Sendable {
         let answer = service.within(query)
         // The same for everyone who asks: tagged, and kept apart by Accept (JSON or GeoJSON).
         return format == .geoJSON
-            ? EntityTag.answer(json: answer.geoJSON(), contentType: ResponseFormat.geoJSONMediaType, request: request, vary: "Accept")
-            : EntityTag.answer(json: answer.json(), request: request, vary: "Accept")
+            ? EntityTag.answer(body: answer.geoJSON(), contentType: ResponseFormat.geoJSONMediaType, request: request, vary: "Accept")
+            : EntityTag.answer(body: answer.json(), request: request, vary: "Accept")
     }
 
     /// The query parameters `clusters` reads: the box, the zoom, and nearby's filters.
@@ -84,7 +84,7 @@ struct PlaceController: Sendable {
         let parameters = context.query
         let query = try ClusterQuery.parse(bbox: parameters["bbox"], zoom: parameters["zoom"], filter: try Self.filter(parameters))
         // The same for everyone who asks, whatever the request's headers: tagged.
-        return EntityTag.answer(json: service.clusters(query).geoJSON(), contentType: ResponseFormat.geoJSONMediaType, request: request)
+        return EntityTag.answer(body: service.clusters(query).geoJSON(), contentType: ResponseFormat.geoJSONMediaType, request: request)
     }
 
     /// The filters nearby and the map's queries share.
@@ -125,7 +125,7 @@ struct PlaceController: Sendable {
         }
         let answer = PlaceResponse(place, directions: origin.map { Directions(from: $0, to: place.coordinate) })
         // A signed-in caller's default location changes the answer: a cache keys it by Authorization too.
-        return EntityTag.answer(json: Array(try JSONResponse.encoder.encode(answer)), request: request, vary: "Authorization")
+        return EntityTag.answer(body: Array(try JSONResponse.encoder.encode(answer)), request: request, vary: "Authorization")
     }
 
     /// `POST /v1/places` (signed in) → 201; the caller owns the new place.

@@ -28,21 +28,21 @@ enum EntityTag {
         return false
     }
 
-    /// A 200 with `json` as its body and its tag, or a 304 with the tag and no body when the request already holds
-    /// it; either way with `Cache-Control` for shared caches (an answer to a request that sent `Authorization` is made
-    /// `no-store` on the way out) and `vary`, when given.
+    /// A 200 with `body` (JSON unless `contentType` says otherwise) and its tag, or a 304 with the tag and no body
+    /// when the request already holds it; either way with `Cache-Control` for shared caches (an answer to a request
+    /// that sent `Authorization` is made `no-store` on the way out) and `vary`, when given.
     static func answer(
-        json: [UInt8],
+        body: [UInt8],
         contentType: String = "application/json",
         request: Request,
         vary: String? = nil
     ) -> Response {
-        let tag = of(json)
+        let tag = of(body)
         var response: Response
         if let ifNoneMatch = request.headers[.ifNoneMatch], matches(ifNoneMatch, tag) {
             response = Response(status: .notModified)
         } else {
-            response = JSONResponse.make(json: json, contentType: contentType)
+            response = JSONResponse.make(json: body, contentType: contentType)
         }
         response.headers[.eTag] = tag
         response.headers[.cacheControl] = cacheControl

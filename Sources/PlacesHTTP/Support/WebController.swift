@@ -53,7 +53,7 @@ struct WebController: Sendable {
     /// The file with its tag (a browser revalidates it, and gets 304 while the binary is the same) and the page's
     /// policy.
     private static func answer(_ file: File, request: Request) -> Response {
-        var response = EntityTag.answer(json: file.bytes, contentType: file.contentType, request: request)
+        var response = EntityTag.answer(body: file.bytes, contentType: file.contentType, request: request)
         response.headers[.contentSecurityPolicy] = contentSecurityPolicy
         response.headers[.cacheControl] = "no-cache"
         return response
