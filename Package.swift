@@ -80,7 +80,8 @@ let package = Package(
                 metrics,
             ] + nio,
             resources: [
-                .embedInCode("openapi.yaml"), .embedInCode("Web/index.html"), .embedInCode("Web/app.js"), .embedInCode("Web/style.css"),
+                .embedInCode("openapi.yaml"), .embedInCode("Web/index.html"), .embedInCode("Web/app.js"), .embedInCode("Web/map.js"),
+                .embedInCode("Web/style.css"),
                 .embedInCode("Web/favicon.svg"),
             ],
             swiftSettings: swiftSettings

@@ -4,9 +4,10 @@ a freshly seeded `places serve`.
 
 Usage: Tests/browser/run-browser-test.py PLACES_BINARY   (CI runs it from .ci/run with the debug build)
 
-It checks that the page loads with no console error (its icon included), that typing "cafe" in the search box lists
-the café, that a place opens in its panel with its facts and a geo: link, and that the keyboard alone reaches the
-search box, a result and the panel, each with a visible focus. Screenshots go to a temporary folder, whose path it
+It checks that the page loads with no console error (its icon included), that the map shows San Francisco's pins and
+clusters (and a pin opens its place), that typing "cafe" in the search box lists the café, that a place opens in its
+panel with its facts and a geo: link, and that the keyboard alone reaches the search box, a result and the panel, each
+with a visible focus. Screenshots go to a temporary folder, whose path it
 prints. It stops the server it started, by pid, and exits non-zero when a check failed.
 
 Needs Debian's `chromium` and `chromium-driver` packages and selenium 4.51.0 from PyPI (.ci/run installs them);
@@ -75,7 +76,35 @@ def check_page(driver, base, shots):
     if errors:
         fail(f"the page logged console errors: {errors}")
 
+    # The map over San Francisco: pins at a city's zoom, clusters over the bay area; a pin opens its place.
+    driver.get(base + "/#map=13/37.7749/-122.4194")
+    try:
+        WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, '#map[data-zoom="13"] .markers button.pin'))
+    except Exception:
+        fail(f"no pins over San Francisco at zoom 13: {driver.find_element(By.CSS_SELECTOR, '#map .map-status').text!r}")
+    driver.save_screenshot(os.path.join(shots, "2-map-city.png"))
+    pins = driver.find_elements(By.CSS_SELECTOR, "#map .markers button.pin")
+    if pins:
+        label = pins[0].get_attribute("aria-label")
+        driver.execute_script("arguments[0].click()", pins[0])
+        WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "place").is_displayed())
+        if not label.startswith(driver.find_element(By.ID, "place-name").text):
+            fail(f"the pin {label!r} opened {driver.find_element(By.ID, 'place-name').text!r}")
+    driver.get(base + "/#map=6/37.7749/-122.4194")
+    try:
+        WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, '#map[data-zoom="6"] .markers button.cluster'))
+        status = driver.find_element(By.CSS_SELECTOR, "#map .map-status").text
+        counts = sum(int(b.text) for b in driver.find_elements(By.CSS_SELECTOR, "#map .markers button.cluster"))
+        counts += len(driver.find_elements(By.CSS_SELECTOR, "#map .markers button.pin"))
+        if status != f"{counts} places in view":
+            fail(f"the map's clusters and pins add up to {counts}, but it says {status!r}")
+    except Exception:
+        fail("no clusters over the bay area at zoom 6")
+    driver.save_screenshot(os.path.join(shots, "3-map-clusters.png"))
+
     # Search as you type: "cafe" lists the café.
+    driver.get(base + "/")
+    WebDriverWait(driver, 10).until(lambda d: d.execute_script("return document.readyState") == "complete")
     box = driver.find_element(By.ID, "search-words")
     box.send_keys("cafe")
     try:
@@ -83,7 +112,7 @@ def check_page(driver, base, shots):
     except Exception:
         fail(f"searching 'cafe' listed no café: {[b.text for b in driver.find_elements(By.CSS_SELECTOR, '#results button')]}")
         return
-    driver.save_screenshot(os.path.join(shots, "2-search.png"))
+    driver.save_screenshot(os.path.join(shots, "4-search.png"))
 
     # A place opens in its panel.
     first = next(b for b in driver.find_elements(By.CSS_SELECTOR, "#results button") if "Café" in b.text)
@@ -98,7 +127,7 @@ def check_page(driver, base, shots):
         fail(f"the panel's facts lack the kind or the rating: {facts!r}")
     if not driver.find_element(By.ID, "place-geo").get_attribute("href").startswith("geo:"):
         fail("the panel has no geo: link")
-    driver.save_screenshot(os.path.join(shots, "3-place.png"))
+    driver.save_screenshot(os.path.join(shots, "5-place.png"))
 
     # The keyboard alone: Tab reaches the search box, then a result; Enter opens it and moves the focus to the panel.
     driver.get(base + "/")
@@ -122,7 +151,7 @@ def check_page(driver, base, shots):
     time.sleep(0.2)
     if driver.switch_to.active_element.get_attribute("id") != "place":
         fail("opening a place from the keyboard did not move the focus to its panel")
-    driver.save_screenshot(os.path.join(shots, "4-keyboard.png"))
+    driver.save_screenshot(os.path.join(shots, "6-keyboard.png"))
     errors = console_errors(driver)
     if errors:
         fail(f"console errors after the checks: {errors}")

@@ -22,6 +22,7 @@ struct WebController: Sendable {
     /// The page's files by the name its HTML asks for them under `/web/`.
     static let files: [String: File] = [
         "app.js": File(bytes: PackageResources.app_js, contentType: "text/javascript; charset=utf-8"),
+        "map.js": File(bytes: PackageResources.map_js, contentType: "text/javascript; charset=utf-8"),
         "style.css": File(bytes: PackageResources.style_css, contentType: "text/css; charset=utf-8"),
     ]
 

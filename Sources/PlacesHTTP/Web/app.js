@@ -1,5 +1,7 @@
-// The page's entry: search as you type, a list of what matches, and a place's panel. Plain JavaScript, served by
-// `places serve` from the binary; it talks to the same API any client uses.
+// The page's entry: the map, search as you type, a list of what matches, and a place's panel. Plain JavaScript,
+// served by `places serve` from the binary; it talks to the same API any client uses.
+
+import { PlacesMap } from "./map.js";
 
 const form = document.getElementById("search");
 const words = document.getElementById("search-words");
@@ -73,10 +75,13 @@ async function open(id) {
     document.getElementById("place-geo").href = `geo:${place.lat},${place.lon}`;
     panel.hidden = false;
     panel.focus();
+    map.show(place.lat, place.lon, Math.max(map.zoom, 14));
   } catch (error) {
     status.textContent = `Could not open the place: ${error.message}`;
   }
 }
+
+const map = new PlacesMap(document.getElementById("map"), open);
 
 form.addEventListener("submit", (event) => {
   event.preventDefault();

@@ -1,0 +1,230 @@
+// The map: Web Mercator on a canvas (a graticule as its background), with the places of the viewport as pins and
+// clusters from `GET /v1/places/clusters`. Pins and clusters are buttons laid over the canvas, so the keyboard and a
+// screen reader reach them as they reach any control. Pan by dragging (mouse or touch) or with the arrow keys, zoom
+// with the wheel, a pinch, or + and -.
+
+const TILE = 256;
+const MAX_LATITUDE = 85.0511287798066;
+const MIN_ZOOM = 1;
+const MAX_ZOOM = 18;
+
+/** The world pixel of a coordinate at a zoom (x eastwards from the antimeridian, y southwards from the top). */
+export function project(lat, lon, zoom) {
+  const size = TILE * 2 ** zoom;
+  const phi = (Math.max(-MAX_LATITUDE, Math.min(MAX_LATITUDE, lat)) * Math.PI) / 180;
+  return {
+    x: ((lon + 180) / 360) * size,
+    y: ((1 - Math.log(Math.tan(phi) + 1 / Math.cos(phi)) / Math.PI) / 2) * size,
+  };
+}
+
+/** The coordinate of a world pixel at a zoom. */
+export function unproject(x, y, zoom) {
+  const size = TILE * 2 ** zoom;
+  const lon = (x / size) * 360 - 180;
+  const lat = (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / size))) * 180) / Math.PI;
+  return { lat, lon };
+}
+
+export class PlacesMap {
+  /**
+   * @param {HTMLElement} element the map's box: it holds the canvas and the markers
+   * @param {(id: string) => void} openPlace what a pin does when chosen
+   */
+  constructor(element, openPlace) {
+    this.element = element;
+    this.openPlace = openPlace;
+    this.canvas = element.querySelector("canvas");
+    this.markers = element.querySelector(".markers");
+    this.status = element.querySelector(".map-status");
+    const view = PlacesMap.fromHash() || { zoom: 2, lat: 25, lon: 0 };
+    this.zoom = view.zoom;
+    this.center = { lat: view.lat, lon: view.lon };
+    this.asked = 0;
+    this.listen();
+    // A link to a view (`#map=ZOOM/LAT/LON`), followed or typed, moves the map there.
+    window.addEventListener("hashchange", () => {
+      const linked = PlacesMap.fromHash();
+      if (linked) this.show(linked.lat, linked.lon, linked.zoom);
+    });
+    new ResizeObserver(() => this.render()).observe(element);
+  }
+
+  /** The view the address names (`#map=ZOOM/LAT/LON`), or null. */
+  static fromHash() {
+    const [zoom, lat, lon] = (location.hash.match(/^#map=([\d.]+)\/(-?[\d.]+)\/(-?[\d.]+)$/) || []).slice(1).map(Number);
+    if (![zoom, lat, lon].every(Number.isFinite)) return null;
+    return { zoom: Math.max(MIN_ZOOM, Math.min(MAX_ZOOM, Math.round(zoom))), lat: Math.max(-MAX_LATITUDE, Math.min(MAX_LATITUDE, lat)), lon };
+  }
+
+  /** Moves the map to a coordinate, at a zoom when given. */
+  show(lat, lon, zoom = this.zoom) {
+    this.center = { lat, lon };
+    this.zoom = Math.max(MIN_ZOOM, Math.min(MAX_ZOOM, zoom));
+    this.render();
+  }
+
+  /** Moves the centre by a number of screen pixels. */
+  panBy(dx, dy) {
+    const c = project(this.center.lat, this.center.lon, this.zoom);
+    const size = TILE * 2 ** this.zoom;
+    const next = unproject(c.x + dx, Math.max(0, Math.min(size, c.y + dy)), this.zoom);
+    // Longitudes wrap around the world.
+    next.lon = ((((next.lon + 180) % 360) + 360) % 360) - 180;
+    this.center = next;
+    this.render();
+  }
+
+  zoomBy(step) {
+    this.show(this.center.lat, this.center.lon, this.zoom + step);
+  }
+
+  listen() {
+    let drag = null;
+    this.canvas.addEventListener("pointerdown", (event) => {
+      drag = { x: event.clientX, y: event.clientY };
+      this.canvas.setPointerCapture(event.pointerId);
+    });
+    this.canvas.addEventListener("pointermove", (event) => {
+      if (!drag) return;
+      this.panBy(drag.x - event.clientX, drag.y - event.clientY);
+      drag = { x: event.clientX, y: event.clientY };
+    });
+    const end = () => (drag = null);
+    this.canvas.addEventListener("pointerup", end);
+    this.canvas.addEventListener("pointercancel", end);
+    this.canvas.addEventListener("wheel", (event) => {
+      event.preventDefault();
+      this.zoomBy(event.deltaY < 0 ? 1 : -1);
+    }, { passive: false });
+    this.element.addEventListener("keydown", (event) => {
+      if (event.target !== this.element) return;
+      const step = 100;
+      const moves = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
+      if (moves[event.key]) this.panBy(...moves[event.key]);
+      else if (event.key === "+" || event.key === "=") this.zoomBy(1);
+      else if (event.key === "-") this.zoomBy(-1);
+      else return;
+      event.preventDefault();
+    });
+  }
+
+  /** Draws the background at once and asks for the viewport's places (the latest answer wins). */
+  render() {
+    const width = this.element.clientWidth;
+    const height = this.element.clientHeight;
+    const ratio = window.devicePixelRatio || 1;
+    this.canvas.width = width * ratio;
+    this.canvas.height = height * ratio;
+    this.canvas.style.width = `${width}px`;
+    this.canvas.style.height = `${height}px`;
+    const context = this.canvas.getContext("2d");
+    context.setTransform(ratio, 0, 0, ratio, 0, 0);
+    this.drawGraticule(context, width, height);
+    // The markers shown follow the view at once; the viewport's own come with the answer.
+    for (const button of this.markers.children) this.position(button, width, height);
+    history.replaceState(null, "", `#map=${this.zoom}/${this.center.lat.toFixed(5)}/${this.center.lon.toFixed(5)}`);
+    clearTimeout(this.pending);
+    this.pending = setTimeout(() => this.load(width, height), 120);
+  }
+
+  /** The screen pixel of a coordinate, for the current view (the nearest copy of the world). */
+  screen(lat, lon, width, height) {
+    const c = project(this.center.lat, this.center.lon, this.zoom);
+    const p = project(lat, lon, this.zoom);
+    const size = TILE * 2 ** this.zoom;
+    let dx = p.x - c.x;
+    if (dx > size / 2) dx -= size;
+    if (dx < -size / 2) dx += size;
+    return { x: width / 2 + dx, y: height / 2 + (p.y - c.y) };
+  }
+
+  drawGraticule(context, width, height) {
+    context.fillStyle = "#e7eef3";
+    context.fillRect(0, 0, width, height);
+    const spacing = [30, 30, 15, 10, 5, 2, 1, 0.5, 0.25, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001, 0.001, 0.0005, 0.0002][this.zoom] || 0.0002;
+    const box = this.box(width, height);
+    context.strokeStyle = "#c5d3dd";
+    context.lineWidth = 1;
+    context.beginPath();
+    for (let lat = Math.ceil(box.south / spacing) * spacing; lat <= box.north; lat += spacing) {
+      const y = this.screen(lat, this.center.lon, width, height).y;
+      context.moveTo(0, y);
+      context.lineTo(width, y);
+    }
+    const west = box.crosses ? box.west - 360 : box.west;
+    for (let lon = Math.ceil(west / spacing) * spacing; lon <= box.east; lon += spacing) {
+      const x = this.screen(this.center.lat, lon, width, height).x;
+      context.moveTo(x, 0);
+      context.lineTo(x, height);
+    }
+    context.stroke();
+  }
+
+  /** The viewport as the API's box: west, south, east, north, across the antimeridian when it crosses it. */
+  box(width, height) {
+    const c = project(this.center.lat, this.center.lon, this.zoom);
+    const size = TILE * 2 ** this.zoom;
+    const top = unproject(c.x, Math.max(0, c.y - height / 2), this.zoom).lat;
+    const bottom = unproject(c.x, Math.min(size, c.y + height / 2), this.zoom).lat;
+    if (width >= size) return { west: -180, south: bottom, east: 180, north: top, crosses: false };
+    const wrap = (lon) => ((((lon + 180) % 360) + 360) % 360) - 180;
+    const west = wrap(unproject(c.x - width / 2, c.y, this.zoom).lon);
+    const east = wrap(unproject(c.x + width / 2, c.y, this.zoom).lon);
+    return { west, south: bottom, east, north: top, crosses: west > east };
+  }
+
+  /** Puts a marker where its coordinate is in the current view. */
+  position(button, width, height) {
+    const at = this.screen(Number(button.dataset.lat), Number(button.dataset.lon), width, height);
+    button.style.left = `${at.x}px`;
+    button.style.top = `${at.y}px`;
+  }
+
+  async load(width, height) {
+    const mine = ++this.asked;
+    const zoom = this.zoom;
+    const box = this.box(width, height);
+    const round = (value) => value.toFixed(5);
+    const bbox = [box.west, box.south, box.east, box.north].map(round).join(",");
+    try {
+      const response = await fetch(`/v1/places/clusters?bbox=${bbox}&zoom=${zoom}`, { headers: { Accept: "application/geo+json" } });
+      const answer = await response.json();
+      if (mine !== this.asked) return;
+      if (!response.ok) throw new Error(answer.error ? answer.error.message : `${response.status}`);
+      this.place(answer.features, this.element.clientWidth, this.element.clientHeight);
+      this.status.textContent = `${answer.count} places in view`;
+      // The zoom the markers were answered for (a test waits for it).
+      this.element.dataset.zoom = String(zoom);
+    } catch (error) {
+      if (mine === this.asked) this.status.textContent = `The map could not load its places: ${error.message}`;
+    }
+  }
+
+  /** Lays the features out as buttons: a pin opens its place, a cluster zooms in on its members. */
+  place(features, width, height) {
+    const buttons = features.map((feature) => {
+      const [lon, lat] = feature.geometry.coordinates;
+      const button = document.createElement("button");
+      button.type = "button";
+      button.dataset.lat = String(lat);
+      button.dataset.lon = String(lon);
+      this.position(button, width, height);
+      const properties = feature.properties;
+      if (properties.cluster) {
+        button.className = "cluster";
+        button.textContent = String(properties.count);
+        button.setAttribute("aria-label", `${properties.count} places; zoom in`);
+        button.addEventListener("click", () => this.show(lat, lon, this.zoom + 2));
+      } else {
+        button.className = `pin ${properties.kind}`;
+        button.setAttribute("aria-label", `${properties.name}, ${properties.kind}`);
+        button.title = properties.name;
+        button.dataset.id = feature.id;
+        button.addEventListener("click", () => this.openPlace(feature.id));
+      }
+      return button;
+    });
+    this.markers.replaceChildren(...buttons);
+  }
+}
