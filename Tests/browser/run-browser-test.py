@@ -75,6 +75,15 @@ def check_page(driver, base, shots):
     errors = console_errors(driver)
     if errors:
         fail(f"the page logged console errors: {errors}")
+    # The first view holds the whole world: every place is counted in view.
+    try:
+        WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#map[data-zoom] .markers button"))
+        shown = driver.find_element(By.CSS_SELECTOR, "#map .map-status").text
+        total = places_server.call(base, "GET", "/health")[1]["places"]
+        if shown != f"{total} places in view":
+            fail(f"the first view shows {shown!r}, not all {total} places")
+    except Exception as error:
+        fail(f"the first view showed no places: {error}")
 
     # The map over San Francisco: pins at a city's zoom, clusters over the bay area; a pin opens its place.
     driver.get(base + "/#map=13/37.7749/-122.4194")

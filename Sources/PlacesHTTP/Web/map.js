@@ -37,7 +37,9 @@ export class PlacesMap {
     this.canvas = element.querySelector("canvas");
     this.markers = element.querySelector(".markers");
     this.status = element.querySelector(".map-status");
-    const view = PlacesMap.fromHash() || { zoom: 2, lat: 25, lon: 0 };
+    // Without a view in the address: the whole world, at the largest zoom whose width the map holds.
+    const fits = Math.floor(Math.log2(Math.max(element.clientWidth, TILE) / TILE));
+    const view = PlacesMap.fromHash() || { zoom: Math.max(MIN_ZOOM, Math.min(MAX_ZOOM, fits)), lat: 20, lon: 0 };
     this.zoom = view.zoom;
     this.center = { lat: view.lat, lon: view.lon };
     this.asked = 0;
