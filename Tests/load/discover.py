@@ -17,9 +17,7 @@ import argparse, http.client, importlib.util, json, os, statistics, sys, time, u
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
-sys.path.insert(0, os.path.join(root, "Tests", "tools"))
 sys.dont_write_bytecode = True
-import places_server
 
 spec = importlib.util.spec_from_file_location("run_load", os.path.join(here, "run-load.py"))
 run_load = importlib.util.module_from_spec(spec)
@@ -37,18 +35,10 @@ QUERIES = [
 ]
 
 
-def percentile(values, fraction):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
-
-
 def measure(args, name, database):
-    started = time.monotonic()
     server = run_load.Server(args, database, args.binary)
     try:
-        while places_server.call(server.base, "GET", "/ready", timeout=5)[0] != 200:
-            time.sleep(0.05)
-        ready = time.monotonic() - started
+        ready = server.wait_until_ready()
         connection = http.client.HTTPConnection("127.0.0.1", args.port, timeout=30)
         rows = []
         for label, extra in QUERIES:
@@ -87,16 +77,7 @@ def main():
     args = parser.parse_args()
     if not os.path.exists(args.binary):
         raise SystemExit(f"discover: no binary at {args.binary}; run `swift build -c release --product places` first")
-    database = run_load.seeded_database(args)
-    fresh = os.path.join(args.work, "run.sqlite")
-    places_server.fresh_copy(database, fresh)
-    results = [measure(args, "sqlite", fresh)]
-    if args.postgres:
-        postgres = run_load.Postgres(args).seeded(args, os.path.join(args.work, f"places-{args.places}.csv"))
-        try:
-            results.append(measure(args, "postgres", postgres.fresh()))
-        finally:
-            postgres.stop()
+    results = run_load.on_each_engine(args, measure)
     for result in results:
         print(f"{result['engine']}: {args.places:,} places, ready in {result['ready_s']} s, {result['rss_mib']} MiB resident")
         print(f"{'20-mile circles, 50 places':32} {'asked':>6} {'median ms':>10} {'p99 ms':>8} {'places':>7}")
@@ -104,7 +85,7 @@ def main():
             if refused:
                 print(f"{label:32} refused: 400 naming {refused}")
                 continue
-            print(f"{label:32} {len(times):6} {statistics.median(times):10.2f} {percentile(times, 0.99):8.2f} "
+            print(f"{label:32} {len(times):6} {statistics.median(times):10.2f} {run_load.percentile(times, 0.99):8.2f} "
                   f"{statistics.mean(counts):7.1f}")
         print()
     if args.json:

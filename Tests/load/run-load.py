@@ -61,6 +61,7 @@ class Server:
     """A `places serve` on a copy of the seeded database, its log in the work folder."""
 
     def __init__(self, args, database, binary):
+        self.started = time.monotonic()
         self.base = f"http://127.0.0.1:{args.port}"
         self.log_path = os.path.join(args.work, "server.log")
         self.process = places_server.start(
@@ -80,6 +81,12 @@ class Server:
 
     def rss_mib(self):
         return places_server.rss_mib(self.process.pid)
+
+    def wait_until_ready(self):
+        """Waits for /ready (the index loaded and caught up); answers the seconds since `started`."""
+        while places_server.call(self.base, "GET", "/ready", timeout=5)[0] != 200:
+            time.sleep(0.05)
+        return time.monotonic() - self.started
 
     def stop(self):
         places_server.stop(self.process)
@@ -147,6 +154,22 @@ class Postgres:
 
     def stop(self):
         self.server.stop()
+
+
+def on_each_engine(args, measure):
+    """`measure(args, engine, database)` on a fresh copy of the seeded SQLite database, then, with --postgres, on a
+    fresh PostgreSQL database seeded from the same CSV; their results, in that order."""
+    database = seeded_database(args)
+    fresh = os.path.join(args.work, "run.sqlite")
+    places_server.fresh_copy(database, fresh)
+    results = [measure(args, "sqlite", fresh)]
+    if args.postgres:
+        postgres = Postgres(args).seeded(args, os.path.join(args.work, f"places-{args.places}.csv"))
+        try:
+            results.append(measure(args, "postgres", postgres.fresh()))
+        finally:
+            postgres.stop()
+    return results
 
 
 def wrk(args, server, script, script_args, seconds):

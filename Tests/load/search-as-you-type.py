@@ -16,9 +16,7 @@ import argparse, http.client, importlib.util, json, os, statistics, sys, time, u
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
-sys.path.insert(0, os.path.join(root, "Tests", "tools"))
 sys.dont_write_bytecode = True
-import places_server
 
 spec = importlib.util.spec_from_file_location("run_load", os.path.join(here, "run-load.py"))
 run_load = importlib.util.module_from_spec(spec)
@@ -33,18 +31,10 @@ def prefixes(words):
     return [words[:n] for n in range(1, len(words) + 1) if not words[:n].endswith(" ")]
 
 
-def percentile(values, fraction):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
-
-
 def measure(args, name, database):
-    started = time.monotonic()
     server = run_load.Server(args, database, args.binary)
     try:
-        while places_server.call(server.base, "GET", "/ready", timeout=5)[0] != 200:
-            time.sleep(0.05)
-        ready = time.monotonic() - started
+        ready = server.wait_until_ready()
         connection = http.client.HTTPConnection("127.0.0.1", args.port, timeout=30)
         rows = []
         for circle in (False, True):
@@ -81,24 +71,15 @@ def main():
     args = parser.parse_args()
     if not os.path.exists(args.binary):
         raise SystemExit(f"search: no binary at {args.binary}; run `swift build -c release --product places` first")
-    database = run_load.seeded_database(args)
-    fresh = os.path.join(args.work, "run.sqlite")
-    places_server.fresh_copy(database, fresh)
-    results = [measure(args, "sqlite", fresh)]
-    if args.postgres:
-        postgres = run_load.Postgres(args).seeded(args, os.path.join(args.work, f"places-{args.places}.csv"))
-        try:
-            results.append(measure(args, "postgres", postgres.fresh()))
-        finally:
-            postgres.stop()
+    results = run_load.on_each_engine(args, measure)
     for result in results:
         print(f"{result['engine']}: {args.places:,} places, ready in {result['ready_s']} s, {result['rss_mib']} MiB resident")
         print(f"{'typed (every prefix)':32} {'asked':>6} {'median ms':>10} {'p99 ms':>8} {'max ms':>8}")
         everything = []
         for name, times in result["rows"]:
             everything += times
-            print(f"{name:32} {len(times):6} {statistics.median(times):10.2f} {percentile(times, 0.99):8.2f} {max(times):8.2f}")
-        print(f"{'all':32} {len(everything):6} {statistics.median(everything):10.2f} {percentile(everything, 0.99):8.2f} "
+            print(f"{name:32} {len(times):6} {statistics.median(times):10.2f} {run_load.percentile(times, 0.99):8.2f} {max(times):8.2f}")
+        print(f"{'all':32} {len(everything):6} {statistics.median(everything):10.2f} {run_load.percentile(everything, 0.99):8.2f} "
               f"{max(everything):8.2f}\n")
     if args.json:
         print(json.dumps(results))
