@@ -81,7 +81,8 @@ let package = Package(
             ] + nio,
             resources: [
                 .embedInCode("openapi.yaml"), .embedInCode("Web/index.html"), .embedInCode("Web/app.js"), .embedInCode("Web/map.js"),
-                .embedInCode("Web/style.css"),
+                .embedInCode("Web/account.js"), .embedInCode("Web/decisions.js"), .embedInCode("Web/place.js"),
+                .embedInCode("Web/stream.js"), .embedInCode("Web/style.css"),
                 .embedInCode("Web/favicon.svg"),
             ],
             swiftSettings: swiftSettings

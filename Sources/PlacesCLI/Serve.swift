@@ -45,6 +45,18 @@ extension Places {
         var corsOrigins: [String] = []
 
         @Option(
+            name: .customLong("map-tiles"),
+            help: "URL template of raster tiles for the page's map, like https://tile.example.org/{z}/{x}/{y}.png (env PLACES_MAP_TILES; default none: a graticule)."
+        )
+        var mapTiles: String?
+
+        @Option(
+            name: .customLong("map-tiles-attribution"),
+            help: "The attribution the tile server's terms ask for, shown on the map; required with --map-tiles (env PLACES_MAP_TILES_ATTRIBUTION)."
+        )
+        var mapTilesAttribution: String?
+
+        @Option(
             name: .customLong("registrations-per-hour"),
             help: "Accounts one client address may register in an hour (env PLACES_REGISTRATIONS_PER_HOUR; default 20)."
         )
@@ -94,11 +106,18 @@ extension Places {
                     throw PlacesError.invalid("cors-origin", "a CORS origin is a scheme and host (and port), like https://app.example.com, got '\(origin)'")
                 }
             }
+            var tiles: MapTiles?
+            let tileTemplate = Setting.value(mapTiles, environment: "PLACES_MAP_TILES", default: "")
+            if !tileTemplate.isEmpty {
+                let attribution = Setting.value(mapTilesAttribution, environment: "PLACES_MAP_TILES_ATTRIBUTION", default: "")
+                tiles = try MapTiles(template: tileTemplate, attribution: attribution)
+            }
             let settings = ServerSettings(
                 host: Setting.value(host, environment: "PLACES_HOST", default: "127.0.0.1"),
                 port: portNumber,
                 trustedProxies: Set(proxies),
-                corsOrigins: Set(origins)
+                corsOrigins: Set(origins),
+                mapTiles: tiles
             )
             let formatText = Setting.value(logFormat, environment: "PLACES_LOG_FORMAT", default: "text")
             guard ["text", "json"].contains(formatText.lowercased()) else {

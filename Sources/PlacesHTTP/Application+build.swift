@@ -14,6 +14,8 @@ public struct ServerSettings: Sendable {
     public var trustedProxies: Set<String>
     /// Origins of browser apps allowed to call the API (`*` for any; none by default).
     public var corsOrigins: Set<String>
+    /// The page's background of raster tiles (none by default: a graticule).
+    public var mapTiles: MapTiles?
     /// How long a connection may sit idle (between requests, or with a request stalled) before it is closed.
     public var idleTimeout: Duration
     /// How long one request's database work may take before it is answered 503 (`DatabaseDeadline`).
@@ -27,6 +29,7 @@ public struct ServerSettings: Sendable {
         port: Int = 8080,
         trustedProxies: Set<String> = [],
         corsOrigins: Set<String> = [],
+        mapTiles: MapTiles? = nil,
         idleTimeout: Duration = .seconds(30),
         requestDeadline: Duration = .seconds(3),
         readyWithin: Duration = .seconds(1)
@@ -35,6 +38,7 @@ public struct ServerSettings: Sendable {
         self.port = port
         self.trustedProxies = trustedProxies
         self.corsOrigins = corsOrigins
+        self.mapTiles = mapTiles
         self.idleTimeout = idleTimeout
         self.requestDeadline = requestDeadline
         self.readyWithin = readyWithin
@@ -55,6 +59,7 @@ public func buildApplication(
             services: services,
             trustedProxies: settings.trustedProxies,
             corsOrigins: settings.corsOrigins,
+            mapTiles: settings.mapTiles,
             metrics: metrics,
             requestDeadline: settings.requestDeadline,
             readyWithin: settings.readyWithin
@@ -81,11 +86,12 @@ public func buildRouter(
     services: PlacesServices,
     trustedProxies: Set<String> = [],
     corsOrigins: Set<String> = [],
+    mapTiles: MapTiles? = nil,
     metrics: PlacesMetrics = PlacesMetrics(),
     requestDeadline: Duration = .seconds(3),
     readyWithin: Duration = .seconds(1)
 ) -> Router<PlacesRequestContext> {
-    let routes = Route.all(services: services, metrics: metrics, readyWithin: readyWithin)
+    let routes = Route.all(services: services, metrics: metrics, readyWithin: readyWithin, mapTiles: mapTiles)
     let router = Router(context: PlacesRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: RequestLogMiddleware())

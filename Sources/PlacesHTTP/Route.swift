@@ -116,7 +116,12 @@ struct Route: Sendable {
     /// Every route of the API, over the services: the one list the router is built from and the 405 answers are
     /// read from. Each controller declares its own routes, beside the handlers that serve them; a path's methods come
     /// in the order its `Allow` header names them.
-    static func all(services: PlacesServices, metrics: PlacesMetrics, readyWithin: Duration = .seconds(1)) -> [Route] {
+    static func all(
+        services: PlacesServices,
+        metrics: PlacesMetrics,
+        readyWithin: Duration = .seconds(1),
+        mapTiles: MapTiles? = nil
+    ) -> [Route] {
         OperationsController(services: services, metrics: metrics, readyWithin: readyWithin).routes
             + AccountController(accounts: services.accounts, places: services.places).routes
             + PlaceController(service: services.places, accounts: services.accounts).routes
@@ -125,7 +130,7 @@ struct Route: Sendable {
             + DecisionController(decisions: services.decisions).routes
             + NotificationController(notifications: services.notifications).routes
             + EventStreamController(live: services.live).routes
-            + WebController().routes
+            + WebController(tiles: mapTiles).routes
     }
 
     /// Each path of `routes` and the methods it answers (HEAD with GET), in the order they come.

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import PlacesCore
 import Testing
 
 @testable import PlacesHTTP
@@ -18,7 +19,7 @@ struct WebPageTests {
                 try await client.execute(uri: path, method: .get) { response in
                     #expect(response.status == .ok, "\(path)")
                     #expect(response.headers[.contentType] == type, "\(path)")
-                    #expect(response.headers[.contentSecurityPolicy] == WebController.contentSecurityPolicy, "\(path)")
+                    #expect(response.headers[.contentSecurityPolicy] == WebController().contentSecurityPolicy, "\(path)")
                     #expect(response.headers[.cacheControl] == "no-cache", "\(path)")
                     let tag = try #require(response.headers[.eTag], "\(path)")
                     try await client.execute(uri: path, method: .get, headers: [.ifNoneMatch: tag]) { again in
@@ -33,6 +34,8 @@ struct WebPageTests {
                 #expect(html.contains(#"href="/web/style.css""#) && html.contains(#"href="/favicon.svg""#))
                 #expect(!html.contains("<script>") && !html.contains("style="))
                 #expect(html.contains(#"<label for="search-words""#), "the search box has a label for screen readers")
+                // Without tiles the page says so, and draws its graticule.
+                #expect(html.contains(#"<meta name="map-tiles" content="">"#))
             }
             let missing = try await client.error(.get, "/web/secrets.txt", expect: .notFound)
             #expect(missing.code == "not_found")
@@ -44,11 +47,48 @@ struct WebPageTests {
     }
 
     @Test func thePolicyAllowsTheOwnOriginOnly() {
-        let policy = WebController.contentSecurityPolicy
+        let policy = WebController().contentSecurityPolicy
         #expect(policy.hasPrefix("default-src 'none'"))
         for directive in ["script-src 'self'", "style-src 'self'", "connect-src 'self'", "frame-ancestors 'none'"] {
             #expect(policy.contains(directive))
         }
         #expect(!policy.contains("unsafe-inline") && !policy.contains("http"))
+    }
+
+    /// With a tile server configured, the page reads its template and attribution from the HTML, and its policy lets
+    /// images come from that one origin too, and nothing else from it.
+    @Test func tilesAddTheirOriginToImagesOnly() async throws {
+        let tiles = try MapTiles(
+            template: "https://tiles.example.org:8443/{z}/{x}/{y}.png?style=\"plain\"&v=2",
+            attribution: "© Example <Maps> & friends"
+        )
+        #expect(tiles.origin == "https://tiles.example.org:8443")
+        let web = WebController(tiles: tiles)
+        #expect(web.contentSecurityPolicy.contains("img-src 'self' data: https://tiles.example.org:8443;"))
+        #expect(web.contentSecurityPolicy.contains("connect-src 'self';"))
+        let html = String(decoding: web.page.bytes, as: UTF8.self)
+        #expect(html.contains(#"content="https://tiles.example.org:8443/{z}/{x}/{y}.png?style=&quot;plain&quot;&amp;v=2""#))
+        #expect(html.contains(#"content="© Example &lt;Maps&gt; &amp; friends""#))
+    }
+
+    /// A template the page could not use, or one without its attribution, stops the server with the setting named.
+    @Test func aTileTemplateIsCheckedWithItsAttribution() {
+        for template in [
+            "tiles.example.org/{z}/{x}/{y}.png", "ftp://tiles.example.org/{z}/{x}/{y}.png", "https://tiles.example.org/{z}/{x}.png",
+            "https://{s}.tiles.example.org/{z}/{x}/{y}.png", "https:///{z}/{x}/{y}.png",
+        ] {
+            #expect(throws: PlacesError.self, "\(template)") { try MapTiles(template: template, attribution: "© Example") }
+            #expect((try? MapTiles(template: template, attribution: "© Example")) == nil, "\(template)")
+        }
+        for attribution in ["", "  ", "two\nlines", String(repeating: "a", count: 301)] {
+            do {
+                _ = try MapTiles(template: "https://tiles.example.org/{z}/{x}/{y}.png", attribution: attribution)
+                Issue.record("the attribution \(attribution.debugDescription) was taken")
+            } catch let error as PlacesError {
+                #expect(error.field == "map-tiles-attribution")
+            } catch {
+                Issue.record("\(error)")
+            }
+        }
     }
 }

@@ -2,13 +2,14 @@
 """The page in a real browser: Debian's Chromium, headless, driven by selenium through Debian's chromedriver, against
 a freshly seeded `places serve`.
 
-Usage: Tests/browser/run-browser-test.py PLACES_BINARY   (CI runs it from .ci/run with the debug build)
+Usage: Tests/browser/run-browser-test.py [--cluster] PLACES_BINARY   (.ci/run runs it both ways with the debug build)
 
-It checks that the page loads with no console error (its icon included), that the map shows San Francisco's pins and
-clusters (and a pin opens its place), that typing "cafe" in the search box lists the café, that a place opens in its
-panel with its facts and a geo: link, and that the keyboard alone reaches the search box, a result and the panel, each
-with a visible focus. Screenshots go to a temporary folder, whose path it
-prints. It stops the server it started, by pid, and exits non-zero when a check failed.
+Without --cluster: one server on SQLite, with raster tiles from a tile server of the test's own (--map-tiles). With
+--cluster: the cluster test's three instances on one private PostgreSQL behind nginx; the page goes through nginx and
+the other members' ballots straight to the instances. See Tests/browser/README.md for what it checks.
+
+Screenshots go to a temporary folder, whose path it prints (page.png there is the README's picture). It stops what it
+started, by pid, and exits non-zero when a check failed.
 
 Needs Debian's `chromium` and `chromium-driver` packages and selenium 4.51.0 from PyPI (.ci/run installs them);
 nothing is downloaded at run time.
@@ -25,7 +26,7 @@ try:
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
-    from selenium.webdriver.support.ui import WebDriverWait
+    from selenium.webdriver.support.ui import Select, WebDriverWait
 except ImportError:
     raise SystemExit("browser test: selenium is missing (pip install selenium==4.51.0); .ci/run installs it")
 
@@ -150,10 +151,18 @@ def check_page(driver, base, shots):
         fail("the search box's focus is not visible")
     driver.switch_to.active_element.send_keys("steps")
     WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#results button"))
-    driver.switch_to.active_element.send_keys(Keys.TAB)
-    active = driver.switch_to.active_element
-    if active.tag_name != "button" or not focus_is_visible(driver):
-        fail(f"Tab from the search box reached {active.tag_name} (visible focus: {focus_is_visible(driver)}), not a result")
+    # Tab goes through the header's and "near here"'s controls to the results, each with a visible focus.
+    passed = []
+    for _ in range(12):
+        driver.switch_to.active_element.send_keys(Keys.TAB)
+        active = driver.switch_to.active_element
+        if not focus_is_visible(driver):
+            fail(f"Tab reached {active.tag_name} #{active.get_attribute('id')} without a visible focus")
+        if driver.execute_script("return document.getElementById('results').contains(document.activeElement)"):
+            break
+        passed.append(active.get_attribute("id") or active.tag_name)
+    else:
+        fail(f"twelve Tabs from the search box passed {passed} and did not reach a result")
         return
     active.send_keys(Keys.ENTER)
     WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "place").is_displayed())
@@ -166,36 +175,358 @@ def check_page(driver, base, shots):
         fail(f"console errors after the checks: {errors}")
 
 
+TILE_ATTRIBUTION = "Test tiles © nobody, drawn by the browser test"
+PASSWORD = "a long password"
+
+
+def api(base, method, path, body=None, token=None, expect=(200, 201, 204)):
+    """One call to the API that must succeed; its JSON body."""
+    status, answer = places_server.call(base, method, path, body, token)
+    if status not in expect:
+        raise AssertionError(f"{method} {path} answered {status}: {answer}")
+    return answer
+
+
+def sign_up(base, username):
+    api(base, "POST", "/v1/auth/register", {"username": username, "email": f"{username}@example.com", "password": PASSWORD})
+    return api(base, "POST", "/v1/auth/login", {"username": username, "password": PASSWORD})["token"]
+
+
+def wait(driver, condition, what, seconds=10):
+    """Waits for a condition of the page; a failure says what was awaited."""
+    try:
+        return WebDriverWait(driver, seconds).until(condition)
+    except Exception:
+        fail(f"waited {seconds} s for {what}")
+        return None
+
+
+def check_near(driver, base, shots):
+    """A click on the map picks "here"; "Near here" and "Popular near here" list what nearby answers from there, and a
+    place opened then shows its distance and bearing, its hours, and whether it is open now in its own zone."""
+    driver.get("about:blank")  # a fresh page: a new address that differs only in its hash would keep the old one
+    driver.get(base + "/#map=14/37.7599/-122.4200")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#map[data-zoom="14"] .markers button'), "the Mission's pins")
+    # A click (a press that does not drag) on an empty spot of the map picks its point; Enter on the map picks its
+    # centre. The click is sent as the pointer events a mouse makes: chromedriver's own would land on a pin.
+    driver.execute_script("""
+        const canvas = document.querySelector('#map canvas'), box = canvas.getBoundingClientRect();
+        for (const type of ['pointerdown', 'pointerup'])
+          canvas.dispatchEvent(new PointerEvent(type, {clientX: box.left + 10, clientY: box.top + 10, bubbles: true, pointerId: 1}));""")
+    if wait(driver, lambda d: d.find_element(By.ID, "near-where").get_attribute("data-lat"), "a click to pick here"):
+        lat = float(driver.find_element(By.ID, "near-where").get_attribute("data-lat"))
+        lon = float(driver.find_element(By.ID, "near-where").get_attribute("data-lon"))
+        if not (37.7599 < lat < 37.8 and -122.48 < lon < -122.42):
+            fail(f"a click near the map's top left corner picked {lat}, {lon}, not a point north-west of its centre")
+    driver.find_element(By.ID, "map").send_keys(Keys.ENTER)
+    if not wait(driver, lambda d: d.find_element(By.ID, "near-where").get_attribute("data-lat") == "37.7599", "Enter to pick here"):
+        return
+    lat = float(driver.find_element(By.ID, "near-where").get_attribute("data-lat"))
+    lon = float(driver.find_element(By.ID, "near-where").get_attribute("data-lon"))
+    driver.execute_script("const r = document.getElementById('near-radius'); r.value = '1.5';"
+                          "r.dispatchEvent(new Event('input'));")
+    for sort, button in (("distance", "near-list"), ("score", "near-popular")):
+        driver.find_element(By.ID, button).click()
+        wait(driver, lambda d: d.find_element(By.ID, "results").get_attribute("data-sort") == sort, f"the {sort} list")
+        time.sleep(0.3)
+        shown = [b.get_attribute("data-id") for b in driver.find_elements(By.CSS_SELECTOR, "#results button")]
+        answer = api(base, "GET", f"/v1/places/nearby?lat={lat:.6f}&lon={lon:.6f}&radius=1.5&limit=20&sort={sort}")
+        wanted = [place["id"] for place in answer["places"]]
+        if not wanted or shown != wanted:
+            fail(f"'{button}' listed {shown}, but nearby (sort={sort}) answers {wanted}")
+    driver.save_screenshot(os.path.join(shots, "7-popular-near-here.png"))
+    # A place with hours: the panel's "open now" agrees with the server's openAt for this minute, in the place's zone.
+    place_id = "sf-taqueria-los-cuates"
+    driver.find_element(By.ID, "search-words").send_keys("Los Cuates")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'#results button[data-id="{place_id}"]'), "the taquería found")
+    driver.find_element(By.CSS_SELECTOR, f'#results button[data-id="{place_id}"]').click()
+    wait(driver, lambda d: d.find_element(By.ID, "place-name").text.startswith("Taquer"), "the taquería's panel")
+    now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    shown = driver.find_element(By.ID, "place-open").get_attribute("data-open")
+    place = api(base, "GET", f"/v1/places/{place_id}")
+    # openAt keeps the places open then (and those without hours): the taquería is open now when it is answered.
+    answered = api(base, "GET", f"/v1/places/nearby?lat={place['lat']}&lon={place['lon']}&radius=0.1&openAt={now}")["places"]
+    status = next((p["openStatus"] for p in answered if p["id"] == place_id), "closed")
+    if shown != {"open": "true", "closed": "false"}.get(status):
+        fail(f"the panel says open {shown!r}; the server says {status!r} at {now}")
+    rows = driver.find_elements(By.CSS_SELECTOR, "#place-hours tbody tr")
+    if len(rows) != 7 or "11:00-21:00" not in rows[0].text:
+        fail(f"the hours table shows {[r.text for r in rows]}")
+    facts = driver.find_element(By.ID, "place-facts").text
+    directions = api(base, "GET", f"/v1/places/{place_id}?from={lat:.6f},{lon:.6f}")["directions"]
+    if f"{directions['distanceMiles']:.2f} mi" not in facts or directions["compass"] not in facts:
+        fail(f"the panel's distance from here is not the server's ({directions}): {facts!r}")
+    driver.save_screenshot(os.path.join(shots, "8-place-hours.png"))
+    # The README's picture: the bay area's pins and clusters, and what is popular within 2 miles, in a small window.
+    size = driver.get_window_size()
+    driver.set_window_size(1000, 760)
+    driver.get("about:blank")
+    driver.get(base + "/#map=13/37.7640/-122.4300")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#map[data-zoom="13"] .markers button'), "the bay area's pins")
+    driver.find_element(By.ID, "map").send_keys(Keys.ENTER)
+    driver.find_element(By.ID, "near-popular").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#results button"), "popular near here")
+    driver.find_element(By.ID, "search-words").click()
+    time.sleep(0.5)
+    driver.save_screenshot(os.path.join(shots, "page.png"))
+    driver.set_window_size(size["width"], size["height"])
+
+
+def check_tiles(driver, base, tiles, shots):
+    """With --map-tiles, the map lays the tile server's images under its pins, says whose they are, and the page's
+    policy lets them in (a refused image would be a console error)."""
+    headers = places_server_headers(base + "/")
+    origin = tiles.template.split("/{z}")[0]
+    if f"img-src 'self' data: {origin};" not in headers.get("Content-Security-Policy", ""):
+        fail(f"the page's policy does not let the tiles in: {headers.get('Content-Security-Policy')!r}")
+    driver.get(base + "/#map=12/37.7749/-122.4194")
+    loaded = wait(driver, lambda d: d.execute_script(
+        "const images = [...document.querySelectorAll('#map .tiles img')];"
+        "return images.length > 0 && images.every((i) => i.complete && i.naturalWidth === 256) ? images.length : 0;"),
+        "the tiles to load")
+    attribution = driver.find_element(By.CSS_SELECTOR, "#map .attribution").text
+    if attribution != TILE_ATTRIBUTION:
+        fail(f"the map's attribution reads {attribution!r}")
+    errors = console_errors(driver)
+    if errors:
+        fail(f"console errors with tiles: {errors}")
+    if loaded:
+        driver.save_screenshot(os.path.join(shots, "9-tiles.png"))
+
+
+def places_server_headers(url):
+    import urllib.request
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return dict(response.headers)
+
+
+def check_signed_in(driver, base, ballot_bases, shots):
+    """Cleo signs in (her accessibility settings apply), marks a favourite and a rating, and casts the last ballot of a
+    three-person decision: Ben's ballot and then the result reach her page over the decision's stream, and the
+    decision's end reaches her notifications over theirs. Ballots go through `ballot_bases` in turn."""
+    tokens = {name: sign_up(base, name) for name in ("ana", "ben", "cleo")}
+    api(base, "PATCH", "/v1/me/settings", {"accessibility": {"largerText": True, "highContrast": True}}, tokens["cleo"])
+    group = api(base, "POST", "/v1/groups", {"name": "Friday crew"}, tokens["ana"])["id"]
+    for name in ("ben", "cleo"):
+        api(base, "POST", f"/v1/groups/{group}/invitations", {"username": name}, tokens["ana"])
+        api(base, "POST", f"/v1/me/invitations/{group}/accept", None, tokens[name])
+    candidates = ["sf-valencia-sourdough-works", "sf-lupine-salt", "sf-taqueria-los-cuates"]
+    decision = api(base, "POST", "/v1/decisions", {"groupId": group, "method": "tiered", "title": "Friday dinner",
+                                                   "candidates": {"placeIds": candidates}}, tokens["ana"])["id"]
+    api(ballot_bases[0], "PUT", f"/v1/decisions/{decision}/ballot", {"ranking": ["sf-lupine-salt", "sf-valencia-sourdough-works"]},
+        tokens["ana"])
+
+    # Signing in, by keyboard: Tab to "Sign in", Enter, type, Enter.
+    driver.get("about:blank")
+    driver.get(base + "/")
+    wait(driver, lambda d: d.execute_script("return document.readyState") == "complete", "the page")
+    opener = driver.find_element(By.ID, "sign-in-open")
+    driver.execute_script("arguments[0].focus()", opener)
+    opener.send_keys(Keys.ENTER)
+    wait(driver, lambda d: d.find_element(By.ID, "sign-in").get_attribute("open") is not None, "the sign-in dialog")
+    driver.switch_to.active_element.send_keys("cleo")
+    driver.find_element(By.ID, "sign-in-password").send_keys(PASSWORD + Keys.ENTER)
+    if not wait(driver, lambda d: d.find_element(By.ID, "whoami").text == "Signed in as cleo", "Cleo signed in"):
+        return
+    root_classes = driver.execute_script("return document.documentElement.className")
+    size = driver.execute_script("return getComputedStyle(document.documentElement).fontSize")
+    if "larger-text" not in root_classes or "high-contrast" not in root_classes or size != "20px":
+        fail(f"Cleo's accessibility settings are not applied: classes {root_classes!r}, font size {size}")
+    stored = driver.execute_script("return [sessionStorage.getItem('places.token'), localStorage.length]")
+    if not stored[0] or stored[1] != 0:
+        fail(f"the token is not kept in sessionStorage alone: {stored}")
+    wait(driver, lambda d: d.find_element(By.ID, "notifications-toggle").get_attribute("data-stream") == "live",
+         "the notification stream")
+
+    # A favourite and a rating, from the place's panel.
+    driver.find_element(By.ID, "search-words").send_keys("cafe")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#results button"), "search results")
+    first = driver.find_element(By.CSS_SELECTOR, "#results button")
+    place_id = first.get_attribute("data-id")
+    first.click()
+    wait(driver, lambda d: d.find_element(By.ID, "place-favorite").is_displayed(), "the favourite button")
+    driver.find_element(By.ID, "place-favorite").click()
+    wait(driver, lambda d: d.find_element(By.ID, "place-favorite").get_attribute("aria-pressed") == "true", "the favourite kept")
+    Select(driver.find_element(By.ID, "place-stars")).select_by_value("5")
+    wait(driver, lambda d: "Rated 5" in d.find_element(By.ID, "place-mine-status").text, "the rating saved")
+    favorites = [item["id"] for item in api(base, "GET", "/v1/me/favorites", token=tokens["cleo"])["items"]]
+    rated = api(base, "GET", f"/v1/places/{place_id}")
+    if place_id not in favorites or rated["ratingCount"] != 1:
+        fail(f"the page's favourite or rating did not reach the server: favourites {favorites}, {rated['ratingCount']} ratings")
+
+    # The decision, shown live: Ben votes through another instance while Cleo's page watches.
+    button = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f'#decisions button[data-id="{decision}"]'), "the decision listed")
+    if not button:
+        return
+    button.click()
+    if not wait(driver, lambda d: d.find_element(By.ID, "decision").get_attribute("data-stream") == "live", "the decision's stream"):
+        return
+    api(ballot_bases[1 % len(ballot_bases)], "PUT", f"/v1/decisions/{decision}/ballot",
+        {"ranking": ["sf-valencia-sourdough-works", "sf-lupine-salt"]}, tokens["ben"])
+    wait(driver, lambda d: "ben voted" in d.find_element(By.ID, "decision-state").text
+         and "Waiting for cleo." in d.find_element(By.ID, "decision-state").text, "Ben's ballot over the stream")
+    # The ballot starts in the candidates' order; the keyboard, the buttons and a drag each move a place.
+    order = lambda: [item.get_attribute("data-id") for item in driver.find_elements(By.CSS_SELECTOR, "#ranking li")]
+    a, b, c = [candidate["placeId"] for candidate in api(base, "GET", f"/v1/decisions/{decision}", token=tokens["cleo"])["candidates"]]
+    if order() != [a, b, c]:
+        fail(f"the ballot starts as {order()}, not the candidates' order {[a, b, c]}")
+    items = driver.find_elements(By.CSS_SELECTOR, "#ranking li")
+    driver.execute_script("arguments[0].focus()", items[2])
+    for _ in range(2):
+        webdriver.ActionChains(driver).key_down(Keys.ALT).send_keys(Keys.ARROW_UP).key_up(Keys.ALT).perform()
+    if order() != [c, a, b]:
+        fail(f"Alt+↑ twice on the third place gave {order()}")
+    if driver.switch_to.active_element.get_attribute("data-id") != c or not focus_is_visible(driver):
+        fail(f"the keyboard's focus did not stay, visibly, on the place it moved: on "
+             f"{driver.switch_to.active_element.get_attribute('data-id')!r}, visible {focus_is_visible(driver)}")
+    driver.find_element(By.CSS_SELECTOR, f'#ranking li[data-id="{a}"] button[aria-label$=" up"]').click()
+    if order() != [a, c, b]:
+        fail(f"'Move up' on the second place gave {order()}")
+    # Drag and drop, as a mouse does it (HTML5 drag events, sent by the page's own script: chromedriver cannot).
+    driver.execute_script("""
+        const [from, to] = [...document.querySelectorAll('#ranking li')].filter((li, i) => i === 0 || i === 2);
+        const data = new DataTransfer();
+        from.dispatchEvent(new DragEvent('dragstart', {dataTransfer: data, bubbles: true}));
+        to.dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true, cancelable: true}));""")
+    ranking = order()
+    if ranking != [c, b, a]:
+        fail(f"dragging the first place onto the third gave {ranking}")
+    driver.execute_script("document.getElementById('decision').scrollIntoView()")
+    driver.save_screenshot(os.path.join(shots, "10-ranking.png"))
+    events_before = int(driver.find_element(By.ID, "decision").get_attribute("data-events"))
+    driver.find_element(By.ID, "ballot-submit").send_keys(Keys.ENTER)
+    wait(driver, lambda d: d.find_element(By.ID, "decision").get_attribute("data-last-event") == "ended"
+         and d.find_element(By.ID, "decision-result").get_attribute("data-final") == "true", "the result over the stream")
+    view = api(base, "GET", f"/v1/decisions/{decision}", token=tokens["cleo"])
+    shown = driver.find_element(By.ID, "decision-result").get_attribute("data-winner")
+    events = int(driver.find_element(By.ID, "decision").get_attribute("data-events"))
+    if view["status"] != "completed" or shown != view["result"]["winner"] or events < events_before + 2:
+        fail(f"the page shows winner {shown!r} after {events - events_before} events; the server says {view['status']}, "
+             f"{view.get('result', {}).get('winner')!r}")
+    if view.get("myBallot") != ranking:
+        fail(f"Cleo's stored ballot is {view.get('myBallot')}, not the page's {ranking}")
+    driver.find_element(By.ID, "notifications-toggle").click()
+    wait(driver, lambda d: any("Friday dinner” is decided" in li.text for li in d.find_elements(By.CSS_SELECTOR, "#notification-list li"))
+         and d.find_element(By.ID, "unread").text != "", "the decision's end in the notifications")
+    driver.execute_script("document.getElementById('decision').scrollIntoView()")
+    driver.save_screenshot(os.path.join(shots, "11-decision-result.png"))
+    errors = console_errors(driver)
+    if errors:
+        fail(f"console errors while signed in: {errors}")
+
+    # Signing out ends the session on the server too, and leaves nothing behind in the tab.
+    token = driver.execute_script("return sessionStorage.getItem('places.token')")
+    driver.find_element(By.ID, "sign-out").click()
+    wait(driver, lambda d: d.find_element(By.ID, "sign-in-open").is_displayed(), "signed out")
+    left = driver.execute_script("return [sessionStorage.getItem('places.token'), document.documentElement.className]")
+    if left[0] is not None or "larger-text" in left[1]:
+        fail(f"signing out left the token or the settings behind: {left}")
+    if places_server.call(base, "GET", "/v1/me", token=token)[0] != 401:
+        fail("the token still works after signing out")
+
+
+class Tiles:
+    """A tile server of our own on loopback (the page's `--map-tiles`): every tile is a small SVG naming itself."""
+
+    def __init__(self):
+        import http.server, threading
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                z, x, y = (self.path.strip("/").removesuffix(".svg").split("/") + ["", "", ""])[:3]
+                body = ('<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256"><rect width="256" height="256" '
+                        'fill="#f1efe8" stroke="#e2ddd0"/><text x="8" y="20" font-size="11" fill="#b8b0a0">'
+                        f'{z}/{x}/{y}</text></svg>').encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "image/svg+xml")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *_):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.template = f"http://127.0.0.1:{self.server.server_address[1]}/{{z}}/{{x}}/{{y}}.svg"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.server.shutdown()
+
+
+def on_sqlite(binary, work, shots):
+    """One freshly seeded server on SQLite, with tiles from a tile server of our own."""
+    tiles = Tiles()
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = places_server.start(binary, ["--database", os.path.join(work, "places.sqlite"), "--port", str(port),
+                                          "--seeds", os.path.join(root, "Seeds"), "--bcrypt-cost", "4",
+                                          "--map-tiles", tiles.template, "--map-tiles-attribution", TILE_ATTRIBUTION],
+                                 os.path.join(work, "server.log"), base, seconds=120, who="browser test")
+    driver = None
+    try:
+        driver = browser(shots)
+        check_page(driver, base, shots)
+        check_near(driver, base, shots)
+        check_tiles(driver, base, tiles, shots)
+        check_signed_in(driver, base, [base], shots)
+    finally:
+        if driver is not None:
+            driver.quit()
+        places_server.stop(server)
+        tiles.stop()
+    return os.path.join(work, "server.log")
+
+
+def on_cluster(binary, work, shots):
+    """The cluster test's three instances on one PostgreSQL behind nginx: the page goes through nginx, the other
+    members' ballots straight to the instances, so the page's stream hears them from another instance."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("cluster", os.path.join(root, "Tests", "cluster", "run-cluster-test.py"))
+    cluster_test = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cluster_test)
+    cluster_test.nginx_binary(), cluster_test.psql_binary()  # say what is missing before starting anything
+    if os.geteuid() == 0:
+        os.chmod(work, 0o755)  # PostgreSQL runs as `postgres` and must reach its folder inside
+    cluster = cluster_test.Cluster(binary, work)
+    driver = None
+    try:
+        cluster.start()
+        base = cluster.nginx.base
+        driver = browser(shots)
+        check_page(driver, base, shots)
+        check_near(driver, base, shots)
+        check_signed_in(driver, base, [instance.base for instance in cluster.instances], shots)
+    finally:
+        if driver is not None:
+            driver.quit()
+        cluster.stop()
+    return work
+
+
 def main():
-    if len(sys.argv) != 2:
+    arguments = [argument for argument in sys.argv[1:] if argument != "--cluster"]
+    if len(arguments) != 1:
         raise SystemExit(__doc__)
-    binary = os.path.abspath(sys.argv[1])
+    binary = os.path.abspath(arguments[0])
+    clustered = "--cluster" in sys.argv[1:]
     for path in ("/usr/bin/chromium", "/usr/bin/chromedriver"):
         if not os.path.exists(path):
             raise SystemExit(f"browser test: {path} is missing (apt-get install chromium chromium-driver); .ci/run installs it")
     work = tempfile.mkdtemp(prefix="places-browser-")
     shots = os.path.join(work, "screenshots")
     os.makedirs(shots)
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    server = places_server.start(binary, ["--database", os.path.join(work, "places.sqlite"), "--port", str(port),
-                                          "--seeds", os.path.join(root, "Seeds"), "--bcrypt-cost", "4"],
-                                 os.path.join(work, "server.log"), base, seconds=120, who="browser test")
-    driver = None
+    logs = work
     try:
-        driver = browser(shots)
-        check_page(driver, base, shots)
+        logs = (on_cluster if clustered else on_sqlite)(binary, work, shots)
     except Exception:
         fail("the run stopped: " + traceback.format_exc())
-    finally:
-        if driver is not None:
-            driver.quit()
-        places_server.stop(server)
     print(f"browser test: screenshots in {shots}")
+    where = "three instances on PostgreSQL behind nginx" if clustered else "one server on SQLite"
     if failures:
-        print(f"browser test: {len(failures)} check(s) failed; the server's log is {os.path.join(work, 'server.log')}")
+        print(f"browser test ({where}): {len(failures)} check(s) failed; the server logs are in {logs}")
         sys.exit(1)
-    print("browser test: ok")
+    print(f"browser test ({where}): ok")
 
 
 if __name__ == "__main__":

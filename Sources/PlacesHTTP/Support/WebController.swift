@@ -5,13 +5,33 @@ import PlacesCore
 /// and icon. Compiled into the binary, as the API's document is, so a copied `places` executable serves it; written
 /// for this project in plain HTML, CSS and JavaScript modules, with no build step.
 ///
-/// The page's Content-Security-Policy lets it load and connect to its own origin only: no inline script, no other
-/// host.
+/// The page's Content-Security-Policy lets it load and connect to its own origin only (no inline script, no other
+/// host), and load images from the tile server when one is configured.
 struct WebController: Sendable {
+    /// The background of raster tiles, if any: the page reads it from its `<meta name="map-tiles">` and
+    /// `<meta name="map-attribution">`.
+    let tiles: MapTiles?
     /// What the page may load and connect to.
-    static let contentSecurityPolicy =
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-        + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    let contentSecurityPolicy: String
+    /// The page, with the tiles' settings written into it.
+    let page: File
+
+    init(tiles: MapTiles? = nil) {
+        self.tiles = tiles
+        contentSecurityPolicy =
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:\(tiles.map { " \($0.origin)" } ?? ""); "
+            + "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+        let html = String(decoding: PackageResources.index_html, as: UTF8.self)
+            .replacingOccurrences(of: "{{map-tiles}}", with: Self.attributeText(tiles?.template ?? ""))
+            .replacingOccurrences(of: "{{map-attribution}}", with: Self.attributeText(tiles?.attribution ?? ""))
+        page = File(bytes: Array(html.utf8), contentType: "text/html; charset=utf-8")
+    }
+
+    /// Text made safe inside a double-quoted HTML attribute.
+    static func attributeText(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
 
     /// One file of the page: its bytes and their media type.
     struct File: Sendable {
@@ -22,38 +42,42 @@ struct WebController: Sendable {
     /// The page's files by the name its HTML asks for them under `/web/`.
     static let files: [String: File] = [
         "app.js": File(bytes: PackageResources.app_js, contentType: "text/javascript; charset=utf-8"),
+        "account.js": File(bytes: PackageResources.account_js, contentType: "text/javascript; charset=utf-8"),
+        "decisions.js": File(bytes: PackageResources.decisions_js, contentType: "text/javascript; charset=utf-8"),
         "map.js": File(bytes: PackageResources.map_js, contentType: "text/javascript; charset=utf-8"),
+        "place.js": File(bytes: PackageResources.place_js, contentType: "text/javascript; charset=utf-8"),
+        "stream.js": File(bytes: PackageResources.stream_js, contentType: "text/javascript; charset=utf-8"),
         "style.css": File(bytes: PackageResources.style_css, contentType: "text/css; charset=utf-8"),
     ]
 
     var routes: [Route] {
         [
-            Route(.get, "", use: Self.page),
-            Route(.get, "favicon.svg", use: Self.icon),
-            Route(.get, "web/{file}", use: Self.file),
+            Route(.get, "", use: servePage),
+            Route(.get, "favicon.svg", use: icon),
+            Route(.get, "web/{file}", use: file),
         ]
     }
 
     /// `GET /`: the page.
-    @Sendable static func page(request: Request, context: PlacesRequestContext) async throws -> Response {
-        answer(File(bytes: PackageResources.index_html, contentType: "text/html; charset=utf-8"), request: request)
+    @Sendable func servePage(request: Request, context: PlacesRequestContext) async throws -> Response {
+        answer(page, request: request)
     }
 
     /// `GET /favicon.svg`: the page's icon (so a browser's console stays quiet).
-    @Sendable static func icon(request: Request, context: PlacesRequestContext) async throws -> Response {
+    @Sendable func icon(request: Request, context: PlacesRequestContext) async throws -> Response {
         answer(File(bytes: PackageResources.favicon_svg, contentType: "image/svg+xml"), request: request)
     }
 
     /// `GET /web/{file}`: the page's script or style; 404 `not_found` for any other name.
-    @Sendable static func file(request: Request, context: PlacesRequestContext) async throws -> Response {
+    @Sendable func file(request: Request, context: PlacesRequestContext) async throws -> Response {
         let name = try context.pathText("file")
-        guard let file = files[name] else { throw PlacesError(.notFound, "no file \(PlacesError.quoted(name)) in the page") }
+        guard let file = Self.files[name] else { throw PlacesError(.notFound, "no file \(PlacesError.quoted(name)) in the page") }
         return answer(file, request: request)
     }
 
     /// The file with its tag (a browser revalidates it, and gets 304 while the binary is the same) and the page's
     /// policy.
-    private static func answer(_ file: File, request: Request) -> Response {
+    private func answer(_ file: File, request: Request) -> Response {
         var response = EntityTag.answer(body: file.bytes, contentType: file.contentType, request: request)
         response.headers[.contentSecurityPolicy] = contentSecurityPolicy
         response.headers[.cacheControl] = "no-cache"

@@ -1,7 +1,7 @@
-// The map: Web Mercator on a canvas (a graticule as its background), with the places of the viewport as pins and
-// clusters from `GET /v1/places/clusters`. Pins and clusters are buttons laid over the canvas, so the keyboard and a
-// screen reader reach them as they reach any control. Pan by dragging (mouse or touch) or with the arrow keys, zoom
-// with the wheel, a pinch, or + and -.
+// The map: Web Mercator on a canvas (a graticule as its background, under raster tiles when the server names a tile
+// server), with the places of the viewport as pins and clusters from `GET /v1/places/clusters`. Pins and clusters
+// are buttons laid over the canvas, so the keyboard and a screen reader reach them as they reach any control. Pan by
+// dragging (mouse or touch) or with the arrow keys, zoom with the wheel or + and -; a click (or Enter) picks "here".
 
 const TILE = 256;
 const MAX_LATITUDE = 85.0511287798066;
@@ -30,13 +30,23 @@ export class PlacesMap {
   /**
    * @param {HTMLElement} element the map's box: it holds the canvas and the markers
    * @param {(id: string) => void} openPlace what a pin does when chosen
+   * @param {(point: {lat: number, lon: number}) => void} pick what a click on the map (or Enter) does with its point
    */
-  constructor(element, openPlace) {
+  constructor(element, openPlace, pick) {
     this.element = element;
     this.openPlace = openPlace;
+    this.pick = pick;
     this.canvas = element.querySelector("canvas");
+    this.tiles = element.querySelector(".tiles");
+    this.circle = element.querySelector(".circle");
     this.markers = element.querySelector(".markers");
     this.status = element.querySelector(".map-status");
+    // The server's tile template and its attribution, when it has one (`--map-tiles`).
+    this.tileTemplate = document.querySelector('meta[name="map-tiles"]').content;
+    element.querySelector(".attribution").textContent = this.tileTemplate
+      ? document.querySelector('meta[name="map-attribution"]').content
+      : "";
+    this.here = null;
     // Without a view in the address: the whole world, at the largest zoom whose width the map holds.
     const fits = Math.floor(Math.log2(Math.max(element.clientWidth, TILE) / TILE));
     const view = PlacesMap.fromHash() || { zoom: Math.max(MIN_ZOOM, Math.min(MAX_ZOOM, fits)), lat: 20, lon: 0 };
@@ -84,17 +94,25 @@ export class PlacesMap {
   listen() {
     let drag = null;
     this.canvas.addEventListener("pointerdown", (event) => {
-      drag = { x: event.clientX, y: event.clientY };
+      drag = { x: event.clientX, y: event.clientY, moved: 0 };
       this.canvas.setPointerCapture(event.pointerId);
     });
     this.canvas.addEventListener("pointermove", (event) => {
       if (!drag) return;
+      drag.moved += Math.abs(drag.x - event.clientX) + Math.abs(drag.y - event.clientY);
       this.panBy(drag.x - event.clientX, drag.y - event.clientY);
-      drag = { x: event.clientX, y: event.clientY };
+      drag.x = event.clientX;
+      drag.y = event.clientY;
     });
-    const end = () => (drag = null);
-    this.canvas.addEventListener("pointerup", end);
-    this.canvas.addEventListener("pointercancel", end);
+    // A press that did not drag is a click: it picks its point as "here".
+    this.canvas.addEventListener("pointerup", (event) => {
+      if (drag && drag.moved < 5) {
+        const box = this.canvas.getBoundingClientRect();
+        this.pick(this.at(event.clientX - box.left, event.clientY - box.top));
+      }
+      drag = null;
+    });
+    this.canvas.addEventListener("pointercancel", () => (drag = null));
     this.canvas.addEventListener("wheel", (event) => {
       event.preventDefault();
       this.zoomBy(event.deltaY < 0 ? 1 : -1);
@@ -106,6 +124,7 @@ export class PlacesMap {
       if (moves[event.key]) this.panBy(...moves[event.key]);
       else if (event.key === "+" || event.key === "=") this.zoomBy(1);
       else if (event.key === "-") this.zoomBy(-1);
+      else if (event.key === "Enter") this.pick({ ...this.center });
       else return;
       event.preventDefault();
     });
@@ -123,11 +142,76 @@ export class PlacesMap {
     const context = this.canvas.getContext("2d");
     context.setTransform(ratio, 0, 0, ratio, 0, 0);
     this.drawGraticule(context, width, height);
+    if (this.tileTemplate) this.drawTiles(width, height);
+    this.drawCircle(width, height);
     // The markers shown follow the view at once; the viewport's own come with the answer.
     for (const button of this.markers.children) this.position(button, width, height);
     history.replaceState(null, "", `#map=${this.zoom}/${this.center.lat.toFixed(5)}/${this.center.lon.toFixed(5)}`);
     clearTimeout(this.pending);
     this.pending = setTimeout(() => this.load(width, height), 120);
+  }
+
+  /** The coordinate under a screen pixel of the map. */
+  at(x, y) {
+    const c = project(this.center.lat, this.center.lon, this.zoom);
+    const size = TILE * 2 ** this.zoom;
+    const point = unproject(c.x + x - this.element.clientWidth / 2, Math.max(0, Math.min(size, c.y + y - this.element.clientHeight / 2)), this.zoom);
+    point.lon = ((((point.lon + 180) % 360) + 360) % 360) - 180;
+    return point;
+  }
+
+  /** Shows the circle "near here" asks about: its centre and radius in miles (or none). */
+  setCircle(center, miles) {
+    this.here = center ? { ...center, miles } : null;
+    this.drawCircle(this.element.clientWidth, this.element.clientHeight);
+  }
+
+  drawCircle(width, height) {
+    if (!this.here) {
+      this.circle.replaceChildren();
+      return;
+    }
+    const at = this.screen(this.here.lat, this.here.lon, width, height);
+    // Web Mercator's scale at a latitude: metres per pixel shrink by its cosine.
+    const metresPerPixel = (Math.cos((this.here.lat * Math.PI) / 180) * 2 * Math.PI * 6371008.8) / (TILE * 2 ** this.zoom);
+    const ns = "http://www.w3.org/2000/svg";
+    const ring = document.createElementNS(ns, "circle");
+    ring.setAttribute("cx", String(at.x));
+    ring.setAttribute("cy", String(at.y));
+    ring.setAttribute("r", String(Math.max(3, (this.here.miles * 1609.344) / metresPerPixel)));
+    const dot = document.createElementNS(ns, "circle");
+    dot.setAttribute("cx", String(at.x));
+    dot.setAttribute("cy", String(at.y));
+    dot.setAttribute("r", "4");
+    dot.setAttribute("class", "here");
+    this.circle.replaceChildren(ring, dot);
+  }
+
+  /** Lays the tiles of the view over the graticule, as images from the tile server (kept while still in view). */
+  drawTiles(width, height) {
+    const c = project(this.center.lat, this.center.lon, this.zoom);
+    const count = 2 ** this.zoom;
+    const left = c.x - width / 2;
+    const top = c.y - height / 2;
+    const kept = new Map([...this.tiles.children].map((image) => [image.dataset.key, image]));
+    const shown = [];
+    for (let row = Math.max(0, Math.floor(top / TILE)); row <= Math.min(count - 1, Math.floor((top + height) / TILE)); row++) {
+      for (let column = Math.floor(left / TILE); column <= Math.floor((left + width) / TILE); column++) {
+        const x = ((column % count) + count) % count;
+        const key = `${this.zoom}/${column}/${row}`;
+        let image = kept.get(key);
+        if (!image) {
+          image = document.createElement("img");
+          image.alt = "";
+          image.dataset.key = key;
+          image.src = this.tileTemplate.replace("{z}", String(this.zoom)).replace("{x}", String(x)).replace("{y}", String(row));
+        }
+        image.style.left = `${column * TILE - left}px`;
+        image.style.top = `${row * TILE - top}px`;
+        shown.push(image);
+      }
+    }
+    this.tiles.replaceChildren(...shown);
   }
 
   /** The screen pixel of a coordinate, for the current view (the nearest copy of the world). */

@@ -1,0 +1,125 @@
+// The signed-in session: the token, the calls that carry it, sign up, sign in and sign out, the person's own marks
+// (favourites and ratings), their accessibility settings, and their one stream of notifications.
+//
+// The token lives in memory and in sessionStorage, never in localStorage: sessionStorage belongs to this tab and is
+// gone when the tab closes, so a shared computer does not stay signed in, and a token is not left on disk for weeks.
+// (Any script the page ran could read either; the Content-Security-Policy is what keeps other scripts out.)
+
+import { EventStream } from "./stream.js";
+
+const KEY = "places.token";
+
+/** An error answer: its stable code, its HTTP status and its message. */
+export class ApiError extends Error {
+  constructor(status, body) {
+    super(body && body.error ? body.error.message : `the server answered ${status}`);
+    this.status = status;
+    this.code = body && body.error ? body.error.code : undefined;
+  }
+}
+
+export class Session {
+  constructor() {
+    this.token = sessionStorage.getItem(KEY);
+    this.user = null;
+    this.favorites = new Set();
+    this.ratings = new Map();
+    this.listeners = [];
+    this.notificationStream = null;
+  }
+
+  get signedIn() {
+    return this.user !== null;
+  }
+
+  /** Calls the API as this session: JSON in and out; an error answer throws an ApiError. */
+  async api(path, { method = "GET", body } = {}) {
+    const headers = { Accept: "application/json" };
+    if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const answer = response.status === 204 ? null : await response.json().catch(() => null);
+    if (!response.ok) {
+      if (response.status === 401 && this.token) this.forget();
+      throw new ApiError(response.status, answer);
+    }
+    return answer;
+  }
+
+  /** Calls `listener(session)` now and whenever the person signs in or out. */
+  onChange(listener) {
+    this.listeners.push(listener);
+    listener(this);
+  }
+
+  /** Picks up a session this tab kept (a reload), if its token still works. */
+  async resume() {
+    if (!this.token) return;
+    try {
+      await this.load();
+    } catch {
+      this.forget();
+    }
+  }
+
+  async signIn(username, password) {
+    const answer = await this.api("/v1/auth/login", { method: "POST", body: { username, password } });
+    this.token = answer.token;
+    sessionStorage.setItem(KEY, this.token);
+    await this.load();
+  }
+
+  async signUp(username, password, email) {
+    await this.api("/v1/auth/register", { method: "POST", body: { username, password, email } });
+    await this.signIn(username, password);
+  }
+
+  async signOut() {
+    try {
+      await this.api("/v1/auth/logout", { method: "POST" });
+    } finally {
+      this.forget();
+    }
+  }
+
+  /** Reads what the page shows of the person (their profile, settings, favourites and ratings) and tells listeners. */
+  async load() {
+    const mine = await this.api("/v1/me/export");
+    this.user = mine.account;
+    this.favorites = new Set(mine.favorites.map((favorite) => favorite.placeId));
+    this.ratings = new Map(mine.ratings.map((rating) => [rating.placeId, rating.stars]));
+    applyAccessibility(mine.settings.accessibility);
+    this.changed();
+  }
+
+  /** Drops the token and everything of the person's from the page. */
+  forget() {
+    this.token = null;
+    this.user = null;
+    this.favorites = new Set();
+    this.ratings = new Map();
+    sessionStorage.removeItem(KEY);
+    applyAccessibility({});
+    this.changed();
+  }
+
+  changed() {
+    for (const listener of this.listeners) listener(this);
+  }
+
+  /** Opens the person's notification stream (one per page), or closes it when they sign out. */
+  watchNotifications(onEvent, onState) {
+    if (this.notificationStream) this.notificationStream.close();
+    this.notificationStream = this.signedIn
+      ? new EventStream("/v1/notifications/events", () => this.token, onEvent, onState)
+      : null;
+  }
+}
+
+/** The person's accessibility settings, as classes on the page's root (the style sheet does the rest). */
+export function applyAccessibility(settings = {}) {
+  const root = document.documentElement;
+  root.classList.toggle("larger-text", Boolean(settings.largerText));
+  root.classList.toggle("reduced-motion", Boolean(settings.reducedMotion));
+  root.classList.toggle("high-contrast", Boolean(settings.highContrast));
+}

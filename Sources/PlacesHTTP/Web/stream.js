@@ -1,0 +1,102 @@
+// A Server-Sent Events stream read with `fetch`, so that it can send the bearer header (a browser's EventSource
+// cannot). It parses `id:`, `event:` and `data:` lines, reconnects after the `retry:` the server asks for with
+// `Last-Event-ID` (so nothing is missed and nothing comes twice), and stops for good on 204 (nothing more to
+// stream), on 401 or 403 (no longer allowed), or when closed.
+
+export class EventStream {
+  /**
+   * @param {string} path the stream's address
+   * @param {() => string | null} token the bearer token to send (read at each connection)
+   * @param {(name: string, data: any) => void} onEvent called for each event, with its JSON data
+   * @param {(state: string) => void} onState "live", "reconnecting", "ended" or "refused: …"
+   */
+  constructor(path, token, onEvent, onState = () => {}) {
+    this.path = path;
+    this.token = token;
+    this.onEvent = onEvent;
+    this.onState = onState;
+    this.lastId = null;
+    this.retry = 2000;
+    this.controller = null;
+    this.closed = false;
+    this.run();
+  }
+
+  close() {
+    this.closed = true;
+    if (this.controller) this.controller.abort();
+  }
+
+  async run() {
+    while (!this.closed) {
+      this.controller = new AbortController();
+      let ended = false;
+      try {
+        const headers = { Accept: "text/event-stream", Authorization: `Bearer ${this.token()}` };
+        if (this.lastId) headers["Last-Event-ID"] = this.lastId;
+        const response = await fetch(this.path, { headers, signal: this.controller.signal, cache: "no-store" });
+        if (response.status === 204) {
+          ended = true;
+        } else if (!response.ok) {
+          const body = await response.json().catch(() => ({}));
+          const message = body.error ? body.error.message : `${response.status}`;
+          // Too many streams or a busy server: try again later. Anything else will not get better by retrying.
+          if (response.status !== 429 && response.status !== 503) {
+            this.closed = true;
+            this.onState(`refused: ${message}`);
+            return;
+          }
+          this.onState(`reconnecting: ${message}`);
+        } else {
+          this.onState("live");
+          ended = await this.read(response.body.getReader());
+        }
+      } catch (error) {
+        if (this.closed) return;
+      }
+      if (ended) {
+        this.closed = true;
+        this.onState("ended");
+        return;
+      }
+      if (this.closed) return;
+      this.onState("reconnecting");
+      await new Promise((resolve) => setTimeout(resolve, this.retry));
+    }
+  }
+
+  /** Reads events until the stream closes; true when its last event was `ended`. */
+  async read(reader) {
+    const decoder = new TextDecoder();
+    let buffer = "";
+    let event = { id: null, name: "message", data: [] };
+    let last = null;
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return last === "ended";
+      buffer += decoder.decode(value, { stream: true });
+      let newline;
+      while ((newline = buffer.search(/\r\n|\r|\n/)) >= 0) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + (buffer.startsWith("\r\n", newline) ? 2 : 1));
+        if (line === "") {
+          if (event.data.length > 0) {
+            if (event.id !== null) this.lastId = event.id;
+            last = event.name;
+            this.onEvent(event.name, JSON.parse(event.data.join("\n")));
+          }
+          event = { id: null, name: "message", data: [] };
+          continue;
+        }
+        if (line.startsWith(":")) continue;
+        const colon = line.indexOf(":");
+        const field = colon < 0 ? line : line.slice(0, colon);
+        const text = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+        if (field === "id") event.id = text;
+        else if (field === "event") event.name = text;
+        else if (field === "data") event.data.push(text);
+        else if (field === "retry" && /^\d+$/.test(text)) this.retry = Number(text);
+      }
+    }
+  }
+}
