@@ -235,6 +235,18 @@ def check_near(driver, base, shots):
         if not wanted or shown != wanted:
             fail(f"'{button}' listed {shown}, but nearby (sort={sort}) answers {wanted}")
     driver.save_screenshot(os.path.join(shots, "7-popular-near-here.png"))
+    # The browser's location (Tromsø, told to Chromium through its DevTools protocol) is "here" too.
+    driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": base, "permissions": ["geolocation"]})
+    driver.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": 69.6492, "longitude": 18.9553, "accuracy": 10})
+    driver.find_element(By.ID, "near-locate").click()
+    if wait(driver, lambda d: d.find_element(By.ID, "near-where").get_attribute("data-lat") == "69.6492"
+            and d.find_element(By.ID, "results").get_attribute("data-sort") == "distance", "the browser's location as here"):
+        time.sleep(0.3)
+        shown = [b.get_attribute("data-id") for b in driver.find_elements(By.CSS_SELECTOR, "#results button")]
+        wanted = [p["id"] for p in api(base, "GET", "/v1/places/nearby?lat=69.649200&lon=18.955300&radius=1.5&limit=20")["places"]]
+        if not wanted or shown != wanted:
+            fail(f"near the browser's location the page listed {shown}, but nearby answers {wanted}")
+    driver.execute_cdp_cmd("Emulation.clearGeolocationOverride", {})
     # A place with hours: the panel's "open now" agrees with the server's openAt for this minute, in the place's zone.
     place_id = "sf-taqueria-los-cuates"
     driver.find_element(By.ID, "search-words").send_keys("Los Cuates")
@@ -253,6 +265,8 @@ def check_near(driver, base, shots):
     if len(rows) != 7 or "11:00-21:00" not in rows[0].text:
         fail(f"the hours table shows {[r.text for r in rows]}")
     facts = driver.find_element(By.ID, "place-facts").text
+    lat = float(driver.find_element(By.ID, "near-where").get_attribute("data-lat"))
+    lon = float(driver.find_element(By.ID, "near-where").get_attribute("data-lon"))
     directions = api(base, "GET", f"/v1/places/{place_id}?from={lat:.6f},{lon:.6f}")["directions"]
     if f"{directions['distanceMiles']:.2f} mi" not in facts or directions["compass"] not in facts:
         fail(f"the panel's distance from here is not the server's ({directions}): {facts!r}")
@@ -305,7 +319,8 @@ def check_signed_in(driver, base, ballot_bases, shots):
     three-person decision: Ben's ballot and then the result reach her page over the decision's stream, and the
     decision's end reaches her notifications over theirs. Ballots go through `ballot_bases` in turn."""
     tokens = {name: sign_up(base, name) for name in ("ana", "ben", "cleo")}
-    api(base, "PATCH", "/v1/me/settings", {"accessibility": {"largerText": True, "highContrast": True}}, tokens["cleo"])
+    api(base, "PATCH", "/v1/me/settings", {"accessibility": {"largerText": True, "highContrast": True, "reducedMotion": True}},
+        tokens["cleo"])
     group = api(base, "POST", "/v1/groups", {"name": "Friday crew"}, tokens["ana"])["id"]
     for name in ("ben", "cleo"):
         api(base, "POST", f"/v1/groups/{group}/invitations", {"username": name}, tokens["ana"])
@@ -316,10 +331,32 @@ def check_signed_in(driver, base, ballot_bases, shots):
     api(ballot_bases[0], "PUT", f"/v1/decisions/{decision}/ballot", {"ranking": ["sf-lupine-salt", "sf-valencia-sourdough-works"]},
         tokens["ana"])
 
-    # Signing in, by keyboard: Tab to "Sign in", Enter, type, Enter.
+    # Signing up in the dialog signs the new account in; signing out again.
     driver.get("about:blank")
     driver.get(base + "/")
     wait(driver, lambda d: d.execute_script("return document.readyState") == "complete", "the page")
+    driver.find_element(By.ID, "sign-in-open").click()
+    driver.find_element(By.ID, "sign-in-username").send_keys("dana")
+    driver.find_element(By.ID, "sign-in-password").send_keys(PASSWORD)
+    driver.find_element(By.ID, "sign-in-email").send_keys("dana@example.com")
+    driver.find_element(By.ID, "sign-up-submit").click()
+    if wait(driver, lambda d: d.find_element(By.ID, "whoami").text == "Signed in as dana", "Dana signed up and in"):
+        if api(base, "GET", "/v1/users/search?q=dana", token=tokens["ana"])["items"][0]["username"] != "dana":
+            fail("the account made in the page is not on the server")
+        driver.find_element(By.ID, "sign-out").click()
+        wait(driver, lambda d: d.find_element(By.ID, "sign-in-open").is_displayed(), "Dana signed out")
+    # A wrong password is told in the dialog, which stays open.
+    driver.find_element(By.ID, "sign-in-open").click()
+    driver.find_element(By.ID, "sign-in-username").send_keys("cleo")
+    driver.find_element(By.ID, "sign-in-password").send_keys("not her password" + Keys.ENTER)
+    wait(driver, lambda d: d.find_element(By.ID, "sign-in-error").text != "", "the wrong password refused in the dialog")
+    driver.find_element(By.ID, "sign-in-cancel").click()
+    # The browser logs the refused login's 401 as a failed load; it is the one error expected.
+    unexpected = [e for e in console_errors(driver) if not ("/v1/auth/login" in e and "401" in e)]
+    if unexpected:
+        fail(f"console errors while signing up and in: {unexpected}")
+
+    # Signing in, by keyboard: Tab to "Sign in", Enter, type, Enter.
     opener = driver.find_element(By.ID, "sign-in-open")
     driver.execute_script("arguments[0].focus()", opener)
     opener.send_keys(Keys.ENTER)
@@ -403,6 +440,9 @@ def check_signed_in(driver, base, ballot_bases, shots):
     if view["status"] != "completed" or shown != view["result"]["winner"] or events < events_before + 2:
         fail(f"the page shows winner {shown!r} after {events - events_before} events; the server says {view['status']}, "
              f"{view.get('result', {}).get('winner')!r}")
+    animation = driver.execute_script("return getComputedStyle(document.getElementById('decision-result')).animationName")
+    if animation != "none":
+        fail(f"Cleo asked for reduced motion, but the result arrives with the animation {animation!r}")
     if view.get("myBallot") != ranking:
         fail(f"Cleo's stored ballot is {view.get('myBallot')}, not the page's {ranking}")
     driver.find_element(By.ID, "notifications-toggle").click()

@@ -127,6 +127,7 @@ document.getElementById("near-locate").addEventListener("click", () => {
 const dialog = document.getElementById("sign-in");
 const signInError = document.getElementById("sign-in-error");
 document.getElementById("sign-in-open").addEventListener("click", () => {
+  document.getElementById("sign-in-form").reset();
   signInError.textContent = "";
   dialog.showModal();
 });
