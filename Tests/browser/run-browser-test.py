@@ -111,6 +111,20 @@ def check_page(driver, base, shots):
     except Exception:
         fail("no clusters over the bay area at zoom 6")
     driver.save_screenshot(os.path.join(shots, "3-map-clusters.png"))
+    # Zoom by the map's button, then by a pinch of two fingers drawn apart (touch events through DevTools).
+    driver.find_element(By.CSS_SELECTOR, "#map .zoom-in").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#map[data-zoom="7"]'), "the zoom-in button to reach zoom 7")
+    # Headless Chromium passes only one finger of DevTools' touch events on, so the pinch is sent as the pointer
+    # events two fingers make.
+    driver.execute_script("""
+        const canvas = document.querySelector('#map canvas'), box = canvas.getBoundingClientRect();
+        const x = box.left + box.width / 2, y = box.top + 200;
+        const send = (type, id, dx) => canvas.dispatchEvent(new PointerEvent(type,
+          {clientX: x + dx, clientY: y, pointerId: id, pointerType: 'touch', isPrimary: id === 11, bubbles: true}));
+        send('pointerdown', 11, -20); send('pointerdown', 12, 20);
+        for (const spread of [30, 45, 60]) { send('pointermove', 11, -spread); send('pointermove', 12, spread); }
+        send('pointerup', 11, -60); send('pointerup', 12, 60);""")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#map[data-zoom="8"]'), "a pinch to zoom in to 8")
 
     # Search as you type: "cafe" lists the café.
     driver.get(base + "/")

@@ -1,7 +1,8 @@
 // The map: Web Mercator on a canvas (a graticule as its background, under raster tiles when the server names a tile
 // server), with the places of the viewport as pins and clusters from `GET /v1/places/clusters`. Pins and clusters
 // are buttons laid over the canvas, so the keyboard and a screen reader reach them as they reach any control. Pan by
-// dragging (mouse or touch) or with the arrow keys, zoom with the wheel or + and -; a click (or Enter) picks "here".
+// dragging (mouse or touch) or with the arrow keys, zoom with the wheel, a pinch, + and - or the map's own buttons; a
+// click (or Enter) picks "here".
 
 const TILE = 256;
 const MAX_LATITUDE = 85.0511287798066;
@@ -93,11 +94,37 @@ export class PlacesMap {
 
   listen() {
     let drag = null;
+    // Fingers on the map: one drags it; two pinch it, a zoom step each time their distance doubles or halves.
+    const touches = new Map();
+    let pinch = null;
+    const spread = () => {
+      const [a, b] = [...touches.values()];
+      return Math.hypot(a.x - b.x, a.y - b.y);
+    };
     this.canvas.addEventListener("pointerdown", (event) => {
-      drag = { x: event.clientX, y: event.clientY, moved: 0 };
-      this.canvas.setPointerCapture(event.pointerId);
+      touches.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      if (touches.size === 2) {
+        drag = null;
+        pinch = spread();
+      } else {
+        drag = { x: event.clientX, y: event.clientY, moved: 0 };
+      }
+      try {
+        this.canvas.setPointerCapture(event.pointerId);
+      } catch {
+        // A pointer already gone (or made by a script) cannot be captured; its moves still reach the canvas.
+      }
     });
     this.canvas.addEventListener("pointermove", (event) => {
+      if (touches.has(event.pointerId)) touches.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      if (pinch && touches.size === 2) {
+        const now = spread();
+        if (now > pinch * 2 || now < pinch / 2) {
+          this.zoomBy(now > pinch ? 1 : -1);
+          pinch = now;
+        }
+        return;
+      }
       if (!drag) return;
       drag.moved += Math.abs(drag.x - event.clientX) + Math.abs(drag.y - event.clientY);
       this.panBy(drag.x - event.clientX, drag.y - event.clientY);
@@ -111,8 +138,16 @@ export class PlacesMap {
         this.pick(this.at(event.clientX - box.left, event.clientY - box.top));
       }
       drag = null;
+      touches.delete(event.pointerId);
+      if (touches.size < 2) pinch = null;
     });
-    this.canvas.addEventListener("pointercancel", () => (drag = null));
+    this.canvas.addEventListener("pointercancel", (event) => {
+      drag = null;
+      touches.delete(event.pointerId);
+      if (touches.size < 2) pinch = null;
+    });
+    this.element.querySelector(".zoom-in").addEventListener("click", () => this.zoomBy(1));
+    this.element.querySelector(".zoom-out").addEventListener("click", () => this.zoomBy(-1));
     this.canvas.addEventListener("wheel", (event) => {
       event.preventDefault();
       this.zoomBy(event.deltaY < 0 ? 1 : -1);
