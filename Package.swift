@@ -43,6 +43,7 @@ let package = Package(
         .target(
             name: "PlacesCore",
             dependencies: ["GeoIndex", "PlacesMacros", crypto],
+            exclude: ["Decisions/README.md"],
             swiftSettings: swiftSettings
         ),
         // `@PublicInit`, for Core's value types that other modules build (compile time only).
@@ -93,6 +94,7 @@ let package = Package(
                 "GeoIndex", "PlacesCore", "PlacesSQLite", "PlacesPostgres", "PlacesHTTP", argumentParser, logging, metrics,
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ] + nio,
+            exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

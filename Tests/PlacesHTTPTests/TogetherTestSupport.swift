@@ -77,10 +77,10 @@ struct Crew: Sendable {
     subscript(dynamicMember username: String) -> String { token(username) }
 }
 
-/// The README's random draw, written again here so a test can re-run a draw by hand (the generator is Core's
-/// SplitMix64, which its own tests pin to the published sequence).
+/// The random draw of Sources/PlacesCore/Decisions/README.md, written again here so a test can re-run a draw by hand
+/// (the generator is Core's SplitMix64, which its own tests pin to the published sequence).
 enum HandDraw {
-    /// The README's draw: candidates ascending, one roll in [0, total), the first whose cumulative weight passes it.
+    /// That draw: candidates ascending, one roll in [0, total), the first whose cumulative weight passes it.
     static func winner(seed: UInt64, weights: [(id: String, weight: Double)]) -> String {
         var generator = SplitMix64(seed: seed)
         let sorted = weights.sorted { $0.id < $1.id }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""A cluster, tested for real: three `places serve` instances on one private PostgreSQL, behind nginx (the
-configuration the README shows, Tests/cluster/nginx.conf), driven through nginx while one instance is killed -9 and
-PostgreSQL is restarted, then checked against the database itself.
+"""A cluster, tested for real: three `places serve` instances on one private PostgreSQL, behind nginx
+(Tests/cluster/nginx.conf, the configuration the README tells operators to copy), driven through nginx while one
+instance is killed -9 and PostgreSQL is restarted, then checked against the database itself.
 
 Usage: Tests/cluster/run-cluster-test.py PLACES_BINARY   (CI runs it from .ci/run with the debug build)
 
@@ -169,7 +169,7 @@ class Instance:
 
 
 class Nginx:
-    """nginx, unprivileged in a folder of its own, with the README's configuration pointed at the instances."""
+    """nginx, unprivileged in a folder of its own, with the configuration operators copy, pointed at the instances."""
 
     def __init__(self, work, instances):
         self.folder = os.path.join(work, "nginx")

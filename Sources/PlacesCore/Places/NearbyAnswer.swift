@@ -94,7 +94,7 @@ public struct NearbyPlace: Sendable, Hashable {
     public var ratingAverage: Double? { place.summary.rating.average }
     /// How many people rated it.
     public var ratingCount: Int { place.summary.rating.count }
-    /// The Bayesian-adjusted rating (README, "Ratings").
+    /// The Bayesian-adjusted rating (README, "Places you add, favourite and rate").
     public var score: Double { place.summary.rating.score }
 
     /// Equal when they show the same place at the same distance with the same open status.

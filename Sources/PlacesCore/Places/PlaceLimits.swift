@@ -1,4 +1,4 @@
-/// The documented limits of a place's fields (README, "Place fields").
+/// The documented limits of a place's fields (Seeds/README.md, "Place fields").
 public enum PlaceLimits {
     /// Longest id, in characters.
     public static let idLength = 100
