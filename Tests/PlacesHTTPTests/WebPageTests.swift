@@ -63,6 +63,8 @@ struct WebPageTests {
             attribution: "© Example <Maps> & friends"
         )
         #expect(tiles.origin == "https://tiles.example.org:8443")
+        #expect(try MapTiles(template: "http://[::1]:9000/{z}/{x}/{y}.png", attribution: "mine").origin == "http://[::1]:9000")
+        #expect(try MapTiles(template: "HTTPS://Tiles.Example.org/{z}/{x}/{y}.png", attribution: "mine").origin == "https://tiles.example.org")
         let web = WebController(tiles: tiles)
         #expect(web.contentSecurityPolicy.contains("img-src 'self' data: https://tiles.example.org:8443;"))
         #expect(web.contentSecurityPolicy.contains("connect-src 'self';"))

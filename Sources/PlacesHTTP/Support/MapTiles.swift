@@ -13,11 +13,12 @@ public struct MapTiles: Sendable, Equatable {
     /// The scheme, host and port the tiles come from: what the page's Content-Security-Policy adds to `img-src`.
     public let origin: String
 
-    /// Checks a template and its attribution; `field` names the setting at fault.
+    /// Checks a template and its attribution; an error names the setting at fault (`map-tiles` or
+    /// `map-tiles-attribution`).
     public init(template: String, attribution: String) throws {
         guard let url = URL(string: template.replacingOccurrences(of: "{", with: "%7B").replacingOccurrences(of: "}", with: "%7D")),
             let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), let host = url.host, !host.isEmpty,
-            !host.contains("{"), !host.contains("%7B"), url.user == nil,
+            host.unicodeScalars.allSatisfy({ Self.hostCharacters.contains($0) }), url.user == nil,
             ["{z}", "{x}", "{y}"].allSatisfy(template.contains)
         else {
             throw PlacesError.invalid(
@@ -34,6 +35,11 @@ public struct MapTiles: Sendable, Equatable {
         }
         self.template = template
         self.attribution = text
-        self.origin = "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
+        // An IPv6 address goes in brackets, as in the template itself.
+        let hostText = host.contains(":") ? "[\(host)]" : host.lowercased()
+        self.origin = "\(scheme)://\(hostText)" + (url.port.map { ":\($0)" } ?? "")
     }
+
+    /// What a host name or address may hold, so that the origin is one token of the Content-Security-Policy.
+    private static let hostCharacters = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:")
 }
