@@ -65,7 +65,7 @@ def focus_is_visible(driver):
     """True when the focused element draws an outline (the page's :focus-visible style)."""
     return driver.execute_script(
         "const s = getComputedStyle(document.activeElement);"
-        "return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0;")
+        "return s.outlineStyle === 'solid' && parseFloat(s.outlineWidth) >= 3;")
 
 
 def check_page(driver, base, shots):
@@ -328,6 +328,18 @@ def places_server_headers(url):
         return dict(response.headers)
 
 
+def streams_open(bases):
+    """The live streams open on every instance, from their places_streams_open gauges."""
+    import urllib.request
+    total = 0
+    for base in bases:
+        with urllib.request.urlopen(base + "/metrics", timeout=10) as response:
+            for line in response.read().decode().splitlines():
+                if line.startswith("places_streams_open"):
+                    total += int(float(line.split()[-1]))
+    return total
+
+
 def check_signed_in(driver, base, ballot_bases, shots):
     """Cleo signs in (her accessibility settings apply), marks a favourite and a rating, and casts the last ballot of a
     three-person decision: Ben's ballot and then the result reach her page over the decision's stream, and the
@@ -412,6 +424,9 @@ def check_signed_in(driver, base, ballot_bases, shots):
     button.click()
     if not wait(driver, lambda d: d.find_element(By.ID, "decision").get_attribute("data-stream") == "live", "the decision's stream"):
         return
+    # Cleo's page holds two streams: her notifications, and the decision shown.
+    if not wait(driver, lambda d: streams_open(ballot_bases) == 2, "two streams open for the page"):
+        fail(f"with a decision shown, {streams_open(ballot_bases)} streams are open, not 2")
     api(ballot_bases[1 % len(ballot_bases)], "PUT", f"/v1/decisions/{decision}/ballot",
         {"ranking": ["sf-valencia-sourdough-works", "sf-lupine-salt"]}, tokens["ben"])
     wait(driver, lambda d: "ben voted" in d.find_element(By.ID, "decision-state").text
@@ -438,7 +453,13 @@ def check_signed_in(driver, base, ballot_bases, shots):
         const [from, to] = [...document.querySelectorAll('#ranking li')].filter((li, i) => i === 0 || i === 2);
         const data = new DataTransfer();
         from.dispatchEvent(new DragEvent('dragstart', {dataTransfer: data, bubbles: true}));
-        to.dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true, cancelable: true}));""")
+        const over = new DragEvent('dragover', {dataTransfer: data, bubbles: true, cancelable: true});
+        to.dispatchEvent(over);
+        window.dropAllowed = over.defaultPrevented;  // a browser drops only where dragover was cancelled
+        to.dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true, cancelable: true}));
+        from.dispatchEvent(new DragEvent('dragend', {dataTransfer: data, bubbles: true}));""")
+    if not driver.execute_script("return window.dropAllowed"):
+        fail("a ballot's place does not accept a drop (its dragover is not cancelled)")
     ranking = order()
     if ranking != [c, b, a]:
         fail(f"dragging the first place onto the third gave {ranking}")
@@ -459,6 +480,9 @@ def check_signed_in(driver, base, ballot_bases, shots):
         fail(f"Cleo asked for reduced motion, but the result arrives with the animation {animation!r}")
     if view.get("myBallot") != ranking:
         fail(f"Cleo's stored ballot is {view.get('myBallot')}, not the page's {ranking}")
+    # The decision is over: its stream closed, the notifications' stays.
+    if not wait(driver, lambda d: streams_open(ballot_bases) == 1, "the decision's stream closed"):
+        fail(f"after the decision ended, {streams_open(ballot_bases)} streams are open, not 1")
     driver.find_element(By.ID, "notifications-toggle").click()
     wait(driver, lambda d: any("Friday dinner” is decided" in li.text for li in d.find_elements(By.CSS_SELECTOR, "#notification-list li"))
          and d.find_element(By.ID, "unread").text != "", "the decision's end in the notifications")

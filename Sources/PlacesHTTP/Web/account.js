@@ -57,8 +57,9 @@ export class Session {
     if (!this.token) return;
     try {
       await this.load();
-    } catch {
-      this.forget();
+    } catch (error) {
+      // A token the server refuses is forgotten (api did it); a server that is down keeps it for the next reload.
+      if (!(error instanceof ApiError && error.status === 401)) console.warn("could not resume the session:", error.message);
     }
   }
 
@@ -66,7 +67,12 @@ export class Session {
     const answer = await this.api("/v1/auth/login", { method: "POST", body: { username, password } });
     this.token = answer.token;
     sessionStorage.setItem(KEY, this.token);
-    await this.load();
+    try {
+      await this.load();
+    } catch (error) {
+      this.forget();
+      throw error;
+    }
   }
 
   async signUp(username, password, email) {

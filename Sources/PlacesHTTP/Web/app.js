@@ -41,6 +41,7 @@ async function search(text) {
     const page = await session.api(`/v1/places/search?q=${encodeURIComponent(query)}&limit=20`);
     if (mine !== asked) return;
     list(page.items, (hit) => `${hit.kind}${hit.city ? ` · ${hit.city}` : ""}`);
+    delete results.dataset.sort; // a new radius no longer asks nearby again
     const count = page.items.length;
     status.textContent = count === 0 ? "No place matches." : page.nextCursor ? `The ${count} best matches` : `${count} places`;
   } catch (error) {
@@ -153,9 +154,10 @@ document.getElementById("sign-in-form").addEventListener("submit", async (event)
 document.getElementById("sign-out").addEventListener("click", async () => {
   try {
     await session.signOut();
-  } finally {
-    document.getElementById("sign-in-open").focus();
+  } catch (error) {
+    status.textContent = `Signed out here; the server did not hear it (${error.message}), so the session ends when it expires.`;
   }
+  document.getElementById("sign-in-open").focus();
 });
 
 // The person's notifications: one stream for the page, while signed in.
@@ -189,6 +191,7 @@ session.onChange(() => {
   toggle.hidden = !signedIn;
   if (!signedIn) {
     document.getElementById("notifications").hidden = true;
+    toggle.setAttribute("aria-expanded", "false");
     notificationList.replaceChildren();
     unread.textContent = "";
   }

@@ -13,19 +13,38 @@ export class Decisions {
     this.stream = null;
     this.decision = null;
     this.ranking = [];
-    document.getElementById("decision-close").addEventListener("click", () => this.hide());
+    // Only the latest list and the latest decision asked for are shown: an older answer that arrives late is dropped.
+    this.listed = 0;
+    this.asked = 0;
+    this.dragged = null;
+    document.getElementById("decision-close").addEventListener("click", () => {
+      const id = this.decision && this.decision.id;
+      this.hide();
+      // The keyboard goes back to the decision in the list.
+      const button = id && document.querySelector(`#decisions button[data-id="${CSS.escape(id)}"]`);
+      if (button) button.focus();
+    });
     document.getElementById("ballot-submit").addEventListener("click", () => this.castBallot());
     session.onChange(() => {
       document.getElementById("together").hidden = !session.signedIn;
-      if (session.signedIn) this.refresh();
-      else this.hide();
+      if (session.signedIn) {
+        this.refresh();
+      } else {
+        // Nothing of the last person's stays for the next one.
+        this.listed += 1;
+        this.hide();
+        document.getElementById("groups").replaceChildren();
+        document.getElementById("decisions").replaceChildren();
+      }
     });
   }
 
   /** Lists the person's groups and decisions (newest first). */
   async refresh() {
+    const mine = ++this.listed;
     try {
       const [groups, decisions] = await Promise.all([this.session.api("/v1/groups?limit=50"), this.session.api("/v1/decisions?limit=20")]);
+      if (mine !== this.listed) return;
       document.getElementById("groups").replaceChildren(
         ...groups.items.map((group) => element("li", `${group.name} · ${(group.members || []).length} members`)),
       );
@@ -40,14 +59,25 @@ export class Decisions {
         return item;
       }));
     } catch (error) {
-      document.getElementById("decisions").replaceChildren(element("li", `Could not list your decisions: ${error.message}`));
+      if (mine === this.listed) {
+        document.getElementById("decisions").replaceChildren(element("li", `Could not list your decisions: ${error.message}`));
+      }
     }
   }
 
   /** Shows one decision and follows it live until it is closed or another is shown. */
   async show(id) {
+    const mine = ++this.asked;
+    let decision;
+    try {
+      decision = await this.session.api(`/v1/decisions/${encodeURIComponent(id)}`);
+    } catch (error) {
+      if (mine === this.asked) document.getElementById("decisions-status").textContent = `Could not open the decision: ${error.message}`;
+      return;
+    }
+    if (mine !== this.asked || !this.session.signedIn) return;
     this.hide();
-    const decision = await this.session.api(`/v1/decisions/${encodeURIComponent(id)}`);
+    document.getElementById("decisions-status").textContent = "";
     this.decision = decision;
     this.ranking = decision.myBallot && decision.myBallot.length ? [...decision.myBallot] : [];
     for (const candidate of decision.candidates) {
@@ -66,6 +96,7 @@ export class Decisions {
   }
 
   hide() {
+    this.asked += 1;
     if (this.stream) this.stream.close();
     this.stream = null;
     this.decision = null;
@@ -78,8 +109,13 @@ export class Decisions {
     this.section.dataset.events = String(Number(this.section.dataset.events) + 1);
     this.section.dataset.lastEvent = name;
     this.decision = data.decision;
+    const inBallot = document.getElementById("decision-ballot").contains(document.activeElement);
     this.render(data.decision, name === "ballot" && data.voter ? `${data.voter.username} voted.` : undefined);
-    if (name === "ended") this.refresh();
+    if (name === "ended") {
+      // The ballot is gone: the keyboard moves to the decision, whose result is shown.
+      if (inBallot) this.section.focus();
+      this.refresh();
+    }
   }
 
   name(placeId) {
@@ -143,16 +179,21 @@ export class Decisions {
         event.preventDefault();
       });
       item.addEventListener("dragstart", (event) => {
+        this.dragged = index;
         event.dataTransfer.setData("text/plain", String(index));
         event.dataTransfer.effectAllowed = "move";
         item.classList.add("dragging");
       });
-      item.addEventListener("dragend", () => item.classList.remove("dragging"));
+      item.addEventListener("dragend", () => {
+        this.dragged = null;
+        item.classList.remove("dragging");
+      });
       item.addEventListener("dragover", (event) => event.preventDefault());
       item.addEventListener("drop", (event) => {
         event.preventDefault();
-        const from = Number(event.dataTransfer.getData("text/plain"));
-        if (Number.isInteger(from)) this.move(from, index);
+        // Only a place of this list moves (text dropped from elsewhere does nothing).
+        if (this.dragged !== null) this.move(this.dragged, index);
+        this.dragged = null;
       });
       return item;
     }));

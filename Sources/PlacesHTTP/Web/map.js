@@ -148,9 +148,14 @@ export class PlacesMap {
     });
     this.element.querySelector(".zoom-in").addEventListener("click", () => this.zoomBy(1));
     this.element.querySelector(".zoom-out").addEventListener("click", () => this.zoomBy(-1));
+    // A wheel (or a trackpad's many small events) zooms a step per 100 pixels of scrolling.
+    let scrolled = 0;
     this.canvas.addEventListener("wheel", (event) => {
       event.preventDefault();
-      this.zoomBy(event.deltaY < 0 ? 1 : -1);
+      scrolled += event.deltaMode === 0 ? event.deltaY : event.deltaY * 100;
+      if (Math.abs(scrolled) < 100) return;
+      this.zoomBy(scrolled < 0 ? 1 : -1);
+      scrolled = 0;
     }, { passive: false });
     this.element.addEventListener("keydown", (event) => {
       if (event.target !== this.element) return;
@@ -181,9 +186,12 @@ export class PlacesMap {
     this.drawCircle(width, height);
     // The markers shown follow the view at once; the viewport's own come with the answer.
     for (const button of this.markers.children) this.position(button, width, height);
-    history.replaceState(null, "", `#map=${this.zoom}/${this.center.lat.toFixed(5)}/${this.center.lon.toFixed(5)}`);
+    // The address and the markers follow once the view rests (a browser limits how often the address may change).
     clearTimeout(this.pending);
-    this.pending = setTimeout(() => this.load(width, height), 120);
+    this.pending = setTimeout(() => {
+      history.replaceState(null, "", `#map=${this.zoom}/${this.center.lat.toFixed(5)}/${this.center.lon.toFixed(5)}`);
+      this.load(width, height);
+    }, 120);
   }
 
   /** The coordinate under a screen pixel of the map. */
@@ -346,6 +354,9 @@ export class PlacesMap {
       }
       return button;
     });
+    // A keyboard on a marker stays on the map when the markers are laid out again (on the same place, if it is there).
+    const focused = this.markers.contains(document.activeElement) ? document.activeElement.dataset.id || "" : null;
     this.markers.replaceChildren(...buttons);
+    if (focused !== null) (buttons.find((button) => focused && button.dataset.id === focused) || this.element).focus();
   }
 }

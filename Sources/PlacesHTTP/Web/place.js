@@ -31,7 +31,12 @@ function minutes(text) {
  */
 export function openNow(hours, timeZone, instant = new Date()) {
   if (!hours || !timeZone) return null;
-  const now = wallClock(instant, timeZone);
+  let now;
+  try {
+    now = wallClock(instant, timeZone);
+  } catch {
+    return null; // a zone this browser does not know
+  }
   const today = DAYS.indexOf(now.day);
   const yesterday = DAYS[(today + 6) % 7];
   for (const interval of hours[now.day] || []) {
@@ -64,9 +69,12 @@ export class PlacePanel {
 
   /** Shows a place (read afresh, with directions from here) and moves the keyboard to it. */
   async open(id) {
+    // Only the place asked for last is shown: an older answer that arrives late is dropped.
+    const mine = (this.asked = (this.asked || 0) + 1);
     const from = this.here();
     const query = from ? `?from=${from.lat.toFixed(6)},${from.lon.toFixed(6)}` : "";
     const place = await this.session.api(`/v1/places/${encodeURIComponent(id)}${query}`);
+    if (mine !== this.asked) return;
     this.place = place;
     this.render(place);
     this.panel.hidden = false;

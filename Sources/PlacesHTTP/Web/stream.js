@@ -28,9 +28,13 @@ export class EventStream {
   }
 
   async run() {
+    // After a failed attempt: the server's `retry:` at first, then twice as long each time up to a minute (or its
+    // Retry-After, when longer), with some jitter so that tabs do not come back together.
+    let failures = 0;
     while (!this.closed) {
       this.controller = new AbortController();
       let ended = false;
+      let wait = 0;
       try {
         const headers = { Accept: "text/event-stream", Authorization: `Bearer ${this.token()}` };
         if (this.lastId) headers["Last-Event-ID"] = this.lastId;
@@ -46,13 +50,19 @@ export class EventStream {
             this.onState(`refused: ${message}`);
             return;
           }
+          wait = Number(response.headers.get("Retry-After") || 0) * 1000;
           this.onState(`reconnecting: ${message}`);
         } else {
+          failures = 0;
           this.onState("live");
           ended = await this.read(response.body.getReader());
         }
       } catch (error) {
         if (this.closed) return;
+        if (!(error instanceof TypeError) && error.name !== "AbortError") console.warn("event stream:", error);
+      } finally {
+        // Whatever ended this attempt, its connection is let go: it would hold one of the account's streams.
+        this.controller.abort();
       }
       if (ended) {
         this.closed = true;
@@ -60,8 +70,10 @@ export class EventStream {
         return;
       }
       if (this.closed) return;
-      this.onState("reconnecting");
-      await new Promise((resolve) => setTimeout(resolve, this.retry));
+      failures += 1;
+      if (!wait) this.onState("reconnecting");
+      const backoff = Math.min(60000, this.retry * 2 ** (failures - 1));
+      await new Promise((resolve) => setTimeout(resolve, Math.max(wait, backoff) * (1 + Math.random() / 4)));
     }
   }
 
@@ -77,6 +89,8 @@ export class EventStream {
       buffer += decoder.decode(value, { stream: true });
       let newline;
       while ((newline = buffer.search(/\r\n|\r|\n/)) >= 0) {
+        // A CR at the end of what came may be the first half of a CRLF: wait for the rest.
+        if (buffer[newline] === "\r" && newline === buffer.length - 1) break;
         const line = buffer.slice(0, newline);
         buffer = buffer.slice(newline + (buffer.startsWith("\r\n", newline) ? 2 : 1));
         if (line === "") {
