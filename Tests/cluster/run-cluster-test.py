@@ -99,9 +99,14 @@ def send(base, method, path, body=None, token=None, headers=None, timeout=30):
         except urllib.error.HTTPError as error:
             return error.code, parsed(error.read()), error.headers
     except http.client.HTTPException as error:
-        # An answer cut short (an instance killed between its head and its body) tells the client nothing, just as
-        # a connection that closed does: it is "no answer" to every caller, whose writes count it as such.
-        raise ConnectionError(f"answer cut short: {type(error).__name__}: {error}") from error
+        # An answer cut short (an instance killed between its head and its body, which nginx has begun to pass on)
+        # tells the client nothing, just as a connection that closed does.
+        raise AnswerCutShort(f"answer cut short: {type(error).__name__}: {error}") from error
+
+
+class AnswerCutShort(ConnectionError):
+    """An answer whose head came and whose body did not: its instance died while sending it. Its outcome is unknown,
+    like a 502's; unlike a request that hangs, it is what killing an instance may do to a request in flight."""
 
 
 def parsed(raw):
@@ -379,7 +384,7 @@ class WriteLoad:
         self.lock = threading.Lock()
         self.next = 0
         self.answered = []  # place ids answered 201
-        self.retried = {"502": 0, "503": 0, "503 outcome_unknown": 0, "504": 0, "no answer": 0}
+        self.retried = {"502": 0, "503": 0, "503 outcome_unknown": 0, "504": 0, "answer cut short": 0, "no answer": 0}
         self.without_retry_after = 0
         self.given_up = 0
         self.unanswered = []  # why requests got no answer
@@ -416,6 +421,10 @@ class WriteLoad:
         while time.monotonic() < deadline:
             try:
                 status, answer, headers = send(self.base, "POST", "/v1/places", body, token, timeout=ANSWER_WITHIN)
+            except AnswerCutShort:
+                self.count("answer cut short")
+                time.sleep(0.2)
+                continue
             except OSError as error:
                 self.count("no answer")
                 with self.lock:
@@ -485,6 +494,10 @@ def check_writes(database, nginx, load, writer_names):
              f"{'; '.join(sorted(set(load.unanswered)))}; nginx logged them (499) as sent to {nginx.gave_up_on()}")
     if load.without_retry_after:
         fail(f"{load.without_retry_after} answers of 503 came without Retry-After")
+    if load.retried["answer cut short"] > WRITER_THREADS:
+        # Only the writes in flight on the instance when it was killed can lose their answer's body: one per writer.
+        fail(f"{load.retried['answer cut short']} answers were cut short, more than the {WRITER_THREADS} writes that "
+             f"can be in flight when one instance is killed")
     stored = {row[0] for row in database.rows(
         "SELECT p.id FROM place p JOIN user_account u ON u.id = p.owner_id "
         f"WHERE p.deleted_at IS NULL AND u.username IN ({quoted(writer_names)})")}
@@ -494,7 +507,7 @@ def check_writes(database, nginx, load, writer_names):
     extra = len(stored) - len(set(load.answered) & stored)
     # A place made beside the answered ones comes from a request whose outcome its client could not know: no answer,
     # a gateway's 502 or 504, or 503 outcome_unknown. A plain 503 unavailable said nothing was changed.
-    unknown = sum(load.retried[what] for what in ("no answer", "502", "504", "503 outcome_unknown"))
+    unknown = sum(load.retried[what] for what in ("no answer", "answer cut short", "502", "504", "503 outcome_unknown"))
     if extra > unknown:
         fail(f"{extra} places were made by requests answered without a place, but only {unknown} answers left the outcome "
              f"unknown: a 503 unavailable changed something")
