@@ -85,7 +85,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// One connection's configuration for this location (a direct connection, outside the pool).
-    var connectionConfiguration: PostgresConnection.Configuration {
+    public var connectionConfiguration: PostgresConnection.Configuration {
         get throws {
             let tls: PostgresConnection.Configuration.TLS =
                 switch tlsConfiguration {

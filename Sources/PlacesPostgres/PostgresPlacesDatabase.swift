@@ -79,7 +79,7 @@ public final class PostgresPlacesDatabase: Sendable {
 
     /// How this process names itself to the server (`application_name`): `places`, or `places/SCHEMA` for a schema of
     /// its own. The feed's horizon leaves out the transactions of another Places schema (`FeedHorizon`).
-    var applicationName: String { PostgresPlacesDatabase.applicationName(schema: schema) }
+    public var applicationName: String { PostgresPlacesDatabase.applicationName(schema: schema) }
 
     static func applicationName(schema: String?) -> String { schema.map { "places/" + $0 } ?? "places" }
 

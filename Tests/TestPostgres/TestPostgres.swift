@@ -4,7 +4,7 @@ import Logging
 import PostgresNIO
 import PlacesRepositoryContract
 
-@testable import PlacesPostgres
+import PlacesPostgres
 import Testing
 
 /// The PostgreSQL server the tests use: the one `PLACES_TEST_POSTGRES_URL` names (`.ci/run` starts one and sets it),
