@@ -132,19 +132,23 @@ public enum MapGrid {
         guard box.isValid else { return [] }
         let north = cell(Coordinate(latitude: box.north, longitude: box.west), zoom: zoom)
         let south = cell(Coordinate(latitude: box.south, longitude: box.east), zoom: zoom)
-        var columns: [ClosedRange<Int>]
-        if box.crossesAntimeridian {
-            columns = [north.column...(cellsPerSide(zoom) - 1), 0...south.column]
-        } else {
-            columns = [north.column...south.column]
-        }
         var found: [Cell] = []
         for row in north.row...south.row {
-            for range in columns {
+            for range in columnRanges(west: north.column, east: south.column, crossesAntimeridian: box.crossesAntimeridian, zoom: zoom) {
                 for column in range { found.append(Cell(zoom: zoom, row: row, column: column)) }
             }
         }
         return found
+    }
+
+    /// The columns from the west edge's to the east edge's, west to east, each once: across the antimeridian, the
+    /// columns from the west edge's to the last and from the first to the east edge's; when those two meet (a box
+    /// that wraps almost the whole world, whose gap lies inside one column), every column once, from the west edge's.
+    static func columnRanges(west: Int, east: Int, crossesAntimeridian: Bool, zoom: Int) -> [ClosedRange<Int>] {
+        guard crossesAntimeridian else { return [west...east] }
+        let last = cellsPerSide(zoom) - 1
+        guard east >= west else { return [west...last, 0...east] }
+        return west == 0 ? [0...last] : [west...last, 0...(west - 1)]
     }
 
     /// How many cells of a zoom a box touches (without listing them).
@@ -153,8 +157,8 @@ public enum MapGrid {
         let north = cell(Coordinate(latitude: box.north, longitude: box.west), zoom: zoom)
         let south = cell(Coordinate(latitude: box.south, longitude: box.east), zoom: zoom)
         let rows = south.row - north.row + 1
-        let columns = box.crossesAntimeridian ? cellsPerSide(zoom) - north.column + south.column + 1 : south.column - north.column + 1
-        return rows * columns
+        let columns = columnRanges(west: north.column, east: south.column, crossesAntimeridian: box.crossesAntimeridian, zoom: zoom)
+        return rows * columns.reduce(0) { $0 + $1.count }
     }
 
     /// The latitude (degrees) of a row edge `row` of `n` rows.

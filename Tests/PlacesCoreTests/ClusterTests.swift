@@ -124,6 +124,39 @@ struct ClusterTests {
         }
     }
 
+    /// Boxes across the antimeridian that wrap almost the whole world: a zoomed-out map centred on the Pacific asks for
+    /// them, and their two runs of columns meet inside one column (or touch), which must be counted once.
+    static let wrappingBoxes = [
+        GeoBox(west: 179.99, south: -90, east: 179.98, north: 90),
+        GeoBox(west: -170, south: -90, east: -171, north: 90),
+        GeoBox(west: -179.99, south: -85, east: -180, north: 85),
+        GeoBox(west: 0.001, south: -60, east: 0, north: 70),
+        GeoBox(west: 45, south: -89, east: 44.9999, north: 89),
+        GeoBox(west: 180, south: -90, east: 179.999, north: 90),
+    ]
+
+    @Test("boxes that wrap almost the whole world count each place once, at every zoom", arguments: [nil, PlaceKind.gem])
+    func wrappingBoxesMatchBruteForce(kind: PlaceKind?) throws {
+        let places = Self.places(count: 3_000, seed: 25)
+        let index = PlaceIndex()
+        index.replaceAll(PlaceSnapshot(summaries: places, revision: 1))
+        var checked = 0
+        for box in Self.wrappingBoxes {
+            #expect(box.crossesAntimeridian)
+            for zoom in MapGrid.zooms where MapGrid.cellCount(in: box, zoom: zoom) <= ClusterQuery.maximumCells {
+                let cells = MapGrid.cells(in: box, zoom: zoom)
+                #expect(Set(cells).count == cells.count, "\(box) zoom \(zoom): a cell listed twice")
+                #expect(cells.count == MapGrid.cellCount(in: box, zoom: zoom))
+                Self.check(index, places, try ClusterQuery(box: box, zoom: zoom, filter: PlaceFilter(kind: kind)))
+                var filter = PlaceFilter(kind: kind)
+                filter.tags = ["views"]
+                Self.check(index, places, try ClusterQuery(box: box, zoom: zoom, filter: filter))
+                checked += 1
+            }
+        }
+        #expect(checked >= Self.wrappingBoxes.count * 5)
+    }
+
     @Test("a filter besides kind scans the box and agrees")
     func otherFiltersScan() throws {
         let places = Self.places(count: 3_000, seed: 22)
