@@ -192,6 +192,11 @@ extension Places {
         @Option(name: .long, parsing: .unconditional, help: "Only near this latitude.") var lat: String?
         @Option(name: .long, parsing: .unconditional, help: "Only near this longitude.") var lon: String?
         @Option(name: .long, parsing: .unconditional, help: "Radius in miles around lat/lon (default 5, max 20).") var radius: String?
+        @Option(
+            name: .long,
+            parsing: .unconditional,
+            help: "LAT,LON: among places that match alike, nearer ones first (excludes none; not with --lat/--lon)."
+        ) var near: String?
         @Option(name: .long, help: "At most this many (1–100, default 20).") var limit: String?
         @Option(name: .long, help: "The cursor of the next page, from an earlier answer.") var cursor: String?
         @Flag(name: .long, help: "Print the page as the API's JSON.") var json = false
@@ -200,7 +205,14 @@ extension Places {
         func run() async throws {
             do {
                 let page = try PageRequest.parse(limit: limit, cursor: cursor)
-                let query = try PlaceSearchQuery.parse(q: words.joined(separator: " "), lat: lat, lon: lon, radius: radius, page: page)
+                let query = try PlaceSearchQuery.parse(
+                    q: words.joined(separator: " "),
+                    lat: lat,
+                    lon: lon,
+                    radius: radius,
+                    near: near,
+                    page: page
+                )
                 let result = try await Composition.open(databaseOptions, readOnly: true).services.places.search(query)
                 if json {
                     try printJSON(result)

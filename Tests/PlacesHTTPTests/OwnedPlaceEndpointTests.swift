@@ -226,6 +226,52 @@ struct OwnedPlaceEndpointTests {
         }
     }
 
+    @Test func searchNearAPointPutsNearerMatchesFirstAndExcludesNone() async throws {
+        let places = [
+            TestApp.place("mx-taco", 19.43, -99.13, name: "Taco Stand"), TestApp.place("sf-taco", 37.76, -122.42, name: "Taco Stand"),
+            TestApp.place("ny-taco", 40.71, -74.0, name: "Taco Stand"),
+        ]
+        try await TestApp.withClient(places) { client in
+            func ids(_ query: String) async throws -> [String] {
+                let page = try TestApp.object(try await client.json(.get, "/v1/places/search?" + query).body)
+                return (page["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            }
+            #expect(try await ids("q=taco") == ["mx-taco", "ny-taco", "sf-taco"])
+            #expect(try await ids("q=taco&near=37.7749,-122.4194") == ["sf-taco", "mx-taco", "ny-taco"])
+            #expect(try await ids("q=taco&near=40.7,-74.0&limit=1") == ["ny-taco"])
+            let hit = try TestApp.object(try await client.json(.get, "/v1/places/search?q=taco&near=37.76,-122.42").body)
+            #expect(((hit["items"] as? [[String: Any]])?.first?["distanceMeters"] as? Double) == 0)
+            for bad in ["near=37.7", "near=37.7,-122.4&lat=37.7&lon=-122.4", "near=100,0"] {
+                let refused = try await client.json(.get, "/v1/places/search?q=taco&" + bad)
+                #expect(refused.status == .badRequest, "\(bad)")
+                #expect(try TestApp.error(refused.body).field == "near", "\(bad)")
+            }
+        }
+    }
+
+    /// `openAt` on a place's details says whether it is open then on its own clock, as nearby's filter decides it.
+    @Test func aPlacesDetailsSayWhetherItIsOpenAtATime() async throws {
+        var late = TestApp.place("late", 40, -74)
+        late.openingHours = try OpeningHours.parse(["mon": ["18:00-02:00"], "tue": ["09:00-17:00"]])
+        late.timeZone = "America/New_York"
+        let places = [late, TestApp.place("plain", 40.01, -74)]
+        try await TestApp.withClient(places) { client in
+            var statuses: [String] = []
+            for (id, at) in [
+                ("late", "2026-11-24T06:30:00Z"), ("late", "2026-11-24T13:00:00Z"), ("late", "2026-11-24T08:00:00-05:00"),
+                ("plain", "2026-11-24T06:30:00Z"),
+            ] {
+                let answer = try TestApp.object(try await client.json(.get, "/v1/places/\(id)?openAt=\(at)").body)
+                statuses.append(answer["openStatus"] as? String ?? "absent")
+            }
+            // Tuesday 01:30 in New York (Monday's evening runs past midnight), then Tuesday 08:00 twice, and a place
+            // without hours.
+            #expect(statuses == ["open", "closed", "closed", "unknown"])
+            #expect(try TestApp.object(try await client.json(.get, "/v1/places/late").body)["openStatus"] as? String == nil)
+            #expect(try await client.error(.get, "/v1/places/late?openAt=tomorrow", expect: .badRequest).field == "openAt")
+        }
+    }
+
     @Test func signedInNearbyUsesTheDefaultLocationAndRadius() async throws {
         try await TestApp.withClient([TestApp.place("home", 51.5, -0.12), TestApp.place("edge", 51.5, -0.08)]) { client in
             let token = try await client.signUp("londoner")

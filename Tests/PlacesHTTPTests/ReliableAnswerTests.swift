@@ -19,7 +19,7 @@ struct ReliableAnswerTests {
     @Test func everyRouteRefusesAQueryParameterItDoesNotRead() async throws {
         try await TestApp.withClient(Lisbon.places) { client in
             let token = try await client.signUp("ana")
-            for route in try Self.routes() {
+            for route in try Self.routes() where !route.query.ignoresAll {
                 let path = "/" + route.path.replacingOccurrences(of: #"\{[A-Za-z]+\}"#, with: "x", options: .regularExpression)
                 let expected =
                     route.query.known.isEmpty ? "reads no query parameters" : "expected one of: \(route.query.known.joined(separator: ", "))"

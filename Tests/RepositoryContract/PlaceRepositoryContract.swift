@@ -1,4 +1,5 @@
 import Foundation
+import GeoIndex
 import PlacesCore
 import Testing
 
@@ -217,6 +218,39 @@ enum PlaceRepositoryContract {
                 for bits in [Double.infinity, -.infinity, .nan, 1e300] {
                     let crafted = PageRequest(limit: 5, after: [PageRequest.keyPart(bits), "t-a"])
                     _ = try await store.search(try PlaceSearchQuery.parse(q: "twin", lat: nil, lon: nil, radius: nil, page: crafted))
+                }
+            },
+            ContractCase("places", "search near a point orders hits that match alike by distance from it, excludes none, and pages in one order") {
+                store in
+                var described = Sample.place("sf-described", lat: 37.78, lon: -122.40, name: "Corner Spot")
+                described.description = "pier tacos"
+                try await store.places.seed([
+                    Sample.place("sf-pier", lat: 37.80, lon: -122.41, name: "Pier Tacos"),
+                    Sample.place("cdmx-pier", lat: 19.43, lon: -99.13, name: "Pier Tacos"),
+                    Sample.place("ny-pier", lat: 40.71, lon: -74.0, name: "Pier Tacos"),
+                    Sample.place("sf-unmatched", lat: 37.79, lon: -122.40, name: "Corner Spot"), described,
+                ])
+                func hits(near: String?, _ page: PageRequest = PageRequest(limit: 100)) async throws -> [PlaceSearchHit] {
+                    try await store.search(try PlaceSearchQuery.parse(q: "pier taco", lat: nil, lon: nil, radius: nil, near: near, page: page)).items
+                }
+                #expect(try await hits(near: nil).map(\.place.id) == ["cdmx-pier", "ny-pier", "sf-pier", "sf-described"])
+                let fromSF = try await hits(near: "37.7749,-122.4194")
+                #expect(fromSF.map(\.place.id) == ["sf-pier", "cdmx-pier", "ny-pier", "sf-described"], "nearest first among alike")
+                #expect(fromSF.allSatisfy { $0.place.distanceMeters != nil })
+                let sfDistance = Geodesy.distanceMeters(Coordinate(latitude: 37.7749, longitude: -122.4194), Coordinate(latitude: 37.80, longitude: -122.41))
+                #expect(abs((fromSF.first?.place.distanceMeters ?? 0) - sfDistance) < 0.01)
+                #expect(try await hits(near: "40.7,-74").map(\.place.id) == ["ny-pier", "cdmx-pier", "sf-pier", "sf-described"])
+                let paged = try await allPages(limit: 1) { page in
+                    try await store.search(try PlaceSearchQuery.parse(q: "pier taco", lat: nil, lon: nil, radius: nil, near: "40.7,-74", page: page))
+                }
+                #expect(paged.map(\.place.id) == ["ny-pier", "cdmx-pier", "sf-pier", "sf-described"])
+                for (near, lat) in [("91,0", nil), ("37.7", nil), ("a,b", nil), ("37.7,-122.4", "37.7")] as [(String, String?)] {
+                    do {
+                        _ = try PlaceSearchQuery.parse(q: "pier", lat: lat, lon: lat.map { _ in "-122.4" }, radius: nil, near: near, page: PageRequest())
+                        Issue.record("near=\(near) was accepted")
+                    } catch let error as PlacesError {
+                        #expect(error.field == "near", "\(near)")
+                    }
                 }
             },
             ContractCase("places", "search ignores case and accents, and ranks by SearchText's relevance (name 10, labels 4, description 1)") {

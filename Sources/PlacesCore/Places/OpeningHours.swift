@@ -151,3 +151,12 @@ extension OpeningHours.LocalTime {
         minute = (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
     }
 }
+
+extension Place {
+    /// Whether the place is open at an instant on its own clock (`openAt` of a place's details): `unknown` without
+    /// hours or a time zone this system knows.
+    public func openStatus(at instant: Date) -> OpenStatus {
+        guard let hours = openingHours, let zoneName = timeZone, let zone = TimeZone(identifier: zoneName) else { return .unknown }
+        return hours.isOpen(at: OpeningHours.LocalTime(instant, in: zone)) ? .open : .closed
+    }
+}

@@ -16,18 +16,23 @@ public struct PlaceSearchQuery: Sendable, Hashable {
     }
     private var center: Coordinate?
     private var radiusMeters: Double = 0
+    /// Where the person is looking (the map's centre): among hits that match alike, nearer ones come first. It
+    /// excludes nothing, and cannot be given with a circle (whose centre already orders its hits).
+    public var near: Coordinate?
     /// The page asked for.
     public var page: PageRequest
 
     /// Most words in one query.
     public static let maximumWords = 10
 
-    /// Parses `q` and an optional circle (`lat`, `lon`, `radius` in miles, default 5, capped at 20).
+    /// Parses `q`, an optional circle (`lat`, `lon`, `radius` in miles, default 5, capped at 20) or an optional bias
+    /// (`near` as `LAT,LON`), and the page.
     public static func parse(
         q: String?,
         lat: String?,
         lon: String?,
         radius: String?,
+        near: String? = nil,
         page: PageRequest
     ) throws(PlacesError) -> PlaceSearchQuery {
         guard let q, !q.trimmingWhitespace().isEmpty else { throw .invalid("q", "q is required: the words to search for") }
@@ -40,6 +45,12 @@ public struct PlaceSearchQuery: Sendable, Hashable {
             let nearby = try NearbyQuery.parse(lat: lat, lon: lon, radius: radius, limit: nil, filter: PlaceFilter())
             query.circle = (nearby.center, nearby.radiusMeters)
         }
+        if let near {
+            guard query.circle == nil else {
+                throw .invalid("near", "near cannot be given with lat, lon or radius: inside a circle, hits come by distance from its centre")
+            }
+            query.near = try Directions.parseOrigin(near, field: "near")
+        }
         return query
     }
 
@@ -49,13 +60,14 @@ public struct PlaceSearchQuery: Sendable, Hashable {
     }
 
     public static func == (a: PlaceSearchQuery, b: PlaceSearchQuery) -> Bool {
-        a.words == b.words && a.center == b.center && a.radiusMeters == b.radiusMeters && a.page == b.page
+        a.words == b.words && a.center == b.center && a.radiusMeters == b.radiusMeters && a.near == b.near && a.page == b.page
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(words)
         hasher.combine(center)
         hasher.combine(radiusMeters)
+        hasher.combine(near)
         hasher.combine(page)
     }
 }

@@ -69,7 +69,7 @@ private struct MatchBits {
 
 extension PlaceTable {
     /// One page of the places a search matches, as `SearchText` defines matching and relevance: by relevance, then
-    /// (inside a circle) by distance, then by id.
+    /// (inside a circle, or from the point the query is `near`) by distance, then by id.
     ///
     /// The k best are found without weighing every match. A place holding every word in its name scores at least 10 a
     /// word; one that lacks a word there scores at most 5 for it, so at most 15 a word for the others and 5 for that
@@ -81,12 +81,14 @@ extension PlaceTable {
         let places = places
         let ranks = ranks
         let circle = query.circle
+        let near = query.near
+        let measured = circle != nil || near != nil
         let after: (rank: ScoredRank, id: String)?
-        if let key = try query.page.after(parts: circle == nil ? 2 : 3) {
+        if let key = try query.page.after(parts: measured ? 3 : 2) {
             let id = key[key.count - 1]
             let rank = ScoredRank(
                 value: try PageRequest.double(key[0]),
-                distance: circle == nil ? 0 : try PageRequest.double(key[1]),
+                distance: measured ? try PageRequest.double(key[1]) : 0,
                 idPrefix: PlaceRank(score: 0, id: id).idPrefix
             )
             after = (rank, id)
@@ -109,10 +111,16 @@ extension PlaceTable {
                 offer(Int(hit.key), distance: hit.distanceMeters)
             }
         } else {
+            // Near a point, a match's distance is worked out only when it is offered.
+            let distance: (Int) -> Double = { slot in
+                guard let near, let place = places[slot] else { return 0 }
+                return Geodesy.distanceMeters(near, place.coordinate)
+            }
             func offerEach(_ bits: UInt64, block: Int) {
                 var bits = bits
                 while bits != 0 {
-                    offer(block << 6 | bits.trailingZeroBitCount, distance: 0)
+                    let slot = block << 6 | bits.trailingZeroBitCount
+                    offer(slot, distance: distance(slot))
                     bits &= bits - 1
                 }
             }
@@ -131,7 +139,7 @@ extension PlaceTable {
         let hits = best.sortedEntries().compactMap { slot, rank -> (PlaceSearchHit, [String])? in
             guard let place = places[Int(slot)] else { return nil }
             let relevance = rank.value
-            let distance = circle == nil ? nil : rank.distance
+            let distance = measured ? rank.distance : nil
             let hit = PlaceSearchHit(summary: place.summary, relevance: relevance, distanceMeters: distance)
             return (hit, ([relevance] + (distance.map { [$0] } ?? [])).map(PageRequest.keyPart) + [place.summary.id])
         }

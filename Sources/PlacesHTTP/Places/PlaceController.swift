@@ -100,7 +100,7 @@ struct PlaceController: Sendable {
         )
     }
 
-    /// `GET /v1/places/search?q=&lat=&lon=&radius=&limit=&cursor=`
+    /// `GET /v1/places/search?q=&lat=&lon=&radius=&near=&limit=&cursor=`
     @Sendable func search(request: Request, context: PlacesRequestContext) async throws -> Response {
         let parameters = context.query
         let page = try PageRequest.parse(limit: parameters["limit"], cursor: parameters["cursor"])
@@ -109,21 +109,30 @@ struct PlaceController: Sendable {
             lat: parameters["lat"],
             lon: parameters["lon"],
             radius: parameters["radius"],
+            near: parameters["near"],
             page: page
         )
         return try JSONResponse.make(try await service.search(query))
     }
 
-    /// `GET /v1/places/{id}?from=LAT,LON`: the place, with directions to it from `from` or, when it is left out, from
-    /// a signed-in caller's default location. Tagged for caches; `If-None-Match` with its tag answers 304.
+    /// `GET /v1/places/{id}?from=LAT,LON&openAt=TIME`: the place, with directions to it from `from` or, when it is
+    /// left out, from a signed-in caller's default location, and whether it is open at `openAt` on its own clock.
+    /// Tagged for caches; `If-None-Match` with its tag answers 304.
     @Sendable func place(request: Request, context: PlacesRequestContext) async throws -> Response {
         let id = try context.pathText("id")
         var origin = try context.query["from"].map { text throws(PlacesError) in try Directions.parseOrigin(text) }
+        let openAt = try context.query["openAt"].map { text throws(PlacesError) in
+            guard let instant = ISO8601Time.date(text) else {
+                throw PlacesError.invalid("openAt", "openAt must be an ISO-8601 time with its offset, like 2026-11-22T19:30:00Z")
+            }
+            return instant
+        }
         let place = try await service.place(id: id)
         if origin == nil, let caller = context.caller {
             origin = try await accounts.settings(userID: caller.user.id).defaultLocation?.coordinate
         }
-        let answer = PlaceResponse(place, directions: origin.map { Directions(from: $0, to: place.coordinate) })
+        var answer = PlaceResponse(place, directions: origin.map { Directions(from: $0, to: place.coordinate) })
+        answer.openStatus = openAt.map(place.openStatus(at:))
         // A signed-in caller's default location changes the answer: a cache keys it by Authorization too.
         return EntityTag.answer(body: Array(try JSONResponse.encoder.encode(answer)), request: request, vary: "Authorization")
     }
@@ -245,8 +254,8 @@ extension PlaceController {
             Route(.get, "v1/places/nearby", query: PlaceController.nearbyQuery, use: nearby),
             Route(.get, "v1/places/within", query: PlaceController.viewportQuery, use: within),
             Route(.get, "v1/places/clusters", query: PlaceController.clusterQuery, use: clusters),
-            Route(.get, "v1/places/search", query: ["q", "lat", "lon", "radius", "limit", "cursor"], use: search),
-            Route(.get, "v1/places/{id}", query: ["from"], use: place),
+            Route(.get, "v1/places/search", query: ["q", "lat", "lon", "radius", "near", "limit", "cursor"], use: search),
+            Route(.get, "v1/places/{id}", query: ["from", "openAt"], use: place),
             Route(.patch, "v1/places/{id}", signedIn: update),
             Route(.delete, "v1/places/{id}", signedIn: delete),
             Route(.post, "v1/places/{id}/restore", signedIn: restore),

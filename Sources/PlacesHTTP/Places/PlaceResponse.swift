@@ -7,6 +7,8 @@ public struct PlaceResponse: Encodable, Sendable {
     let place: Place
     /// How to get there, when the request said where from (`from`, or the caller's default location).
     var directions: Directions?
+    /// Whether it is open at the time the request asked about (`openAt`), on its own clock.
+    var openStatus: OpenStatus?
 
     /// The API view of `place`.
     public init(_ place: Place, directions: Directions? = nil) {
@@ -16,7 +18,7 @@ public struct PlaceResponse: Encodable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case id, kind, name, description, lat, lon, address, city, tags, cuisine, priceLevel, phone, website, openingHours, timeZone
-        case ownerId, ratingAverage, ratingCount, score, createdAt, updatedAt, directions
+        case ownerId, ratingAverage, ratingCount, score, createdAt, updatedAt, directions, openStatus
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -43,5 +45,6 @@ public struct PlaceResponse: Encodable, Sendable {
         try fields.encode(place.createdAt, forKey: .createdAt)
         try fields.encode(place.updatedAt, forKey: .updatedAt)
         try fields.encodeIfPresent(directions, forKey: .directions)
+        try fields.encodeIfPresent(openStatus, forKey: .openStatus)
     }
 }

@@ -16,11 +16,20 @@ struct QueryParameters: Sendable {
         let known: [String]
         /// The names that may be given more than once.
         let repeatable: Set<String>
+        /// Whether the route reads no query string and ignores whatever one it is given, as a web page does.
+        let ignoresAll: Bool
 
         /// The names `known`, of which `repeatable` may be given more than once.
         init(_ known: [String], repeatable: Set<String> = []) {
             self.known = known
             self.repeatable = repeatable
+            ignoresAll = false
+        }
+
+        private init(ignoringAll: Void) {
+            known = []
+            repeatable = []
+            ignoresAll = true
         }
 
         init(arrayLiteral known: String...) {
@@ -29,6 +38,10 @@ struct QueryParameters: Sendable {
 
         /// The query-string names of a page of a list.
         static let page: Names = ["limit", "cursor"]
+
+        /// Any query string, ignored: the page's own files, whose links people share with `?utm_source=…` and the like
+        /// added. The API's routes refuse names they do not read.
+        static let ignored = Names(ignoringAll: ())
     }
 
     private var values: [String: String] = [:]
@@ -39,7 +52,7 @@ struct QueryParameters: Sendable {
 
     /// Parses a raw query string (without the `?`) of a route that reads `names`.
     init(_ query: String?, accepting names: Names) throws(PlacesError) {
-        guard let query, !query.isEmpty else { return }
+        guard let query, !query.isEmpty, !names.ignoresAll else { return }
         for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = try QueryParameters.decode(parts[0], field: String(parts[0]))
