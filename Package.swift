@@ -81,10 +81,12 @@ let package = Package(
                 metrics,
             ] + nio,
             resources: [
-                .embedInCode("openapi.yaml"), .embedInCode("Web/index.html"), .embedInCode("Web/app.js"), .embedInCode("Web/map.js"),
-                .embedInCode("Web/account.js"), .embedInCode("Web/decisions.js"), .embedInCode("Web/place.js"),
-                .embedInCode("Web/stream.js"), .embedInCode("Web/style.css"),
-                .embedInCode("Web/favicon.svg"),
+                .embedInCode("openapi.yaml"), .embedInCode("Web/index.html"), .embedInCode("Web/style.css"), .embedInCode("Web/favicon.svg"),
+                .embedInCode("Web/basemap.json"), .embedInCode("Web/app.js"), .embedInCode("Web/api.js"), .embedInCode("Web/dom.js"),
+                .embedInCode("Web/geo.js"), .embedInCode("Web/map.js"), .embedInCode("Web/map-input.js"), .embedInCode("Web/map-markers.js"),
+                .embedInCode("Web/basemap.js"), .embedInCode("Web/results.js"), .embedInCode("Web/search.js"), .embedInCode("Web/place.js"),
+                .embedInCode("Web/account.js"), .embedInCode("Web/stream.js"), .embedInCode("Web/notifications.js"),
+                .embedInCode("Web/groups.js"), .embedInCode("Web/decisions.js"), .embedInCode("Web/decision-start.js"),
             ],
             swiftSettings: swiftSettings
         ),

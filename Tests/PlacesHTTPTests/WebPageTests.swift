@@ -37,6 +37,15 @@ struct WebPageTests {
                 // Without tiles the page says so, and draws its graticule.
                 #expect(html.contains(#"<meta name="map-tiles" content="">"#))
             }
+            // A shared link's query string is the sharer's, not the page's: the page and its files ignore it, as every web
+            // page does, while the API still refuses a name it does not read.
+            for path in ["/?utm_source=share", "/?map=3&x=%zz", "/web/app.js?v=2", "/favicon.svg?x=1"] {
+                try await client.execute(uri: path, method: .get) { response in
+                    #expect(response.status == .ok, "\(path)")
+                    #expect(response.headers[.contentSecurityPolicy] == WebController().contentSecurityPolicy, "\(path)")
+                }
+            }
+            #expect(try await client.error(.get, "/v1/places/search?q=cafe&utm_source=share", expect: .badRequest).field == "utm_source")
             let missing = try await client.error(.get, "/web/secrets.txt", expect: .notFound)
             #expect(missing.code == "not_found")
             try await client.execute(uri: "/", method: .post) { response in

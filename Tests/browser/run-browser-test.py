@@ -20,6 +20,8 @@ root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(root, "Tests", "tools"))
 sys.dont_write_bytecode = True
 import places_server
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import axe
 
 try:
     from selenium import webdriver
@@ -44,17 +46,40 @@ def free_port():
         return s.getsockname()[1]
 
 
-def browser(shots):
-    """Headless Chromium with its console log kept, through Debian's chromedriver."""
+# The two sizes every step runs at: a desktop's window, and a phone's screen with touch (Chromium's emulation).
+SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
+
+
+def browser(shots, size="desktop"):
+    """Headless Chromium with its console log kept, through Debian's chromedriver, at a desktop's or a phone's size."""
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--disable-gpu", "--disable-background-networking", "--window-size=1200,800",
-                     f"--user-data-dir={os.path.join(shots, 'profile')}"):
+    width, height = SIZES[size]
+    for argument in ("--headless=new", "--disable-gpu", "--disable-background-networking", f"--window-size={width},{height}",
+                     f"--user-data-dir={os.path.join(shots, 'profile-' + size + '-' + str(len(os.listdir(shots))))}"):
         options.add_argument(argument)
+    if size == "phone":
+        options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 3.0,
+                                                                              "touch": True}})
     if os.geteuid() == 0:
         options.add_argument("--no-sandbox")
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.size = size
+    return driver
+
+
+def shot(driver, shots, name):
+    """A screenshot of this step at this size."""
+    driver.save_screenshot(os.path.join(shots, f"{driver.size}-{name}.png"))
+
+
+def accessible(driver, view):
+    """axe-core on the view shown: a serious or critical violation fails the test."""
+    try:
+        axe.check(driver, f"{view} at {driver.size}")
+    except AssertionError as error:
+        fail(str(error))
 
 
 def console_errors(driver):
@@ -72,7 +97,7 @@ def check_page(driver, base, shots):
     driver.get(base + "/")
     WebDriverWait(driver, 10).until(lambda d: d.execute_script("return document.readyState") == "complete")
     time.sleep(0.5)
-    driver.save_screenshot(os.path.join(shots, "1-loaded.png"))
+    shot(driver, shots, "1-loaded")
     errors = console_errors(driver)
     if errors:
         fail(f"the page logged console errors: {errors}")
@@ -85,6 +110,26 @@ def check_page(driver, base, shots):
             fail(f"the first view shows {shown!r}, not all {total} places")
     except Exception as error:
         fail(f"the first view showed no places: {error}")
+    accessible(driver, "the first view")
+    # A cluster's click zooms to its members' own box: from the world to San Francisco's pins in three clicks at most.
+    for clicks in range(1, 5):
+        zoom = driver.find_element(By.ID, "map").get_attribute("data-zoom")
+        clusters = driver.find_elements(By.CSS_SELECTOR, "#map .markers button.cluster")
+        if not clusters:
+            break
+        nearest = min(clusters, key=lambda b: (float(b.get_attribute("data-lat")) - 37.77) ** 2
+                      + (float(b.get_attribute("data-lon")) + 122.43) ** 2)
+        driver.execute_script("arguments[0].click()", nearest)
+        wait(driver, lambda d: d.find_element(By.ID, "map").get_attribute("data-zoom") != zoom, "a cluster's click to zoom in")
+        time.sleep(0.2)
+        if any(b.get_attribute("data-id").startswith("sf-") for b in driver.find_elements(By.CSS_SELECTOR, "#map .markers button.pin")):
+            break
+    else:
+        clicks = 5
+    if clicks > 3:
+        fail(f"from the world, San Francisco's pins took more than three clicks on clusters (zoom "
+             f"{driver.find_element(By.ID, 'map').get_attribute('data-zoom')})")
+    shot(driver, shots, "1b-cluster-clicked")
 
     # The map over San Francisco: pins at a city's zoom, clusters over the bay area; a pin opens its place.
     driver.get(base + "/#map=13/37.7749/-122.4194")
@@ -92,7 +137,7 @@ def check_page(driver, base, shots):
         WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, '#map[data-zoom="13"] .markers button.pin'))
     except Exception:
         fail(f"no pins over San Francisco at zoom 13: {driver.find_element(By.CSS_SELECTOR, '#map .map-status').text!r}")
-    driver.save_screenshot(os.path.join(shots, "2-map-city.png"))
+    shot(driver, shots, "2-map-city")
     pins = driver.find_elements(By.CSS_SELECTOR, "#map .markers button.pin")
     if pins:
         label = pins[0].get_attribute("aria-label")
@@ -110,7 +155,7 @@ def check_page(driver, base, shots):
             fail(f"the map's clusters and pins add up to {counts}, but it says {status!r}")
     except Exception:
         fail("no clusters over the bay area at zoom 6")
-    driver.save_screenshot(os.path.join(shots, "3-map-clusters.png"))
+    shot(driver, shots, "3-map-clusters")
     # Zoom by the map's button, then by a pinch of two fingers drawn apart (touch events through DevTools).
     driver.find_element(By.CSS_SELECTOR, "#map .zoom-in").click()
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#map[data-zoom="7"]'), "the zoom-in button to reach zoom 7")
@@ -136,7 +181,36 @@ def check_page(driver, base, shots):
     except Exception:
         fail(f"searching 'cafe' listed no café: {[b.text for b in driver.find_elements(By.CSS_SELECTOR, '#results button')]}")
         return
-    driver.save_screenshot(os.path.join(shots, "4-search.png"))
+    shot(driver, shots, "4-search")
+    # Typing waits for a pause: a word typed at once asks the server once, not once a letter.
+    asked = driver.execute_script("return performance.getEntriesByType('resource')"
+                                  ".filter((e) => e.name.includes('/v1/places/search')).length")
+    if asked > 2:
+        fail(f"typing 'cafe' asked the server {asked} times")
+
+    # Seen from San Francisco, "taco" lists San Francisco's taquería first (the search is biased to the map's view).
+    driver.get("about:blank")
+    driver.get(base + "/#map=12/37.7749/-122.4194")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#map[data-zoom="12"]'), "San Francisco's view")
+    driver.find_element(By.ID, "search-words").send_keys("taco")
+    if wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#results button"), "'taco' from San Francisco"):
+        listed = [b.get_attribute("data-id") for b in driver.find_elements(By.CSS_SELECTOR, "#results button")]
+        if not listed[0].startswith("sf-"):
+            fail(f"'taco' seen from San Francisco lists {listed[0]} first: {listed}")
+        # A far result says where it is before the map moves there.
+        far = next((b for b in driver.find_elements(By.CSS_SELECTOR, "#results button") if b.get_attribute("data-id").startswith("cdmx-")), None)
+        if far:
+            far.click()
+            wait(driver, lambda d: "Mexico City" in d.find_element(By.ID, "status").text, "a far place said where it is")
+            wait(driver, lambda d: d.find_element(By.ID, "place").is_displayed(), "the far place's panel")
+            shot(driver, shots, "4b-far-result")
+    driver.find_element(By.ID, "search-words").clear()
+    driver.get("about:blank")
+    driver.get(base + "/")
+    wait(driver, lambda d: d.execute_script("return document.readyState") == "complete", "the page")
+    box = driver.find_element(By.ID, "search-words")
+    box.send_keys("cafe")
+    wait(driver, lambda d: any("Café" in b.text for b in d.find_elements(By.CSS_SELECTOR, "#results button")), "the café again")
 
     # A place opens in its panel.
     first = next(b for b in driver.find_elements(By.CSS_SELECTOR, "#results button") if "Café" in b.text)
@@ -151,7 +225,19 @@ def check_page(driver, base, shots):
         fail(f"the panel's facts lack the kind or the rating: {facts!r}")
     if not driver.find_element(By.ID, "place-geo").get_attribute("href").startswith("geo:"):
         fail("the panel has no geo: link")
-    driver.save_screenshot(os.path.join(shots, "5-place.png"))
+    shot(driver, shots, "5-place")
+    # The place opened is marked on the map, and its result and its pin are linked both ways.
+    chosen = first.get_attribute("data-id")
+    if not wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#map .overlay .chosen"), "the opened place marked on the map"):
+        pass
+    webdriver.ActionChains(driver).move_to_element(first).perform() if driver.size == "desktop" else driver.execute_script(
+        "arguments[0].focus()", first)
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#map .overlay .linked"), "the hovered result's place marked on the map")
+    accessible(driver, "a place's panel")
+    driver.find_element(By.ID, "place-close").click()
+    wait(driver, lambda d: not d.find_element(By.ID, "place").is_displayed(), "the panel closed by its button")
+    if driver.find_elements(By.CSS_SELECTOR, "#map .overlay .chosen"):
+        fail(f"the closed place {chosen} is still marked on the map")
 
     # The keyboard alone: Tab reaches the search box, then a result; Enter opens it and moves the focus to the panel.
     driver.get(base + "/")
@@ -183,12 +269,16 @@ def check_page(driver, base, shots):
     time.sleep(0.2)
     if driver.switch_to.active_element.get_attribute("id") != "place":
         fail("opening a place from the keyboard did not move the focus to its panel")
-    driver.save_screenshot(os.path.join(shots, "6-keyboard.png"))
+    shot(driver, shots, "6-keyboard")
     errors = console_errors(driver)
     if errors:
         fail(f"console errors after the checks: {errors}")
 
 
+POINTS = {"N": "north", "NNE": "north-northeast", "NE": "northeast", "ENE": "east-northeast", "E": "east",
+          "ESE": "east-southeast", "SE": "southeast", "SSE": "south-southeast", "S": "south", "SSW": "south-southwest",
+          "SW": "southwest", "WSW": "west-southwest", "W": "west", "WNW": "west-northwest", "NW": "northwest",
+          "NNW": "north-northwest"}
 TILE_ATTRIBUTION = "Test tiles © nobody, drawn by the browser test"
 PASSWORD = "a long password"
 
@@ -248,7 +338,7 @@ def check_near(driver, base, shots):
         wanted = [place["id"] for place in answer["places"]]
         if not wanted or shown != wanted:
             fail(f"'{button}' listed {shown}, but nearby (sort={sort}) answers {wanted}")
-    driver.save_screenshot(os.path.join(shots, "7-popular-near-here.png"))
+    shot(driver, shots, "7-popular-near-here")
     # The browser's location (Tromsø, told to Chromium through its DevTools protocol) is "here" too.
     driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": base, "permissions": ["geolocation"]})
     driver.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": 69.6492, "longitude": 18.9553, "accuracy": 10})
@@ -282,9 +372,12 @@ def check_near(driver, base, shots):
     lat = float(driver.find_element(By.ID, "near-where").get_attribute("data-lat"))
     lon = float(driver.find_element(By.ID, "near-where").get_attribute("data-lon"))
     directions = api(base, "GET", f"/v1/places/{place_id}?from={lat:.6f},{lon:.6f}")["directions"]
-    if f"{directions['distanceMiles']:.2f} mi" not in facts or directions["compass"] not in facts:
-        fail(f"the panel's distance from here is not the server's ({directions}): {facts!r}")
-    driver.save_screenshot(os.path.join(shots, "8-place-hours.png"))
+    compass = POINTS[directions["compass"]]
+    miles = directions["distanceMiles"]
+    distance = f"{miles:.1f} miles" if miles < 10 else f"{round(miles):,} miles"
+    if f"{distance} (" not in facts or f"{compass} of here" not in facts or "Los Angeles time" not in facts:
+        fail(f"the panel's distance, direction or time zone is not the server's in words ({directions}): {facts!r}")
+    shot(driver, shots, "8-place-hours")
     # The README's picture: the bay area's pins and clusters, and what is popular within 2 miles, in a small window.
     size = driver.get_window_size()
     driver.set_window_size(1000, 760)
@@ -296,7 +389,7 @@ def check_near(driver, base, shots):
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#results button"), "popular near here")
     driver.find_element(By.ID, "search-words").click()
     time.sleep(0.5)
-    driver.save_screenshot(os.path.join(shots, "page.png"))
+    shot(driver, shots, "page")
     driver.set_window_size(size["width"], size["height"])
 
 
@@ -319,7 +412,32 @@ def check_tiles(driver, base, tiles, shots):
     if errors:
         fail(f"console errors with tiles: {errors}")
     if loaded:
-        driver.save_screenshot(os.path.join(shots, "9-tiles.png"))
+        shot(driver, shots, "9-tiles")
+
+
+def check_basemap(driver, base, shots):
+    """Without tiles, the map draws Natural Earth's countries: land over Chad, water in the South Atlantic, in the
+    page's colours, with the credit on the map; the file comes with a tag a browser revalidates."""
+    headers = places_server_headers(base + "/web/basemap.json")
+    if not headers.get("ETag") or headers.get("Content-Type") != "application/json":
+        fail(f"the basemap is served without its tag or type: {headers}")
+    for view, variable, what in (("4/15.5/18.7", "--map-land", "land over Chad"), ("4/-32.5/-22.5", "--map-water", "water off Africa")):
+        driver.get("about:blank")
+        driver.get(f"{base}/#map={view}")
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#map[data-zoom="4"]'), f"the map at {view}")
+        time.sleep(0.5)
+        found = driver.execute_script("""
+            const canvas = document.querySelector('#map canvas');
+            const pixel = canvas.getContext('2d').getImageData(Math.floor(canvas.width / 2), Math.floor(canvas.height / 2), 1, 1).data;
+            const probe = document.createElement('canvas').getContext('2d');
+            probe.fillStyle = getComputedStyle(document.getElementById('map')).getPropertyValue(arguments[0]).trim();
+            probe.fillRect(0, 0, 1, 1);
+            return [[...pixel.slice(0, 3)], [...probe.getImageData(0, 0, 1, 1).data.slice(0, 3)]];""", variable)
+        if found[0] != found[1]:
+            fail(f"the map shows {found[0]} where it should show {what} ({variable} {found[1]})")
+    if "Natural Earth" not in driver.find_element(By.CSS_SELECTOR, "#map .attribution").text:
+        fail("the map does not credit Natural Earth")
+    shot(driver, shots, "3b-basemap")
 
 
 def places_server_headers(url):
@@ -341,41 +459,44 @@ def streams_open(bases):
 
 
 def check_signed_in(driver, base, ballot_bases, shots):
+    tag = "_" + driver.size[0]
+    ana, ben, cleo, dana = (name + tag for name in ("ana", "ben", "cleo", "dana"))
     """Cleo signs in (her accessibility settings apply), marks a favourite and a rating, and casts the last ballot of a
     three-person decision: Ben's ballot and then the result reach her page over the decision's stream, and the
     decision's end reaches her notifications over theirs. Ballots go through `ballot_bases` in turn."""
-    tokens = {name: sign_up(base, name) for name in ("ana", "ben", "cleo")}
+    tokens = {name: sign_up(base, name) for name in (ana, ben, cleo)}
     api(base, "PATCH", "/v1/me/settings", {"accessibility": {"largerText": True, "highContrast": True, "reducedMotion": True}},
-        tokens["cleo"])
-    group = api(base, "POST", "/v1/groups", {"name": "Friday crew"}, tokens["ana"])["id"]
-    for name in ("ben", "cleo"):
-        api(base, "POST", f"/v1/groups/{group}/invitations", {"username": name}, tokens["ana"])
+        tokens[cleo])
+    group = api(base, "POST", "/v1/groups", {"name": "Friday crew"}, tokens[ana])["id"]
+    for name in (ben, cleo):
+        api(base, "POST", f"/v1/groups/{group}/invitations", {"username": name}, tokens[ana])
         api(base, "POST", f"/v1/me/invitations/{group}/accept", None, tokens[name])
     candidates = ["sf-valencia-sourdough-works", "sf-lupine-salt", "sf-taqueria-los-cuates"]
     decision = api(base, "POST", "/v1/decisions", {"groupId": group, "method": "tiered", "title": "Friday dinner",
-                                                   "candidates": {"placeIds": candidates}}, tokens["ana"])["id"]
+                                                   "candidates": {"placeIds": candidates}}, tokens[ana])["id"]
     api(ballot_bases[0], "PUT", f"/v1/decisions/{decision}/ballot", {"ranking": ["sf-lupine-salt", "sf-valencia-sourdough-works"]},
-        tokens["ana"])
+        tokens[ana])
 
     # Signing up in the dialog signs the new account in; signing out again.
     driver.get("about:blank")
     driver.get(base + "/")
     wait(driver, lambda d: d.execute_script("return document.readyState") == "complete", "the page")
     driver.find_element(By.ID, "sign-in-open").click()
-    driver.find_element(By.ID, "sign-in-username").send_keys("dana")
+    driver.find_element(By.ID, "sign-in-username").send_keys(dana)
     driver.find_element(By.ID, "sign-in-password").send_keys(PASSWORD)
-    driver.find_element(By.ID, "sign-in-email").send_keys("dana@example.com")
+    driver.find_element(By.ID, "sign-in-email").send_keys(f"{dana}@example.com")
     driver.find_element(By.ID, "sign-up-submit").click()
-    if wait(driver, lambda d: d.find_element(By.ID, "whoami").text == "Signed in as dana", "Dana signed up and in"):
-        if api(base, "GET", "/v1/users/search?q=dana", token=tokens["ana"])["items"][0]["username"] != "dana":
+    if wait(driver, lambda d: d.find_element(By.ID, "whoami").text == f"Signed in as {dana}", "Dana signed up and in"):
+        if api(base, "GET", f"/v1/users/search?q={dana}", token=tokens[ana])["items"][0]["username"] != dana:
             fail("the account made in the page is not on the server")
         driver.find_element(By.ID, "sign-out").click()
         wait(driver, lambda d: d.find_element(By.ID, "sign-in-open").is_displayed(), "Dana signed out")
     # A wrong password is told in the dialog, which stays open.
     driver.find_element(By.ID, "sign-in-open").click()
-    driver.find_element(By.ID, "sign-in-username").send_keys("cleo")
+    driver.find_element(By.ID, "sign-in-username").send_keys(cleo)
     driver.find_element(By.ID, "sign-in-password").send_keys("not her password" + Keys.ENTER)
     wait(driver, lambda d: d.find_element(By.ID, "sign-in-error").text != "", "the wrong password refused in the dialog")
+    accessible(driver, "the sign-in dialog")
     driver.find_element(By.ID, "sign-in-cancel").click()
     # The browser logs the refused login's 401 as a failed load; it is the one error expected.
     unexpected = [e for e in console_errors(driver) if not ("/v1/auth/login" in e and "401" in e)]
@@ -387,9 +508,9 @@ def check_signed_in(driver, base, ballot_bases, shots):
     driver.execute_script("arguments[0].focus()", opener)
     opener.send_keys(Keys.ENTER)
     wait(driver, lambda d: d.find_element(By.ID, "sign-in").get_attribute("open") is not None, "the sign-in dialog")
-    driver.switch_to.active_element.send_keys("cleo")
+    driver.switch_to.active_element.send_keys(cleo)
     driver.find_element(By.ID, "sign-in-password").send_keys(PASSWORD + Keys.ENTER)
-    if not wait(driver, lambda d: d.find_element(By.ID, "whoami").text == "Signed in as cleo", "Cleo signed in"):
+    if not wait(driver, lambda d: d.find_element(By.ID, "whoami").text == f"Signed in as {cleo}", "Cleo signed in"):
         return
     root_classes = driver.execute_script("return document.documentElement.className")
     size = driver.execute_script("return getComputedStyle(document.documentElement).fontSize")
@@ -406,15 +527,16 @@ def check_signed_in(driver, base, ballot_bases, shots):
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#results button"), "search results")
     first = driver.find_element(By.CSS_SELECTOR, "#results button")
     place_id = first.get_attribute("data-id")
+    ratings_before = api(base, "GET", f"/v1/places/{place_id}")["ratingCount"]
     first.click()
     wait(driver, lambda d: d.find_element(By.ID, "place-favorite").is_displayed(), "the favourite button")
     driver.find_element(By.ID, "place-favorite").click()
     wait(driver, lambda d: d.find_element(By.ID, "place-favorite").get_attribute("aria-pressed") == "true", "the favourite kept")
     Select(driver.find_element(By.ID, "place-stars")).select_by_value("5")
     wait(driver, lambda d: "Rated 5" in d.find_element(By.ID, "place-mine-status").text, "the rating saved")
-    favorites = [item["id"] for item in api(base, "GET", "/v1/me/favorites", token=tokens["cleo"])["items"]]
+    favorites = [item["id"] for item in api(base, "GET", "/v1/me/favorites", token=tokens[cleo])["items"]]
     rated = api(base, "GET", f"/v1/places/{place_id}")
-    if place_id not in favorites or rated["ratingCount"] != 1:
+    if place_id not in favorites or rated["ratingCount"] != ratings_before + 1:
         fail(f"the page's favourite or rating did not reach the server: favourites {favorites}, {rated['ratingCount']} ratings")
 
     # The decision, shown live: Ben votes through another instance while Cleo's page watches.
@@ -428,12 +550,14 @@ def check_signed_in(driver, base, ballot_bases, shots):
     if not wait(driver, lambda d: streams_open(ballot_bases) == 2, "two streams open for the page"):
         fail(f"with a decision shown, {streams_open(ballot_bases)} streams are open, not 2")
     api(ballot_bases[1 % len(ballot_bases)], "PUT", f"/v1/decisions/{decision}/ballot",
-        {"ranking": ["sf-valencia-sourdough-works", "sf-lupine-salt"]}, tokens["ben"])
-    wait(driver, lambda d: "ben voted" in d.find_element(By.ID, "decision-state").text
-         and "Waiting for cleo." in d.find_element(By.ID, "decision-state").text, "Ben's ballot over the stream")
+        {"ranking": ["sf-valencia-sourdough-works", "sf-lupine-salt"]}, tokens[ben])
+    wait(driver, lambda d: f"{ben} voted" in d.find_element(By.ID, "decision-state").text
+         and "Waiting for you." in d.find_element(By.ID, "decision-state").text
+         and "2 ballots" in d.find_element(By.ID, "decision-state").text, "Ben's ballot over the stream")
+    accessible(driver, "a decision shown, signed in")
     # The ballot starts in the candidates' order; the keyboard, the buttons and a drag each move a place.
     order = lambda: [item.get_attribute("data-id") for item in driver.find_elements(By.CSS_SELECTOR, "#ranking li")]
-    a, b, c = [candidate["placeId"] for candidate in api(base, "GET", f"/v1/decisions/{decision}", token=tokens["cleo"])["candidates"]]
+    a, b, c = [candidate["placeId"] for candidate in api(base, "GET", f"/v1/decisions/{decision}", token=tokens[cleo])["candidates"]]
     if order() != [a, b, c]:
         fail(f"the ballot starts as {order()}, not the candidates' order {[a, b, c]}")
     items = driver.find_elements(By.CSS_SELECTOR, "#ranking li")
@@ -464,12 +588,12 @@ def check_signed_in(driver, base, ballot_bases, shots):
     if ranking != [c, b, a]:
         fail(f"dragging the first place onto the third gave {ranking}")
     driver.execute_script("document.getElementById('decision').scrollIntoView()")
-    driver.save_screenshot(os.path.join(shots, "10-ranking.png"))
+    shot(driver, shots, "10-ranking")
     events_before = int(driver.find_element(By.ID, "decision").get_attribute("data-events"))
     driver.find_element(By.ID, "ballot-submit").send_keys(Keys.ENTER)
     wait(driver, lambda d: d.find_element(By.ID, "decision").get_attribute("data-last-event") == "ended"
          and d.find_element(By.ID, "decision-result").get_attribute("data-final") == "true", "the result over the stream")
-    view = api(base, "GET", f"/v1/decisions/{decision}", token=tokens["cleo"])
+    view = api(base, "GET", f"/v1/decisions/{decision}", token=tokens[cleo])
     shown = driver.find_element(By.ID, "decision-result").get_attribute("data-winner")
     events = int(driver.find_element(By.ID, "decision").get_attribute("data-events"))
     if view["status"] != "completed" or shown != view["result"]["winner"] or events < events_before + 2:
@@ -484,10 +608,14 @@ def check_signed_in(driver, base, ballot_bases, shots):
     if not wait(driver, lambda d: streams_open(ballot_bases) == 1, "the decision's stream closed"):
         fail(f"after the decision ended, {streams_open(ballot_bases)} streams are open, not 1")
     driver.find_element(By.ID, "notifications-toggle").click()
+    # Seen, the notifications are marked read (on the server too) and the badge empties.
     wait(driver, lambda d: any("Friday dinner” is decided" in li.text for li in d.find_elements(By.CSS_SELECTOR, "#notification-list li"))
-         and d.find_element(By.ID, "unread").text != "", "the decision's end in the notifications")
+         and d.find_element(By.ID, "unread").text == "", "the decision's end in the notifications, marked read")
+    wait(driver, lambda d: api(base, "GET", "/v1/notifications", token=tokens[cleo])["unreadCount"] == 0,
+         "the notifications seen marked read on the server")
+    accessible(driver, "the notifications")
     driver.execute_script("document.getElementById('decision').scrollIntoView()")
-    driver.save_screenshot(os.path.join(shots, "11-decision-result.png"))
+    shot(driver, shots, "11-decision-result")
     errors = console_errors(driver)
     if errors:
         fail(f"console errors while signed in: {errors}")
@@ -501,6 +629,130 @@ def check_signed_in(driver, base, ballot_bases, shots):
         fail(f"signing out left the token or the settings behind: {left}")
     if places_server.call(base, "GET", "/v1/me", token=token)[0] != 401:
         fail("the token still works after signing out")
+
+
+def sign_up_in_page(driver, base, username):
+    """A new account made in the page's dialog, signed in."""
+    driver.get("about:blank")
+    driver.get(base + "/#map=14/37.7599/-122.4200")
+    wait(driver, lambda d: d.execute_script("return document.readyState") == "complete", "the page")
+    driver.find_element(By.ID, "sign-in-open").click()
+    driver.find_element(By.ID, "sign-in-username").send_keys(username)
+    driver.find_element(By.ID, "sign-in-password").send_keys(PASSWORD)
+    driver.find_element(By.ID, "sign-in-email").send_keys(f"{username}@example.com")
+    driver.find_element(By.ID, "sign-up-submit").click()
+    return wait(driver, lambda d: d.find_element(By.ID, "whoami").text == f"Signed in as {username}", f"{username} signed up")
+
+
+def click(driver, element):
+    """Clicks a control as a person would reach it: scrolled into view first (a phone's page is long)."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
+def check_group_decision(binary_base, shots):
+    """Three people decide together from the page alone, each in a browser of their own (two desktops and a phone):
+    Amy makes a group and invites Bo and Cy by username (offered as she types); Bo joins from his notification, Cy from
+    her invitations; Amy starts a ranked vote on the places near here; each opens it (Bo and Cy from the notification)
+    and casts a ballot; the result reaches all three over the decision's stream. No API call but the page's."""
+    base = binary_base
+    names = {"amy": "amy_g", "bo": "bo_g", "cy": "cy_g"}
+    drivers = {}
+    try:
+        for who, size in (("amy", "desktop"), ("bo", "phone"), ("cy", "desktop")):
+            drivers[who] = browser(shots, size)
+            drivers[who].size = f"{size}-{who}"
+            if not sign_up_in_page(drivers[who], base, names[who]):
+                return
+        amy, bo, cy = drivers["amy"], drivers["bo"], drivers["cy"]
+        # Amy makes the group and invites the two by username, chosen among the names offered as she types.
+        click(amy, amy.find_element(By.ID, "group-name"))
+        amy.find_element(By.ID, "group-name").send_keys("Dinner club" + Keys.ENTER)
+        if not wait(amy, lambda d: d.find_element(By.ID, "group-invite").is_displayed(), "the group made, its invite form"):
+            return
+        for friend in ("bo", "cy"):
+            field = amy.find_element(By.ID, "invite-username")
+            field.send_keys(names[friend][:3])
+            wait(amy, lambda d: names[friend] in [o.get_attribute("value") for o in d.find_elements(By.CSS_SELECTOR, "#invite-people option")],
+                 f"{names[friend]} offered as Amy types")
+            field.send_keys(names[friend][3:] + Keys.ENTER)
+            wait(amy, lambda d: f"{names[friend]} is invited" in d.find_element(By.ID, "groups-status").text, f"{names[friend]} invited")
+        shot(amy, shots, "20-group-invited")
+        # Bo joins from the notification; Cy from her invitations.
+        bo.find_element(By.ID, "notifications-toggle").click()
+        join = wait(bo, lambda d: next((b for b in d.find_elements(By.CSS_SELECTOR, "#notification-list button") if b.text == "Join"), None),
+                    "Bo's invitation in his notifications")
+        if join:
+            click(bo, join)
+            wait(bo, lambda d: "You joined" in d.find_element(By.ID, "notifications-status").text, "Bo joined")
+        shot(bo, shots, "21-joined-from-notification")
+        accessible(bo, "an invitation in the notifications")
+        cy.refresh()
+        join = wait(cy, lambda d: next((b for b in d.find_elements(By.CSS_SELECTOR, "#invitations button") if b.text == "Join"), None),
+                    "Cy's invitation")
+        if join:
+            click(cy, join)
+            wait(cy, lambda d: "Dinner club" in d.find_element(By.ID, "groups").text, "Cy in the group")
+        # Amy picks here on the map and starts a ranked vote among the places within half a mile.
+        amy.find_element(By.ID, "map").send_keys(Keys.ENTER)
+        amy.execute_script("const r = document.getElementById('near-radius'); r.value = '0.5'; r.dispatchEvent(new Event('input'));")
+        click(amy, amy.find_element(By.ID, "decision-title-input"))
+        amy.find_element(By.ID, "decision-title-input").send_keys("Dinner tonight")
+        wait(amy, lambda d: len(Select(d.find_element(By.ID, "decision-group")).options) > 1, "Amy's group to choose")
+        Select(amy.find_element(By.ID, "decision-group")).select_by_visible_text("Dinner club")
+        click(amy, amy.find_element(By.ID, "decision-start"))
+        if not wait(amy, lambda d: d.find_element(By.ID, "decision").is_displayed()
+                    and d.find_element(By.ID, "decision").get_attribute("data-stream") == "live", "Amy's decision started and shown"):
+            fail(f"the decision did not start: {amy.find_element(By.ID, 'decision-new-status').text!r}")
+            return
+        shot(amy, shots, "22-decision-started")
+        # Bo and Cy open it from the notification that it started, and vote; Amy votes last.
+        for person in (bo, cy):
+            if person is cy:
+                cy.find_element(By.ID, "notifications-toggle").click()
+            opener = wait(person, lambda d: next((b for b in d.find_elements(By.CSS_SELECTOR, "#notification-list button")
+                                                  if b.text == "Open the decision"), None), "the decision's notification")
+            if not opener:
+                return
+            click(person, opener)
+            ballot = wait(person, lambda d: d.find_element(By.ID, "ballot-submit").is_displayed() and d.find_element(By.ID, "ballot-submit"),
+                          "the ballot")
+            if not ballot:
+                return
+            ranks = [r.text for r in person.find_elements(By.CSS_SELECTOR, "#ranking .rank")]
+            if ranks[:3] != ["1", "2", "3"]:
+                fail(f"the ballot's places are not numbered: {ranks}")
+            click(person, ballot)
+            wait(person, lambda d: "Your ballot is in." in d.find_element(By.ID, "decision-state").text, "the ballot cast")
+        shot(bo, shots, "23-voted")
+        click(amy, amy.find_element(By.ID, "ballot-submit"))
+        for who, person in drivers.items():
+            if not wait(person, lambda d: d.find_element(By.ID, "decision-result").get_attribute("data-final") == "true",
+                        f"the result on {who}'s page"):
+                continue
+            text = person.find_element(By.ID, "decision-result").text
+            state = person.find_element(By.ID, "decision-state").text
+            if " wins" not in text or "3 ballots" not in state or "sf-" in text:
+                fail(f"{who}'s page says the result as {text!r} / {state!r}, not in names with its 3 ballots")
+        shot(amy, shots, "24-decided")
+        shot(bo, shots, "24-decided")
+        accessible(bo, "a decided decision")
+        # The winner opens on the map.
+        show = next((b for b in amy.find_elements(By.CSS_SELECTOR, "#decision-result button") if b.text.startswith("Show ")), None)
+        if show:
+            click(amy, show)
+            winner = amy.find_element(By.ID, "decision-result").get_attribute("data-winner")
+            wait(amy, lambda d: d.find_element(By.ID, "place").is_displayed() and
+                 d.find_element(By.CSS_SELECTOR, "#map .overlay .chosen"), f"the winner {winner} shown on the map")
+        else:
+            fail("the result has no button that shows the winner on the map")
+        for who, person in drivers.items():
+            errors = [e for e in console_errors(person) if "/v1/auth/login" not in e]
+            if errors:
+                fail(f"console errors on {who}'s page: {errors}")
+    finally:
+        for person in drivers.values():
+            person.quit()
 
 
 class Tiles:
@@ -541,16 +793,18 @@ def on_sqlite(binary, work, shots):
                                           "--seeds", os.path.join(root, "Seeds"), "--bcrypt-cost", "4",
                                           "--map-tiles", tiles.template, "--map-tiles-attribution", TILE_ATTRIBUTION],
                                  os.path.join(work, "server.log"), base, seconds=120, who="browser test")
-    driver = None
     try:
-        driver = browser(shots)
-        check_page(driver, base, shots)
-        check_near(driver, base, shots)
-        check_tiles(driver, base, tiles, shots)
-        check_signed_in(driver, base, [base], shots)
+        for size in SIZES:
+            driver = browser(shots, size)
+            try:
+                check_page(driver, base, shots)
+                check_near(driver, base, shots)
+                check_tiles(driver, base, tiles, shots)
+                check_signed_in(driver, base, [base], shots)
+            finally:
+                driver.quit()
+        check_group_decision(base, shots)
     finally:
-        if driver is not None:
-            driver.quit()
         places_server.stop(server)
         tiles.stop()
     return os.path.join(work, "server.log")
@@ -567,17 +821,20 @@ def on_cluster(binary, work, shots):
     if os.geteuid() == 0:
         os.chmod(work, 0o755)  # PostgreSQL runs as `postgres` and must reach its folder inside
     cluster = cluster_test.Cluster(binary, work)
-    driver = None
     try:
         cluster.start()
         base = cluster.nginx.base
-        driver = browser(shots)
-        check_page(driver, base, shots)
-        check_near(driver, base, shots)
-        check_signed_in(driver, base, [instance.base for instance in cluster.instances], shots)
+        for size in SIZES:
+            driver = browser(shots, size)
+            try:
+                check_page(driver, base, shots)
+                check_basemap(driver, base, shots)
+                check_near(driver, base, shots)
+                check_signed_in(driver, base, [instance.base for instance in cluster.instances], shots)
+            finally:
+                driver.quit()
+        check_group_decision(base, shots)
     finally:
-        if driver is not None:
-            driver.quit()
         cluster.stop()
     return work
 

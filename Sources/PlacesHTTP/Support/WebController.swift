@@ -39,22 +39,30 @@ struct WebController: Sendable {
         let contentType: String
     }
 
-    /// The page's files by the name its HTML asks for them under `/web/`.
-    static let files: [String: File] = [
-        "app.js": File(bytes: PackageResources.app_js, contentType: "text/javascript; charset=utf-8"),
-        "account.js": File(bytes: PackageResources.account_js, contentType: "text/javascript; charset=utf-8"),
-        "decisions.js": File(bytes: PackageResources.decisions_js, contentType: "text/javascript; charset=utf-8"),
-        "map.js": File(bytes: PackageResources.map_js, contentType: "text/javascript; charset=utf-8"),
-        "place.js": File(bytes: PackageResources.place_js, contentType: "text/javascript; charset=utf-8"),
-        "stream.js": File(bytes: PackageResources.stream_js, contentType: "text/javascript; charset=utf-8"),
-        "style.css": File(bytes: PackageResources.style_css, contentType: "text/css; charset=utf-8"),
-    ]
+    /// The page's files by the name its HTML and its modules ask for them under `/web/`.
+    static let files: [String: File] = {
+        let script = "text/javascript; charset=utf-8"
+        let scripts: [(String, [UInt8])] = [
+            ("app.js", PackageResources.app_js), ("api.js", PackageResources.api_js), ("dom.js", PackageResources.dom_js),
+            ("geo.js", PackageResources.geo_js), ("map.js", PackageResources.map_js), ("map-input.js", PackageResources.map_input_js),
+            ("map-markers.js", PackageResources.map_markers_js), ("basemap.js", PackageResources.basemap_js),
+            ("results.js", PackageResources.results_js), ("search.js", PackageResources.search_js), ("place.js", PackageResources.place_js),
+            ("account.js", PackageResources.account_js), ("stream.js", PackageResources.stream_js),
+            ("notifications.js", PackageResources.notifications_js), ("groups.js", PackageResources.groups_js),
+            ("decisions.js", PackageResources.decisions_js), ("decision-start.js", PackageResources.decision_start_js),
+        ]
+        var files = Dictionary(uniqueKeysWithValues: scripts.map { ($0.0, File(bytes: $0.1, contentType: script)) })
+        files["style.css"] = File(bytes: PackageResources.style_css, contentType: "text/css; charset=utf-8")
+        // Natural Earth's countries (public domain), made by Tests/tools/make-basemap.py: the map's offline background.
+        files["basemap.json"] = File(bytes: PackageResources.basemap_json, contentType: "application/json")
+        return files
+    }()
 
     var routes: [Route] {
         [
-            Route(.get, "", use: servePage),
-            Route(.get, "favicon.svg", use: icon),
-            Route(.get, "web/{file}", use: file),
+            Route(.get, "", query: .ignored, use: servePage),
+            Route(.get, "favicon.svg", query: .ignored, use: icon),
+            Route(.get, "web/{file}", query: .ignored, use: file),
         ]
     }
 

@@ -6,21 +6,15 @@
 // (Any script the page ran could read either; the Content-Security-Policy is what keeps other scripts out.)
 
 import { EventStream } from "./stream.js";
+import { api, ApiError } from "./api.js";
 
 const KEY = "places.token";
 
-/** An error answer: its stable code, its HTTP status and its message. */
-export class ApiError extends Error {
-  constructor(status, body) {
-    super(body && body.error ? body.error.message : `the server answered ${status}`);
-    this.status = status;
-    this.code = body && body.error ? body.error.code : undefined;
-  }
-}
-
 export class Session {
   constructor() {
-    this.token = sessionStorage.getItem(KEY);
+    api.token = sessionStorage.getItem(KEY);
+    // A token the server refuses (expired, or revoked elsewhere) is forgotten.
+    api.onUnauthorized = () => this.forget();
     this.user = null;
     this.favorites = new Set();
     this.ratings = new Map();
@@ -32,20 +26,6 @@ export class Session {
     return this.user !== null;
   }
 
-  /** Calls the API as this session: JSON in and out; an error answer throws an ApiError. */
-  async api(path, { method = "GET", body } = {}) {
-    const headers = { Accept: "application/json" };
-    if (this.token) headers.Authorization = `Bearer ${this.token}`;
-    if (body !== undefined) headers["Content-Type"] = "application/json";
-    const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const answer = response.status === 204 ? null : await response.json().catch(() => null);
-    if (!response.ok) {
-      if (response.status === 401 && this.token) this.forget();
-      throw new ApiError(response.status, answer);
-    }
-    return answer;
-  }
-
   /** Calls `listener(session)` now and whenever the person signs in or out. */
   onChange(listener) {
     this.listeners.push(listener);
@@ -54,7 +34,7 @@ export class Session {
 
   /** Picks up a session this tab kept (a reload), if its token still works. */
   async resume() {
-    if (!this.token) return;
+    if (!api.token) return;
     try {
       await this.load();
     } catch (error) {
@@ -64,9 +44,9 @@ export class Session {
   }
 
   async signIn(username, password) {
-    const answer = await this.api("/v1/auth/login", { method: "POST", body: { username, password } });
-    this.token = answer.token;
-    sessionStorage.setItem(KEY, this.token);
+    const answer = await api.request("/v1/auth/login", { method: "POST", body: { username, password } });
+    api.token = answer.token;
+    sessionStorage.setItem(KEY, answer.token);
     try {
       await this.load();
     } catch (error) {
@@ -76,13 +56,13 @@ export class Session {
   }
 
   async signUp(username, password, email) {
-    await this.api("/v1/auth/register", { method: "POST", body: { username, password, email } });
+    await api.request("/v1/auth/register", { method: "POST", body: { username, password, email } });
     await this.signIn(username, password);
   }
 
   async signOut() {
     try {
-      await this.api("/v1/auth/logout", { method: "POST" });
+      await api.request("/v1/auth/logout", { method: "POST" });
     } finally {
       this.forget();
     }
@@ -90,7 +70,7 @@ export class Session {
 
   /** Reads what the page shows of the person (their profile, settings, favourites and ratings) and tells listeners. */
   async load() {
-    const mine = await this.api("/v1/me/export");
+    const mine = await api.request("/v1/me/export");
     this.user = mine.account;
     this.favorites = new Set(mine.favorites.map((favorite) => favorite.placeId));
     this.ratings = new Map(mine.ratings.map((rating) => [rating.placeId, rating.stars]));
@@ -100,7 +80,7 @@ export class Session {
 
   /** Drops the token and everything of the person's from the page. */
   forget() {
-    this.token = null;
+    api.token = null;
     this.user = null;
     this.favorites = new Set();
     this.ratings = new Map();
@@ -117,7 +97,7 @@ export class Session {
   watchNotifications(onEvent, onState) {
     if (this.notificationStream) this.notificationStream.close();
     this.notificationStream = this.signedIn
-      ? new EventStream("/v1/notifications/events", () => this.token, onEvent, onState)
+      ? new EventStream("/v1/notifications/events", onEvent, onState)
       : null;
   }
 }

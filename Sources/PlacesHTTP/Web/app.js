@@ -1,138 +1,102 @@
-// The page's entry: the map, search as you type, "near here" and "popular near here", a place's panel, and for a
-// signed-in person their favourites and ratings, groups and decisions (live) and notifications (live). Plain
-// JavaScript, served by `places serve` from the binary; it talks to the same API any client uses.
+// The page's entry: it makes each view and wires them together. The map and search where it looks, "near here", a
+// place's panel; for a signed-in person their favourites and ratings, groups and invitations, decisions started,
+// followed live and voted on, and notifications (live). Plain JavaScript, served by `places serve` from the binary;
+// it talks to the same API any client uses, through one client (api.js).
 
 import { PlacesMap } from "./map.js";
 import { Session } from "./account.js";
-import { PlacePanel, element } from "./place.js";
+import { PlacePanel } from "./place.js";
+import { Results } from "./results.js";
+import { Finder } from "./search.js";
 import { Decisions } from "./decisions.js";
+import { DecisionStart } from "./decision-start.js";
+import { Groups } from "./groups.js";
+import { Notifications } from "./notifications.js";
+import { byId } from "./dom.js";
+import { inBox, distanceInWords } from "./geo.js";
 
 const session = new Session();
-const words = document.getElementById("search-words");
-const results = document.getElementById("results");
-const status = document.getElementById("status");
-
-// Only the answer to the latest question is shown: an older one that arrives late is dropped.
-let asked = 0;
-
-/** Lists places (a search's hits or nearby's places) as buttons that open their panel. */
-function list(places, describe) {
-  results.replaceChildren(...places.map((place) => {
-    const item = element("li");
-    const button = element("button");
-    button.type = "button";
-    button.dataset.id = place.id;
-    button.append(element("span", place.name), element("span", ` · ${describe(place)}`, "kind"));
-    button.addEventListener("click", () => open(place.id));
-    item.append(button);
-    return item;
-  }));
-}
-
-async function search(text) {
-  const mine = ++asked;
-  const query = text.trim();
-  if (!query) {
-    results.replaceChildren();
-    status.textContent = "";
-    return;
-  }
-  try {
-    const page = await session.api(`/v1/places/search?q=${encodeURIComponent(query)}&limit=20`);
-    if (mine !== asked) return;
-    list(page.items, (hit) => `${hit.kind}${hit.city ? ` · ${hit.city}` : ""}`);
-    delete results.dataset.sort; // a new radius no longer asks nearby again
-    const count = page.items.length;
-    status.textContent = count === 0 ? "No place matches." : page.nextCursor ? `The ${count} best matches` : `${count} places`;
-  } catch (error) {
-    if (mine === asked) status.textContent = `Search failed: ${error.message}`;
-  }
-}
 
 // "Here": a point picked on the map or the browser's location; nearby questions and a place's distance start there.
-let here = null;
-const radius = document.getElementById("near-radius");
-const radiusValue = document.getElementById("near-radius-value");
+const here = { point: null, how: "" };
+const radius = byId("near-radius");
+
+const results = new Results({ open: (id) => open(id), link: (place) => map.link(place) });
+const map = new PlacesMap(byId("map"), {
+  openPlace: (id) => open(id),
+  pick: (point) => setHere(point, "picked on the map"),
+  link: (id) => results.mark(id),
+});
+const finder = new Finder(map, results);
+const panel = new PlacePanel(session, {
+  here: () => here.point,
+  shown: (place) => map.choose(place),
+  closed: () => map.choose(null),
+});
+
+/** Opens a place: a far one is said where it is first, then the map moves to it. */
+async function open(id) {
+  try {
+    const listed = results.place(id);
+    const box = map.box();
+    if (listed && !inBox(box, listed.lat, listed.lon)) {
+      const far = listed.distanceMeters !== undefined ? `, ${distanceInWords(listed.distanceMeters)} from the map's centre` : "";
+      results.say(`${listed.name} is in ${listed.city || "another place"}${far}: the map moves there.`);
+    }
+    const place = await panel.open(id);
+    if (place && !inBox(map.box(), place.lat, place.lon)) map.show(place.lat, place.lon, Math.max(map.zoom, 13));
+  } catch (error) {
+    results.say(`Could not open the place: ${error.message}`);
+  }
+}
 
 function setHere(point, how) {
-  here = point;
-  const where = document.getElementById("near-where");
+  here.point = point;
+  here.how = how;
+  const where = byId("near-where");
   where.textContent = `Here (${how}): ${point.lat.toFixed(4)}, ${point.lon.toFixed(4)}`;
   where.dataset.lat = String(point.lat);
   where.dataset.lon = String(point.lon);
-  document.getElementById("near-list").disabled = false;
-  document.getElementById("near-popular").disabled = false;
-  map.setCircle(here, Number(radius.value));
+  byId("near-list").disabled = false;
+  byId("near-popular").disabled = false;
+  map.setCircle(point, Number(radius.value));
+  start.renderSource();
 }
 
-/** Places within the radius of here: nearest first, or best first for "popular near here" (`sort=score`). */
-async function near(sort) {
-  if (!here) return;
-  const mine = ++asked;
-  const miles = Number(radius.value);
-  try {
-    const answer = await session.api(
-      `/v1/places/nearby?lat=${here.lat.toFixed(6)}&lon=${here.lon.toFixed(6)}&radius=${miles}&limit=20&sort=${sort}`);
-    if (mine !== asked) return;
-    list(answer.places, (place) => `${place.distanceMiles.toFixed(2)} mi · ${place.kind}${sort === "score" ? ` · score ${place.score.toFixed(2)}` : ""}`);
-    const what = sort === "score" ? "best first" : "nearest first";
-    status.textContent = answer.count === 0 ? `No place within ${miles} mi.` : `${answer.count} places within ${miles} mi, ${what}`;
-    results.dataset.sort = sort;
-  } catch (error) {
-    if (mine === asked) status.textContent = `Nearby failed: ${error.message}`;
-  }
-}
-
-const panel = new PlacePanel(session, () => here, (place) => map.show(place.lat, place.lon, Math.max(map.zoom, 14)));
-
-async function open(id) {
-  try {
-    await panel.open(id);
-  } catch (error) {
-    status.textContent = `Could not open the place: ${error.message}`;
-  }
-}
-
-const map = new PlacesMap(document.getElementById("map"), open, (point) => setHere(point, "picked on the map"));
-
-document.getElementById("search").addEventListener("submit", (event) => {
-  event.preventDefault();
-  search(words.value);
-});
-words.addEventListener("input", () => search(words.value));
 radius.addEventListener("input", () => {
-  radiusValue.textContent = `${radius.value} mi`;
-  if (here) map.setCircle(here, Number(radius.value));
+  byId("near-radius-value").textContent = `${radius.value} mi`;
+  if (here.point) map.setCircle(here.point, Number(radius.value));
+  start.renderSource();
 });
 radius.addEventListener("change", () => {
-  if (here && results.dataset.sort) near(results.dataset.sort);
+  const sort = results.state.sort;
+  if (here.point && sort) finder.near(here.point, Number(radius.value), sort);
 });
-document.getElementById("near-list").addEventListener("click", () => near("distance"));
-document.getElementById("near-popular").addEventListener("click", () => near("score"));
-document.getElementById("near-locate").addEventListener("click", () => {
+byId("near-list").addEventListener("click", () => finder.near(here.point, Number(radius.value), "distance"));
+byId("near-popular").addEventListener("click", () => finder.near(here.point, Number(radius.value), "score"));
+byId("near-locate").addEventListener("click", () => {
   if (!navigator.geolocation) {
-    status.textContent = "This browser cannot tell its location: click the map instead.";
+    results.say("This browser cannot tell its location: tap the map instead.");
     return;
   }
   navigator.geolocation.getCurrentPosition(
     (position) => {
       setHere({ lat: position.coords.latitude, lon: position.coords.longitude }, "your location");
-      map.show(here.lat, here.lon, Math.max(map.zoom, 12));
-      near("distance");
+      map.show(here.point.lat, here.point.lon, Math.max(map.zoom, 12));
+      finder.near(here.point, Number(radius.value), "distance");
     },
-    (error) => (status.textContent = `No location: ${error.message}. Click the map instead.`),
+    (error) => results.say(`No location: ${error.message}. Tap the map instead.`),
   );
 });
 
 // Signing in, up and out.
-const dialog = document.getElementById("sign-in");
-const signInError = document.getElementById("sign-in-error");
-document.getElementById("sign-in-open").addEventListener("click", () => {
-  document.getElementById("sign-in-form").reset();
-  signInError.textContent = "";
+const dialog = byId("sign-in");
+byId("sign-in-open").addEventListener("click", () => {
+  byId("sign-in-form").reset();
+  byId("sign-in-error").textContent = "";
   dialog.showModal();
 });
-document.getElementById("sign-in-form").addEventListener("submit", async (event) => {
+byId("sign-in-form").addEventListener("submit", async (event) => {
   const action = event.submitter ? event.submitter.value : "sign-in";
   if (action === "cancel") return;
   event.preventDefault();
@@ -146,55 +110,49 @@ document.getElementById("sign-in-form").addEventListener("submit", async (event)
     }
     event.target.reset();
     dialog.close();
-    document.getElementById("sign-out").focus();
+    byId("sign-out").focus();
   } catch (error) {
-    signInError.textContent = error.message;
+    byId("sign-in-error").textContent = error.message;
   }
 });
-document.getElementById("sign-out").addEventListener("click", async () => {
+byId("sign-out").addEventListener("click", async () => {
   try {
     await session.signOut();
   } catch (error) {
-    status.textContent = `Signed out here; the server did not hear it (${error.message}), so the session ends when it expires.`;
+    results.say(`Signed out here; the server did not hear it (${error.message}), so the session ends when it expires.`);
   }
-  document.getElementById("sign-in-open").focus();
+  byId("sign-in-open").focus();
 });
 
-// The person's notifications: one stream for the page, while signed in.
-const unread = document.getElementById("unread");
-const notificationList = document.getElementById("notification-list");
-const toggle = document.getElementById("notifications-toggle");
-toggle.addEventListener("click", () => {
-  const section = document.getElementById("notifications");
-  section.hidden = !section.hidden;
-  toggle.setAttribute("aria-expanded", String(!section.hidden));
+const decisions = new Decisions(session, (placeId) => open(placeId));
+const groups = new Groups(session);
+const start = new DecisionStart(session, {
+  here: () => (here.point ? { ...here.point, miles: Number(radius.value) } : null),
+  started: (id) => {
+    decisions.refresh();
+    decisions.show(id);
+  },
+  refreshGroups: () => groups.refresh(),
 });
-
-function notified(name, data) {
-  if (name === "snapshot") {
-    notificationList.replaceChildren(...data.items.map((item) => element("li", item.message)));
-    unread.textContent = data.unreadCount ? String(data.unreadCount) : "";
-  } else if (name === "notification") {
-    notificationList.prepend(element("li", data.message));
-    unread.textContent = String(Number(unread.textContent || 0) + 1);
-    if (data.kind === "decisionStarted" || data.kind === "decisionCompleted") decisions.refresh();
-  }
-}
-
-const decisions = new Decisions(session);
+groups.onChange((list) => start.groups(list));
+byId("place-pick").addEventListener("click", () => {
+  if (panel.place) start.pick(panel.place);
+  byId("place-mine-status").textContent = "Added to the decision you are starting (under “Decide together”).";
+});
+new Notifications(session, {
+  decision: (id) => decisions.show(id),
+  group: (id) => groups.show(id),
+  answered: () => {
+    groups.refresh();
+    decisions.refresh();
+  },
+});
 
 session.onChange(() => {
   const signedIn = session.signedIn;
-  document.getElementById("whoami").textContent = signedIn ? `Signed in as ${session.user.username}` : "";
-  document.getElementById("sign-in-open").hidden = signedIn;
-  document.getElementById("sign-out").hidden = !signedIn;
-  toggle.hidden = !signedIn;
-  if (!signedIn) {
-    document.getElementById("notifications").hidden = true;
-    toggle.setAttribute("aria-expanded", "false");
-    notificationList.replaceChildren();
-    unread.textContent = "";
-  }
-  session.watchNotifications(notified, (state) => (toggle.dataset.stream = state));
+  byId("whoami").textContent = signedIn ? `Signed in as ${session.user.username}` : "";
+  byId("sign-in-open").hidden = signedIn;
+  byId("sign-out").hidden = !signedIn;
+  byId("together").hidden = !signedIn;
 });
 session.resume();

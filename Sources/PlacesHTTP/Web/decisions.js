@@ -3,81 +3,84 @@
 // connections to a host), and a ballot ranked by dragging or from the keyboard.
 
 import { EventStream } from "./stream.js";
-import { element } from "./place.js";
+import { api, aborted, Latest } from "./api.js";
+import { element, byId, button, counted, listed } from "./dom.js";
+
+const METHOD_WORDS = { random: "random draw", tiered: "ranked vote", manual: "the admin's pick" };
+const STATUS_WORDS = { active: "open", completed: "decided", expired: "expired", closed: "closed", cancelled: "cancelled" };
 
 export class Decisions {
-  /** @param {import("./account.js").Session} session */
-  constructor(session) {
+  /**
+   * @param {import("./account.js").Session} session
+   * @param {(placeId: string) => void} openPlace shows a place (the winner) on the map and in its panel
+   */
+  constructor(session, openPlace) {
     this.session = session;
-    this.section = document.getElementById("decision");
+    this.openPlace = openPlace;
+    this.lists = new Latest();
+    this.opening = new Latest();
+    // What the person was last told of the decision shown (their ballot cast, someone's vote): kept beside the
+    // decision, so whichever of the ballot's answer and the stream's event comes last, the line reads both.
+    this.news = "";
+    this.section = byId("decision");
     this.stream = null;
     this.decision = null;
     this.ranking = [];
-    // Only the latest list and the latest decision asked for are shown: an older answer that arrives late is dropped.
-    this.listed = 0;
-    this.asked = 0;
     this.dragged = null;
-    document.getElementById("decision-close").addEventListener("click", () => {
+    byId("decision-close").addEventListener("click", () => {
       const id = this.decision && this.decision.id;
       this.hide();
       // The keyboard goes back to the decision in the list.
-      const button = id && document.querySelector(`#decisions button[data-id="${CSS.escape(id)}"]`);
-      if (button) button.focus();
+      const entry = id && document.querySelector(`#decisions button[data-id="${CSS.escape(id)}"]`);
+      if (entry) entry.focus();
     });
-    document.getElementById("ballot-submit").addEventListener("click", () => this.castBallot());
+    byId("ballot-submit").addEventListener("click", () => this.castBallot());
     session.onChange(() => {
-      document.getElementById("together").hidden = !session.signedIn;
       if (session.signedIn) {
         this.refresh();
       } else {
         // Nothing of the last person's stays for the next one.
-        this.listed += 1;
+        this.lists.cancel();
         this.hide();
-        document.getElementById("groups").replaceChildren();
-        document.getElementById("decisions").replaceChildren();
+        byId("decisions").replaceChildren();
       }
     });
   }
 
-  /** Lists the person's groups and decisions (newest first). */
+  /** Lists the person's decisions (newest first). */
   async refresh() {
-    const mine = ++this.listed;
     try {
-      const [groups, decisions] = await Promise.all([this.session.api("/v1/groups?limit=50"), this.session.api("/v1/decisions?limit=20")]);
-      if (mine !== this.listed) return;
-      document.getElementById("groups").replaceChildren(
-        ...groups.items.map((group) => element("li", `${group.name} · ${(group.members || []).length} members`)),
-      );
-      document.getElementById("decisions").replaceChildren(...decisions.items.map((decision) => {
+      const decisions = await this.lists.ask((signal) => api.request("/v1/decisions?limit=20", { signal }));
+      byId("decisions").replaceChildren(...decisions.items.map((decision) => {
         const item = element("li");
-        const button = element("button");
-        button.type = "button";
-        button.dataset.id = decision.id;
-        button.append(element("span", decision.title || "A decision"), element("span", ` · ${decision.method} · ${decision.status}`, "kind"));
-        button.addEventListener("click", () => this.show(decision.id));
-        item.append(button);
+        const open = element("button");
+        open.type = "button";
+        open.dataset.id = decision.id;
+        open.append(element("span", decision.title || "A decision", "name"),
+          element("span", ` · ${METHOD_WORDS[decision.method]} · ${STATUS_WORDS[decision.status] || decision.status}`, "kind"));
+        open.addEventListener("click", () => this.show(decision.id));
+        item.append(open);
         return item;
       }));
+      if (!decisions.items.length) byId("decisions").append(element("li", "No decision yet: start one below.", "hint"));
     } catch (error) {
-      if (mine === this.listed) {
-        document.getElementById("decisions").replaceChildren(element("li", `Could not list your decisions: ${error.message}`));
-      }
+      if (!aborted(error)) byId("decisions").replaceChildren(element("li", `Could not list your decisions: ${error.message}`));
     }
   }
 
   /** Shows one decision and follows it live until it is closed or another is shown. */
   async show(id) {
-    const mine = ++this.asked;
     let decision;
     try {
-      decision = await this.session.api(`/v1/decisions/${encodeURIComponent(id)}`);
+      decision = await this.opening.ask((signal) => api.request(`/v1/decisions/${encodeURIComponent(id)}`, { signal }));
     } catch (error) {
-      if (mine === this.asked) document.getElementById("decisions-status").textContent = `Could not open the decision: ${error.message}`;
+      if (!aborted(error)) byId("decisions-status").textContent = `Could not open the decision: ${error.message}`;
       return;
     }
-    if (mine !== this.asked || !this.session.signedIn) return;
+    if (!this.session.signedIn) return;
     this.hide();
-    document.getElementById("decisions-status").textContent = "";
+    this.news = "";
+    byId("decisions-status").textContent = "";
     this.decision = decision;
     this.ranking = decision.myBallot && decision.myBallot.length ? [...decision.myBallot] : [];
     for (const candidate of decision.candidates) {
@@ -90,13 +93,13 @@ export class Decisions {
     this.section.hidden = false;
     this.section.focus();
     if (decision.status === "active") {
-      this.stream = new EventStream(`/v1/decisions/${encodeURIComponent(id)}/events`, () => this.session.token,
+      this.stream = new EventStream(`/v1/decisions/${encodeURIComponent(id)}/events`,
         (name, data) => this.event(name, data), (state) => (this.section.dataset.stream = state));
     }
   }
 
   hide() {
-    this.asked += 1;
+    this.opening.cancel();
     if (this.stream) this.stream.close();
     this.stream = null;
     this.decision = null;
@@ -109,8 +112,9 @@ export class Decisions {
     this.section.dataset.events = String(Number(this.section.dataset.events) + 1);
     this.section.dataset.lastEvent = name;
     this.decision = data.decision;
-    const inBallot = document.getElementById("decision-ballot").contains(document.activeElement);
-    this.render(data.decision, name === "ballot" && data.voter ? `${data.voter.username} voted.` : undefined);
+    const inBallot = byId("decision-ballot").contains(document.activeElement);
+    if (name === "ballot" && data.voter) this.news = data.voter.username === this.me() ? "Your ballot is in." : `${data.voter.username} voted.`;
+    this.render(data.decision);
     if (name === "ended") {
       // The ballot is gone: the keyboard moves to the decision, whose result is shown.
       if (inBallot) this.section.focus();
@@ -123,26 +127,41 @@ export class Decisions {
     return candidate && candidate.name ? candidate.name : placeId;
   }
 
-  render(decision, news) {
-    document.getElementById("decision-title").textContent = decision.title || "A decision";
-    const me = this.session.user && this.session.user.username;
-    const participant = decision.participants.some((p) => p.user.username === me);
-    const waiting = decision.waitingFor.length ? `Waiting for ${decision.waitingFor.join(", ")}.` : "";
-    const state = document.getElementById("decision-state");
-    state.textContent = [news, `${decision.method} · ${decision.status} · ${decision.ballotCount} ballots.`, decision.status === "active" ? waiting : ""]
-      .filter(Boolean).join(" ");
-    const ballot = document.getElementById("decision-ballot");
-    ballot.hidden = !(decision.status === "active" && decision.method === "tiered" && participant);
-    document.getElementById("ballot-submit").textContent = decision.myBallot ? "Change my ballot" : "Cast my ballot";
-    const result = document.getElementById("decision-result");
+  me() {
+    return this.session.user && this.session.user.username;
+  }
+
+  /** A text with the candidates' ids (as the server's reasoning names them) written as their names. */
+  named(text) {
+    return this.decision.candidates.reduce((words, candidate) =>
+      candidate.name ? words.split(candidate.placeId).join(candidate.name) : words, text);
+  }
+
+  /** The decision as a person would say it: its state, who it waits for, and its result (or who leads so far). */
+  render(decision) {
+    byId("decision-title").textContent = decision.title || "A decision";
+    const participant = decision.participants.some((p) => p.user.username === this.me());
+    const waiting = decision.waitingFor.map((name) => (name === this.me() ? "you" : name));
+    const state = [
+      this.news,
+      `A ${METHOD_WORDS[decision.method]}, ${STATUS_WORDS[decision.status] || decision.status}, ${counted(decision.ballotCount, "ballot")}${decision.status === "active" ? " so far" : ""}.`,
+      decision.status === "active" && waiting.length ? `Waiting for ${listed(waiting)}.` : "",
+    ];
+    byId("decision-state").textContent = state.filter(Boolean).join(" ");
+    byId("decision-ballot").hidden = !(decision.status === "active" && decision.method === "tiered" && participant);
+    byId("ballot-submit").textContent = decision.myBallot ? "Change my ballot" : "Cast my ballot";
+    const result = byId("decision-result");
     const shown = decision.result || (decision.tallyVisible ? decision.provisional : null);
     result.hidden = !shown;
     if (shown) {
-      const heading = element("h3", decision.result ? `Result: ${this.name(shown.winner)}` : `So far: ${this.name(shown.winner)} leads`);
+      const winner = this.name(shown.winner);
+      const heading = element("h3", decision.result ? `${winner} wins` : `So far ${winner} leads`);
       const order = element("ol");
       order.append(...(shown.ranking || []).map((id) => element("li", this.name(id))));
-      const parts = [heading, order];
-      if (decision.result && shown.reasoning) parts.push(element("p", shown.reasoning, "hint"));
+      const parts = [heading];
+      if (decision.result && shown.reasoning) parts.push(element("p", this.named(shown.reasoning)));
+      parts.push(order);
+      if (decision.result) parts.push(button(`Show ${winner} on the map`, () => this.openPlace(shown.winner)));
       result.replaceChildren(...parts);
       result.dataset.winner = shown.winner || "";
       result.dataset.final = String(Boolean(decision.result));
@@ -151,7 +170,7 @@ export class Decisions {
 
   /** The ballot's order as a list: each place can be dragged, or moved with Alt+↑ / Alt+↓ or its buttons. */
   renderRanking(focusIndex) {
-    const list = document.getElementById("ranking");
+    const list = byId("ranking");
     list.replaceChildren(...this.ranking.map((placeId, index) => {
       const item = element("li");
       item.tabIndex = 0;
@@ -159,7 +178,7 @@ export class Decisions {
       item.dataset.id = placeId;
       const label = `${this.name(placeId)}, ${index + 1} of ${this.ranking.length}`;
       item.setAttribute("aria-label", label);
-      item.append(element("span", this.name(placeId), "choice"));
+      item.append(element("span", String(index + 1), "rank"), element("span", this.name(placeId), "choice"));
       const up = element("button", "↑");
       up.type = "button";
       up.setAttribute("aria-label", `Move ${this.name(placeId)} up`);
@@ -207,23 +226,24 @@ export class Decisions {
     this.ranking.splice(to, 0, placeId);
     this.renderRanking(to);
     if (onButton) {
-      const buttons = document.getElementById("ranking").children[to].querySelectorAll("button");
+      const buttons = byId("ranking").children[to].querySelectorAll("button");
       const button = to < from ? buttons[0] : buttons[1];
-      (button.disabled ? document.getElementById("ranking").children[to] : button).focus();
+      (button.disabled ? byId("ranking").children[to] : button).focus();
     }
-    document.getElementById("decision-state").textContent = `${this.name(placeId)} is now ${to + 1} of ${this.ranking.length}.`;
+    byId("ranking-status").textContent = `${this.name(placeId)} is now ${to + 1} of ${this.ranking.length}.`;
   }
 
-  /** Sends the ballot. What it changes is shown when the decision's stream brings it, as for everyone else's. */
+  /** Sends the ballot. What it changes comes with the decision's stream, as everyone else's does. */
   async castBallot() {
-    const state = document.getElementById("decision-state");
+    const decision = this.decision;
     try {
-      await this.session.api(`/v1/decisions/${encodeURIComponent(this.decision.id)}/ballot`, {
-        method: "PUT", body: { ranking: this.ranking },
-      });
-      state.textContent = "Ballot cast; the decision's stream brings what it changed.";
+      await api.request(`/v1/decisions/${encodeURIComponent(decision.id)}/ballot`, { method: "PUT", body: { ranking: this.ranking } });
+      if (this.decision && this.decision.id === decision.id) {
+        this.news = "Your ballot is in.";
+        this.render(this.decision);
+      }
     } catch (error) {
-      state.textContent = `The ballot was not cast: ${error.message}`;
+      byId("ranking-status").textContent = `The ballot was not cast: ${error.message}`;
     }
   }
 }

@@ -1,18 +1,18 @@
-// A Server-Sent Events stream read with `fetch`, so that it can send the bearer header (a browser's EventSource
-// cannot). It parses `id:`, `event:` and `data:` lines, reconnects after the `retry:` the server asks for with
+// A Server-Sent Events stream read through the page's API client, so that it can send the bearer header (a
+// browser's EventSource cannot). It parses `id:`, `event:` and `data:` lines, reconnects after the `retry:` the server asks for with
 // `Last-Event-ID` (so nothing is missed and nothing comes twice), and stops for good on 204 (nothing more to
 // stream), on 401 or 403 (no longer allowed), or when closed.
 
+import { api } from "./api.js";
+
 export class EventStream {
   /**
-   * @param {string} path the stream's address
-   * @param {() => string | null} token the bearer token to send (read at each connection)
+   * @param {string} path the stream's address (the client sends the bearer token it holds at each connection)
    * @param {(name: string, data: any) => void} onEvent called for each event, with its JSON data
    * @param {(state: string) => void} onState "live", "reconnecting", "ended" or "refused: …"
    */
-  constructor(path, token, onEvent, onState = () => {}) {
+  constructor(path, onEvent, onState = () => {}) {
     this.path = path;
-    this.token = token;
     this.onEvent = onEvent;
     this.onState = onState;
     this.lastId = null;
@@ -36,9 +36,7 @@ export class EventStream {
       let ended = false;
       let wait = 0;
       try {
-        const headers = { Accept: "text/event-stream", Authorization: `Bearer ${this.token()}` };
-        if (this.lastId) headers["Last-Event-ID"] = this.lastId;
-        const response = await fetch(this.path, { headers, signal: this.controller.signal, cache: "no-store" });
+        const response = await api.stream(this.path, { lastEventId: this.lastId, signal: this.controller.signal });
         if (response.status === 204) {
           ended = true;
         } else if (!response.ok) {

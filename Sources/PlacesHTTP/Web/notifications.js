@@ -1,0 +1,100 @@
+// The signed-in person's notifications: one live stream for the page, a badge counting the unread ones, and each
+// notification an action (open the decision, the group, or answer the invitation) that marks it read when it is seen.
+
+import { api } from "./api.js";
+import { element, byId, button } from "./dom.js";
+
+export class Notifications {
+  /**
+   * @param {import("./account.js").Session} session
+   * @param {{decision: (id: string) => void, group: (id: string) => void, answered: () => void}} actions
+   */
+  constructor(session, actions) {
+    this.session = session;
+    this.actions = actions;
+    this.section = byId("notifications");
+    this.toggle = byId("notifications-toggle");
+    /** The notifications shown, newest first, and which of them are unread. */
+    this.state = { items: [], unread: 0 };
+    this.toggle.addEventListener("click", () => {
+      this.section.hidden = !this.section.hidden;
+      this.toggle.setAttribute("aria-expanded", String(!this.section.hidden));
+      if (!this.section.hidden) this.seen();
+    });
+    byId("notifications-read").addEventListener("click", () => this.readAll());
+    session.onChange(() => {
+      this.toggle.hidden = !session.signedIn;
+      if (!session.signedIn) {
+        this.section.hidden = true;
+        this.toggle.setAttribute("aria-expanded", "false");
+        this.state = { items: [], unread: 0 };
+        this.render();
+      }
+      session.watchNotifications((name, data) => this.event(name, data), (state) => (this.toggle.dataset.stream = state));
+    });
+  }
+
+  event(name, data) {
+    if (name === "snapshot") {
+      this.state = { items: data.items, unread: data.unreadCount };
+    } else if (name === "notification") {
+      this.state = { items: [data, ...this.state.items.filter((item) => item.id !== data.id)], unread: this.state.unread + 1 };
+      if (data.kind === "decisionStarted" || data.kind === "decisionCompleted" || data.kind === "groupInvitation") this.actions.answered();
+    } else {
+      return;
+    }
+    this.render();
+    if (!this.section.hidden) this.seen();
+  }
+
+  render() {
+    byId("unread").textContent = this.state.unread ? String(this.state.unread) : "";
+    this.toggle.setAttribute("aria-label", this.state.unread ? `Notifications, ${this.state.unread} unread` : "Notifications");
+    const list = byId("notification-list");
+    list.replaceChildren(...this.state.items.map((item) => {
+      const entry = element("li", undefined, item.readAt ? "read" : "unread");
+      entry.dataset.id = item.id;
+      entry.append(element("span", item.message));
+      const subject = item.subject || {};
+      if (item.kind === "groupInvitation" && subject.groupId) {
+        entry.append(button("Join", () => this.answer(item, "accept")), button("Decline", () => this.answer(item, "decline")));
+      } else if (subject.decisionId) {
+        entry.append(button("Open the decision", () => this.actions.decision(subject.decisionId)));
+      } else if (subject.groupId) {
+        entry.append(button("Open the group", () => this.actions.group(subject.groupId)));
+      }
+      return entry;
+    }));
+    if (!this.state.items.length) list.append(element("li", "Nothing yet.", "hint"));
+  }
+
+  /** The list is open: what it shows unread is marked read, on the server too. */
+  async seen() {
+    const unread = this.state.items.filter((item) => !item.readAt);
+    if (!unread.length) return;
+    const now = new Date().toISOString();
+    this.state = { items: this.state.items.map((item) => (item.readAt ? item : { ...item, readAt: now })), unread: 0 };
+    this.render();
+    await Promise.all(unread.map((item) => api.request(`/v1/notifications/${encodeURIComponent(item.id)}/read`, { method: "POST" })
+      .catch((error) => console.warn("could not mark a notification read:", error.message))));
+  }
+
+  async readAll() {
+    await api.request("/v1/notifications/read-all", { method: "POST" }).catch(() => {});
+    this.state = { items: this.state.items.map((item) => ({ ...item, readAt: item.readAt || new Date().toISOString() })), unread: 0 };
+    this.render();
+  }
+
+  /** Accepts or declines the invitation a notification tells of, from the notification itself. */
+  async answer(item, how) {
+    const status = byId("notifications-status");
+    try {
+      await api.request(`/v1/me/invitations/${encodeURIComponent(item.subject.groupId)}/${how}`, { method: "POST" });
+      status.textContent = how === "accept" ? "You joined the group." : "Invitation declined.";
+      this.actions.answered();
+      if (how === "accept") this.actions.group(item.subject.groupId);
+    } catch (error) {
+      status.textContent = `Not done: ${error.message}`;
+    }
+  }
+}
