@@ -339,6 +339,26 @@ def check_near(driver, base, shots):
         if not wanted or shown != wanted:
             fail(f"'{button}' listed {shown}, but nearby (sort={sort}) answers {wanted}")
     shot(driver, shots, "7-popular-near-here")
+    # A pin hovered or focused marks its place in the list.
+    listed = {b.get_attribute("data-id") for b in driver.find_elements(By.CSS_SELECTOR, "#results button")}
+    pin = next((p for p in driver.find_elements(By.CSS_SELECTOR, "#map .markers button.pin") if p.get_attribute("data-id") in listed), None)
+    if pin:
+        driver.execute_script("arguments[0].focus()", pin)
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'#results button.linked[data-id="{pin.get_attribute("data-id")}"]'),
+             "a focused pin marking its place in the list")
+    else:
+        fail(f"no pin in view of the places listed near here: {sorted(listed)}")
+    # A circle larger than the view zooms the map out, about the same centre, until it holds the circle.
+    zoom = int(driver.find_element(By.ID, "map").get_attribute("data-zoom"))
+    driver.execute_script("const r = document.getElementById('near-radius'); r.value = '20'; r.dispatchEvent(new Event('input'));")
+    wait(driver, lambda d: int(d.find_element(By.ID, "map").get_attribute("data-zoom")) < zoom, "a 20-mile circle to zoom the map out")
+    held = driver.execute_script("""
+        const ring = document.querySelector('#map .overlay .near'), box = document.getElementById('map').getBoundingClientRect();
+        const r = Number(ring.getAttribute('r')), x = Number(ring.getAttribute('cx')), y = Number(ring.getAttribute('cy'));
+        return x - r >= 0 && y - r >= 0 && x + r <= box.width && y + r <= box.height;""")
+    if not held:
+        fail("the map zoomed out but does not hold the 20-mile circle")
+    driver.execute_script("const r = document.getElementById('near-radius'); r.value = '1.5'; r.dispatchEvent(new Event('input'));")
     # The browser's location (Tromsø, told to Chromium through its DevTools protocol) is "here" too.
     driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": base, "permissions": ["geolocation"]})
     driver.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": 69.6492, "longitude": 18.9553, "accuracy": 10})
@@ -516,6 +536,18 @@ def check_signed_in(driver, base, ballot_bases, shots):
     size = driver.execute_script("return getComputedStyle(document.documentElement).fontSize")
     if "larger-text" not in root_classes or "high-contrast" not in root_classes or size != "20px":
         fail(f"Cleo's accessibility settings are not applied: classes {root_classes!r}, font size {size}")
+    # Signed in, the header keeps the search box whole (on a phone it has a row of its own), and nothing but the page
+    # scrolls: no scroll area inside another.
+    width = driver.execute_script("return document.getElementById('search-words').getBoundingClientRect().width")
+    if width < min(300, SIZES[driver.size][0] * 0.75):
+        fail(f"signed in, the search box is {width} px wide")
+    nested = driver.execute_script("""
+        return [...document.querySelectorAll('body *')].filter((e) => {
+          const s = getComputedStyle(e);
+          return /(auto|scroll)/.test(s.overflowY) && e.scrollHeight > e.clientHeight;
+        }).map((e) => e.id || e.className);""")
+    if nested:
+        fail(f"scroll areas inside the page: {nested}")
     stored = driver.execute_script("return [sessionStorage.getItem('places.token'), localStorage.length]")
     if not stored[0] or stored[1] != 0:
         fail(f"the token is not kept in sessionStorage alone: {stored}")
@@ -678,6 +710,9 @@ def check_group_decision(binary_base, shots):
             field.send_keys(names[friend][3:] + Keys.ENTER)
             wait(amy, lambda d: f"{names[friend]} is invited" in d.find_element(By.ID, "groups-status").text, f"{names[friend]} invited")
         shot(amy, shots, "20-group-invited")
+        members = amy.find_element(By.ID, "groups").text
+        if "Members: amy_g (admin)." not in members:
+            fail(f"Amy's group does not show its members: {members!r}")
         # Bo joins from the notification; Cy from her invitations.
         bo.find_element(By.ID, "notifications-toggle").click()
         join = wait(bo, lambda d: next((b for b in d.find_elements(By.CSS_SELECTOR, "#notification-list button") if b.text == "Join"), None),
