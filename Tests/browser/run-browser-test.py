@@ -498,15 +498,7 @@ def check_signed_in(driver, base, ballot_bases, shots):
         tokens[ana])
 
     # Signing up in the dialog signs the new account in; signing out again.
-    driver.get("about:blank")
-    driver.get(base + "/")
-    wait(driver, lambda d: d.execute_script("return document.readyState") == "complete", "the page")
-    driver.find_element(By.ID, "sign-in-open").click()
-    driver.find_element(By.ID, "sign-in-username").send_keys(dana)
-    driver.find_element(By.ID, "sign-in-password").send_keys(PASSWORD)
-    driver.find_element(By.ID, "sign-in-email").send_keys(f"{dana}@example.com")
-    driver.find_element(By.ID, "sign-up-submit").click()
-    if wait(driver, lambda d: d.find_element(By.ID, "whoami").text == f"Signed in as {dana}", "Dana signed up and in"):
+    if sign_up_in_page(driver, base, dana):
         if api(base, "GET", f"/v1/users/search?q={dana}", token=tokens[ana])["items"][0]["username"] != dana:
             fail("the account made in the page is not on the server")
         driver.find_element(By.ID, "sign-out").click()
@@ -781,6 +773,28 @@ def check_group_decision(binary_base, shots):
                  d.find_element(By.CSS_SELECTOR, "#map .overlay .chosen"), f"the winner {winner} shown on the map")
         else:
             fail("the result has no button that shows the winner on the map")
+        # Cy picks two cafés on the map and has them drawn at random for the group: decided at once.
+        cy.find_element(By.ID, "search-words").send_keys("cafe")
+        wait(cy, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#results button")) >= 2, "cafés for Cy")
+        picked = []
+        for index in (0, 1):
+            result = cy.find_elements(By.CSS_SELECTOR, "#results button")[index]
+            picked.append(result.get_attribute("data-id"))
+            click(cy, result)
+            wait(cy, lambda d: d.find_element(By.ID, "place-pick").is_displayed(), "the place's Add to a new decision")
+            click(cy, cy.find_element(By.ID, "place-pick"))
+        wait(cy, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#decision-picked li")) == 2, "two places picked")
+        click(cy, cy.find_element(By.ID, "decision-title-input"))
+        cy.find_element(By.ID, "decision-title-input").send_keys("Coffee after")
+        Select(cy.find_element(By.ID, "decision-group")).select_by_visible_text("Dinner club")
+        Select(cy.find_element(By.ID, "decision-method")).select_by_value("random")
+        click(cy, cy.find_element(By.ID, "decision-start"))
+        if wait(cy, lambda d: d.find_element(By.ID, "decision-title").text == "Coffee after"
+                and d.find_element(By.ID, "decision-result").get_attribute("data-final") == "true", "Cy's draw decided"):
+            drawn = cy.find_element(By.ID, "decision-result").get_attribute("data-winner")
+            if drawn not in picked or " wins" not in cy.find_element(By.ID, "decision-result").text:
+                fail(f"the draw among {picked} shows {drawn!r}: {cy.find_element(By.ID, 'decision-result').text!r}")
+        shot(cy, shots, "25-drawn")
         for who, person in drivers.items():
             errors = [e for e in console_errors(person) if "/v1/auth/login" not in e]
             if errors:

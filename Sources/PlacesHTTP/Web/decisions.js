@@ -144,7 +144,8 @@ export class Decisions {
     const waiting = decision.waitingFor.map((name) => (name === this.me() ? "you" : name));
     const state = [
       this.news,
-      `A ${METHOD_WORDS[decision.method]}, ${STATUS_WORDS[decision.status] || decision.status}, ${counted(decision.ballotCount, "ballot")}${decision.status === "active" ? " so far" : ""}.`,
+      `A ${METHOD_WORDS[decision.method]}, ${STATUS_WORDS[decision.status] || decision.status}${decision.method === "tiered"
+        ? `, ${counted(decision.ballotCount, "ballot")}${decision.status === "active" ? " so far" : ""}` : ""}.`,
       decision.status === "active" && waiting.length ? `Waiting for ${listed(waiting)}.` : "",
     ];
     byId("decision-state").textContent = state.filter(Boolean).join(" ");
