@@ -86,6 +86,7 @@ export class Decisions {
     for (const candidate of decision.candidates) {
       if (!this.ranking.includes(candidate.placeId)) this.ranking.push(candidate.placeId);
     }
+    this.events = 0;
     this.section.dataset.events = "0";
     delete this.section.dataset.lastEvent;
     this.render(decision);
@@ -109,7 +110,9 @@ export class Decisions {
   /** An event of the decision's stream: it carries the decision as the reader may see it now. */
   event(name, data) {
     if (!this.decision || !data.decision || data.decision.id !== this.decision.id) return;
-    this.section.dataset.events = String(Number(this.section.dataset.events) + 1);
+    // How many events came, and the last one's name (the browser test waits for them).
+    this.events += 1;
+    this.section.dataset.events = String(this.events);
     this.section.dataset.lastEvent = name;
     this.decision = data.decision;
     const inBallot = byId("decision-ballot").contains(document.activeElement);
@@ -131,9 +134,11 @@ export class Decisions {
     return this.session.user && this.session.user.username;
   }
 
-  /** A text with the candidates' ids (as the server's reasoning names them) written as their names. */
+  /** A text with the candidates' ids (as the server's reasoning names them) written as their names, the longest ids
+   * first (so one id that begins another is not replaced inside it). */
   named(text) {
-    return this.decision.candidates.reduce((words, candidate) =>
+    const longestFirst = [...this.decision.candidates].sort((a, b) => b.placeId.length - a.placeId.length);
+    return longestFirst.reduce((words, candidate) =>
       candidate.name ? words.split(candidate.placeId).join(candidate.name) : words, text);
   }
 
