@@ -65,6 +65,10 @@ def browser(shots, size="desktop"):
         options.add_argument("--no-sandbox")
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    if size == "desktop":
+        # The window's size holds the browser's own bars too: the page's viewport is made exactly the desktop's.
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1,
+                                                                       "mobile": False})
     driver.size = size
     return driver
 
