@@ -46,6 +46,15 @@ struct LiveFeedTests {
         FeedEvent(position: FeedPosition(transaction: position, row: position), kind: .ballot, subject: decision, detail: "u-ana", version: position)
     }
 
+    /// Settings whose timed rounds never come within a test, however long a busy machine makes it: no keep-alive and
+    /// no poll, so every signal a stream gets and every read of the feed is one the test caused by appending. (With the
+    /// default keep-alive of 15 s, a run that starved the test that long handed a stream a keep-alive where the test
+    /// waited for its events; with a poll of 60 s, a run as slow would read the feed once more than the test counts.)
+    static func quiet(pending: Int = LiveFeed.Settings().pending) -> LiveFeed.Settings {
+        let never = Duration.seconds(365 * 86_400)
+        return LiveFeed.Settings(keepAlive: never, pending: pending, poll: never)
+    }
+
     static func interest(_ decision: String, user: String = "u-ben") -> LiveFeed.Interest {
         LiveFeed.Interest(topic: .decision(decision), userID: user, tokenHash: "t-\(user)", groupID: "g-1")
     }
@@ -68,7 +77,7 @@ struct LiveFeedTests {
 
     @Test func oneReadServesEveryStreamAndEachGetsOnlyItsTopic() async throws {
         let memory = MemoryFeed()
-        let feed = LiveFeed(repository: memory, settings: LiveFeed.Settings(poll: .seconds(60)))
+        let feed = LiveFeed(repository: memory, settings: Self.quiet())
         let running = Task { await feed.run() }
         defer { running.cancel() }
         var followers: [LiveFeed.Subscription] = []
@@ -95,7 +104,7 @@ struct LiveFeedTests {
 
     @Test func aStreamThatDoesNotKeepUpIsEndedAndTheOthersGoOn() async throws {
         let memory = MemoryFeed()
-        let feed = LiveFeed(repository: memory, settings: LiveFeed.Settings(pending: 3, poll: .seconds(60)))
+        let feed = LiveFeed(repository: memory, settings: Self.quiet(pending: 3))
         let running = Task { await feed.run() }
         defer { running.cancel() }
         let slow = try await feed.subscribe(Self.interest("d-1", user: "u-slow"))

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import PlacesCore
+import Synchronization
 import Testing
 
 @testable import PlacesHTTP
@@ -236,7 +237,14 @@ struct EventStreamTests {
             try await stream.events(1)
             try await Self.vote(client, decision, crew.ana, ["lx-a-tasca"])
             try await stream.events(2)
-            let text = String(buffer: try await client.json(.get, "/metrics").body)
+            // The server counts an event once its write returned, which may be a moment after the client read it:
+            // look until the count shows it (the guard, as the stream client's, is far above what that takes).
+            var text = String(buffer: try await client.json(.get, "/metrics").body)
+            let guardTime = ContinuousClock.now + .seconds(30)
+            while !text.contains("places_stream_events_total 2"), ContinuousClock.now < guardTime {
+                try await Task.sleep(for: .milliseconds(10))
+                text = String(buffer: try await client.json(.get, "/metrics").body)
+            }
             #expect(text.contains("places_streams_open 1"))
             #expect(text.contains("places_stream_events_total 2"), "the snapshot and the ballot")
             #expect(!text.contains("events\""), "a stream's route is in the request metrics")
@@ -244,16 +252,23 @@ struct EventStreamTests {
     }
 
     @Test func aClientThatDoesNotReadIsEndedWithoutHoldingOthersUp() async throws {
-        // Few signals may wait for a client: keep-alives every 20 ms fill them fast.
-        let live = LiveFeed.Settings(keepAlive: .milliseconds(20), pending: 4)
+        // Few signals may wait for a client, and only the ballots bring them: no keep-alive comes within the test. A
+        // keep-alive timer (every 20 ms, as this test had) filled the fast client's few places too whenever a busy
+        // machine kept its stream from running for 80 ms, and ended it as too slow.
+        let live = LiveFeed.Settings(keepAlive: .seconds(365 * 86_400), pending: 4)
         try await Self.withDecision(live: live) { client, port, crew, decision in
             let slow = try await EventStreamClient.open(port: port, "/v1/decisions/\(decision)/events", token: crew.ben, receiveBuffer: 1024)
             let fast = try await EventStreamClient.open(port: port, "/v1/decisions/\(decision)/events", token: crew.cleo)
             try await fast.events(1)
-            // Big events, more than the sockets' buffers hold, for a client that reads nothing.
+            // Big events (about 900 bytes each), more than the sockets' and the channel's buffers hold (some 200 KB),
+            // for a client that reads nothing. Each ballot waits until the fast client has heard the one before: each
+            // is then a read of the feed of its own, one signal to every stream, so the fast stream never has more
+            // than one waiting, however slowly it runs, while the slow one, stuck on its full socket, has one more
+            // waiting after each ballot until it has more than it may and is ended.
             let rounds = 400
             for round in 0..<rounds {
                 try await Self.vote(client, decision, crew.ana, round % 2 == 0 ? ["lx-a-tasca"] : ["lx-b-miradouro"])
+                guard try await fast.events(round + 2).count >= round + 2 else { break }
             }
             let events = try await fast.events(rounds + 1)
             #expect(events.last?.name == "ballot")
@@ -261,17 +276,22 @@ struct EventStreamTests {
             try await Task.sleep(for: .seconds(2))
             slow.startReading()
             try await slow.closed()
-            #expect(slow.events.count < rounds + 1)
+            #expect(slow.events.count < rounds + 1, "the slow client heard \(slow.events.count) events")
         }
     }
 
     @Test func gracefulShutdownEndsOpenStreams() async throws {
-        // The test's end shuts the server down gracefully: it must not wait for the stream left open.
-        let started = ContinuousClock.now
+        // The test's end shuts the server down gracefully: it must not wait for the stream left open (which would hold
+        // it for an hour, the stream's longest time). Timed from where the shutdown starts, the end of the test's body:
+        // timed from the test's start, the set-up (sign-ups, a group, a decision) counted too, and took more than the
+        // bound's minute on a busy machine.
+        let shutdownStarted = Mutex<ContinuousClock.Instant?>(nil)
         try await Self.withDecision { _, port, crew, decision in
             let stream = try await EventStreamClient.open(port: port, "/v1/decisions/\(decision)/events", token: crew.ben)
             try await stream.events(1)
+            shutdownStarted.withLock { $0 = ContinuousClock.now }
         }
+        let started = try #require(shutdownStarted.withLock { $0 })
         #expect(ContinuousClock.now - started < .seconds(60))
     }
 }

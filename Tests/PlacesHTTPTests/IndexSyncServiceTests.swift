@@ -21,7 +21,9 @@ struct IndexSyncServiceTests {
             // Another connection to the same file stands in for `places seed` in another process.
             let cli = try PlacesDatabase(path: path)
             try await cli.places.seed([TestApp.place("new", 48.85, 2.35)])
-            let deadline = ContinuousClock.now + .seconds(10)
+            // A guard against a sync that never comes, not a measure: a full run on a busy machine stretches each
+            // test's time many times over (cases that take a second alone were seen to take 40 to 100).
+            let deadline = ContinuousClock.now + .seconds(120)
             while places.indexedCount == 0 && ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(10))
             }

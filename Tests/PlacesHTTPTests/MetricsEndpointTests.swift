@@ -7,7 +7,10 @@ import Testing
 
 @testable import PlacesHTTP
 
-@Suite("GET /metrics")
+/// Serialized: two of its tests render the process's one registry through apps of their own, and a render sets the
+/// shared gauges from its app (`places_indexed`: 2 places in one, none in the other) before it reads the database and
+/// emits them all; run at once, one test's render could emit the gauge the other's had just set.
+@Suite("GET /metrics", .serialized)
 struct MetricsEndpointTests {
     /// swift-metrics has one backend per process: the first use points it at this registry.
     static let metrics: PlacesMetrics = {
@@ -80,12 +83,17 @@ struct MetricsEndpointTests {
             hasher.release()
             #expect(try await held.value == .unauthorized)
             _ = try await client.json(.get, "/v1/places/no-such-place")
+            // Refused before the error middleware (RevisionMiddleware runs outside it), and still the client's error: sent
+            // here, not left to RevisionEndpointTests, which sends one too and ran before this scrape only by chance.
+            let badHeader = try await client.json(.get, "/health", headers: [HTTPFields.Element.Name("Places-Min-Revision")!: "soon"])
+            #expect(badHeader.status == .badRequest)
             let samples = try Self.samples(String(buffer: try await client.json(.get, "/metrics").body))
             #expect((samples[#"http_request_errors_total{route="/v1/auth/login",method="POST",status="503"}"#] ?? 0) >= 1)
             #expect((samples[#"places_unavailable_total{cause="hashing_busy"}"#] ?? 0) >= 1)
             // Hummingbird makes an error series for every route and status it answers; a client's errors stay at 0.
             let clientErrors = samples.filter { $0.key.hasPrefix("http_request_errors_total") && $0.key.contains(#"status="4"#) }
             #expect(clientErrors[#"http_request_errors_total{route="/v1/places/{id}",method="GET",status="404"}"#] == 0)
+            #expect(clientErrors[#"http_request_errors_total{route="/health",method="GET",status="400"}"#] == 0)
             #expect(clientErrors.values.allSatisfy { $0 == 0 })
         }
     }

@@ -71,11 +71,22 @@ struct PostgresFailureTests {
 
     @Test func aCommitWhoseAnswerIsLostHasAnUnknownOutcome() async throws {
         let database = try await TestPostgres.database()
-        // A deferred trigger runs at COMMIT, and holds its answer back.
+        // What holds the database's answers back is a lock the test holds, not a clock: an advisory lock keyed by the
+        // case's schema, in the two-key space, which the server's own locks do not use. A held statement then waits
+        // until the test lets it go, however late the deadline's watchdog runs on a busy machine and however long the
+        // statements before it took. (Held for a fixed time instead, by pg_sleep(2) against a deadline of 500 ms, the
+        // commit was not yet under way when BEGIN and the INSERT alone took longer than that: `unavailable`.)
+        let lock = "hashtext(current_schema()), 0"
+        // A deferred trigger runs at COMMIT, and waits there for the lock.
         try await database.write { connection in
             try await connection.query("CREATE TABLE slow_commit (id int)", logger: database.logger)
             try await connection.query(
-                "CREATE FUNCTION hold_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(2); RETURN NULL; END $$",
+                PostgresQuery(
+                    unsafeSQL: """
+                        CREATE FUNCTION hold_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+                        BEGIN PERFORM pg_advisory_xact_lock(\(lock)); RETURN NULL; END $$
+                        """
+                ),
                 logger: database.logger
             )
             try await connection.query(
@@ -86,22 +97,30 @@ struct PostgresFailureTests {
                 logger: database.logger
             )
         }
+        let holder = try await TestPostgres.operatorConnection(to: database)
+        try await holder.query(PostgresQuery(unsafeSQL: "SELECT pg_advisory_lock(\(lock))"), logger: database.logger)
+        // The deadline passes while the COMMIT waits. It bounds BEGIN and the INSERT alone, as far above what they need
+        // as the suite's other bounds of database work.
         let error = await #expect(throws: PlacesError.self) {
-            try await DatabaseDeadline.within(.milliseconds(500)) {
+            try await DatabaseDeadline.within(.seconds(10)) {
                 _ = try await database.write { try await $0.query("INSERT INTO slow_commit VALUES (1)", logger: database.logger) }
             }
         }
         #expect(error?.code == .outcomeUnknown && error?.retryAfterSeconds == 1)
-        // A write that had not reached COMMIT is plainly unavailable: nothing was changed.
+        // A write that had not reached COMMIT is plainly unavailable: nothing was changed. Its first statement waits
+        // for the lock, so the deadline passes before the INSERT is ever sent.
         let before = await #expect(throws: PlacesError.self) {
             try await DatabaseDeadline.within(.milliseconds(500)) {
                 try await database.write { connection in
-                    try await connection.query("SELECT pg_sleep(2)", logger: database.logger)
+                    try await connection.query(PostgresQuery(unsafeSQL: "SELECT pg_advisory_xact_lock(\(lock))"), logger: database.logger)
                     try await connection.query("INSERT INTO slow_commit VALUES (2)", logger: database.logger)
                 }
             }
         }
         #expect(before?.code == .unavailable)
+        // The held statements go on (their clients are gone), and the schema is dropped after them.
+        try await holder.query(PostgresQuery(unsafeSQL: "SELECT pg_advisory_unlock(\(lock))"), logger: database.logger)
+        try await holder.close()
         try await PostgresStore(database: database).close()
     }
 

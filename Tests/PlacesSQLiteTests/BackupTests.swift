@@ -18,12 +18,14 @@ struct BackupTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = try PlacesDatabase(path: folder.appendingPathComponent("live.sqlite").path)
         try await database.places.seed(Self.places("base", 2_000))
-        // A writer adds ten places per transaction before, during and after the backup.
+        // A writer adds ten places per transaction before, during and after the backup, until the test stops it: had it
+        // stopped by itself (after 1,000 batches, as it did), a test kept waiting long enough on a busy machine would
+        // find it done before its backup (a copy as new as the database) or wait for ever for the batches after it.
         let writing = Atomic<Bool>(true)
         let committed = Atomic<Int>(0)
         let writes = Task {
             var batch = 0
-            while writing.load(ordering: .relaxed) && batch < 1_000 {
+            while writing.load(ordering: .relaxed) {
                 let places = Self.places("batch\(batch)", 10)
                 try await database.places.seed(places)
                 batch += 1

@@ -19,7 +19,11 @@ struct RevisionMiddleware<Context: RequestContext>: RouterMiddleware {
         var reached: Bool?
         if let text = request.headers[Self.minimumHeader] {
             guard let minimum = Int64(text), minimum >= 0 else {
-                throw PlacesError.invalid("Places-Min-Revision", "Places-Min-Revision must be a whole number, the Places-Revision of an answer")
+                // Answered here, not thrown: this middleware runs outside the error middleware, so a thrown error passed
+                // the request metrics on its way out, and Hummingbird's counted it in `http_request_errors_total`, which
+                // counts the server's own failures only (and the answer missed the security headers).
+                let error = PlacesError.invalid("Places-Min-Revision", "Places-Min-Revision must be a whole number, the Places-Revision of an answer")
+                return try error.response(from: request, context: context)
             }
             reached = await places.catchUp(to: minimum)
         }
