@@ -68,12 +68,7 @@ public struct PlaceFilter: Sendable, Hashable {
             }
             filter.minRating = value
         }
-        if let openAt {
-            guard let date = ISO8601Time.date(openAt) else {
-                throw .invalid("openAt", "openAt must be an ISO-8601 time with its offset, like 2026-11-22T19:30:00Z")
-            }
-            filter.openAt = date
-        }
+        if let openAt { filter.openAt = try ISO8601Time.openAt(openAt) }
         return filter
     }
 
@@ -148,5 +143,13 @@ public enum ISO8601Time {
         guard text.count <= 40 else { return nil }
         if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
         return try? Date.ISO8601FormatStyle().parse(text)
+    }
+
+    /// The instant an `openAt` parameter names (nearby's filter, a place's details); `invalid_input` naming it.
+    public static func openAt(_ text: String) throws(PlacesError) -> Date {
+        guard let instant = date(text) else {
+            throw .invalid("openAt", "openAt must be an ISO-8601 time with its offset, like 2026-11-22T19:30:00Z")
+        }
+        return instant
     }
 }

@@ -121,12 +121,7 @@ struct PlaceController: Sendable {
     @Sendable func place(request: Request, context: PlacesRequestContext) async throws -> Response {
         let id = try context.pathText("id")
         var origin = try context.query["from"].map { text throws(PlacesError) in try Directions.parseOrigin(text) }
-        let openAt = try context.query["openAt"].map { text throws(PlacesError) in
-            guard let instant = ISO8601Time.date(text) else {
-                throw PlacesError.invalid("openAt", "openAt must be an ISO-8601 time with its offset, like 2026-11-22T19:30:00Z")
-            }
-            return instant
-        }
+        let openAt = try context.query["openAt"].map { text throws(PlacesError) in try ISO8601Time.openAt(text) }
         let place = try await service.place(id: id)
         if origin == nil, let caller = context.caller {
             origin = try await accounts.settings(userID: caller.user.id).defaultLocation?.coordinate
