@@ -118,15 +118,18 @@ def check_page(driver, base, shots):
     # A cluster's click zooms to its members' own box: from the world to San Francisco's pins in three clicks at most.
     for clicks in range(1, 5):
         zoom = driver.find_element(By.ID, "map").get_attribute("data-zoom")
-        clusters = driver.find_elements(By.CSS_SELECTOR, "#map .markers button.cluster")
-        if not clusters:
+        # Markers may be laid out again at any moment (another answer for the same view): each look at them is one script.
+        clicked = driver.execute_script("""
+            const clusters = [...document.querySelectorAll('#map .markers button.cluster')];
+            if (!clusters.length) return false;
+            const away = (b) => (Number(b.dataset.lat) - 37.77) ** 2 + (Number(b.dataset.lon) + 122.43) ** 2;
+            clusters.sort((a, b) => away(a) - away(b))[0].click();
+            return true;""")
+        if not clicked:
             break
-        nearest = min(clusters, key=lambda b: (float(b.get_attribute("data-lat")) - 37.77) ** 2
-                      + (float(b.get_attribute("data-lon")) + 122.43) ** 2)
-        driver.execute_script("arguments[0].click()", nearest)
         wait(driver, lambda d: d.find_element(By.ID, "map").get_attribute("data-zoom") != zoom, "a cluster's click to zoom in")
         time.sleep(0.2)
-        if any(b.get_attribute("data-id").startswith("sf-") for b in driver.find_elements(By.CSS_SELECTOR, "#map .markers button.pin")):
+        if driver.execute_script("return [...document.querySelectorAll('#map .markers button.pin')].some((b) => b.dataset.id.startsWith('sf-'))"):
             break
     else:
         clicks = 5
@@ -142,19 +145,22 @@ def check_page(driver, base, shots):
     except Exception:
         fail(f"no pins over San Francisco at zoom 13: {driver.find_element(By.CSS_SELECTOR, '#map .map-status').text!r}")
     shot(driver, shots, "2-map-city")
-    pins = driver.find_elements(By.CSS_SELECTOR, "#map .markers button.pin")
-    if pins:
-        label = pins[0].get_attribute("aria-label")
-        driver.execute_script("arguments[0].click()", pins[0])
+    label = driver.execute_script("""
+        const pin = document.querySelector('#map .markers button.pin');
+        if (!pin) return null;
+        pin.click();
+        return pin.getAttribute('aria-label');""")
+    if label:
         WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "place").is_displayed())
         if not label.startswith(driver.find_element(By.ID, "place-name").text):
             fail(f"the pin {label!r} opened {driver.find_element(By.ID, 'place-name').text!r}")
     driver.get(base + "/#map=6/37.7749/-122.4194")
     try:
         WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, '#map[data-zoom="6"] .markers button.cluster'))
-        status = driver.find_element(By.CSS_SELECTOR, "#map .map-status").text
-        counts = sum(int(b.text) for b in driver.find_elements(By.CSS_SELECTOR, "#map .markers button.cluster"))
-        counts += len(driver.find_elements(By.CSS_SELECTOR, "#map .markers button.pin"))
+        status, counts = driver.execute_script("""
+            const markers = [...document.querySelectorAll('#map .markers button')];
+            const counts = markers.reduce((sum, b) => sum + (b.classList.contains('cluster') ? Number(b.textContent) : 1), 0);
+            return [document.querySelector('#map .map-status').textContent, counts];""")
         if status != f"{counts} places in view":
             fail(f"the map's clusters and pins add up to {counts}, but it says {status!r}")
     except Exception:
@@ -345,10 +351,13 @@ def check_near(driver, base, shots):
     shot(driver, shots, "7-popular-near-here")
     # A pin hovered or focused marks its place in the list.
     listed = {b.get_attribute("data-id") for b in driver.find_elements(By.CSS_SELECTOR, "#results button")}
-    pin = next((p for p in driver.find_elements(By.CSS_SELECTOR, "#map .markers button.pin") if p.get_attribute("data-id") in listed), None)
-    if pin:
-        driver.execute_script("arguments[0].focus()", pin)
-        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'#results button.linked[data-id="{pin.get_attribute("data-id")}"]'),
+    focused = driver.execute_script("""
+        const pin = [...document.querySelectorAll('#map .markers button.pin')].find((p) => arguments[0].includes(p.dataset.id));
+        if (!pin) return null;
+        pin.focus();
+        return pin.dataset.id;""", sorted(listed))
+    if focused:
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'#results button.linked[data-id="{focused}"]'),
              "a focused pin marking its place in the list")
     else:
         fail(f"no pin in view of the places listed near here: {sorted(listed)}")

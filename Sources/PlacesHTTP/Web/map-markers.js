@@ -44,8 +44,11 @@ export class Markers {
     }
   }
 
-  /** Lays the features out as buttons. */
+  /** Lays the features out as buttons; the same features as shown (another answer for the same view) stay as they are. */
   lay(features) {
+    const shown = features.map((feature) => `${feature.id}:${feature.properties.count || 1}`).join(",");
+    if (shown === this.shown) return this.follow();
+    this.shown = shown;
     const buttons = features.map((feature) => {
       const [lon, lat] = feature.geometry.coordinates;
       const marker = document.createElement("button");
