@@ -12,6 +12,11 @@ export class ApiError extends Error {
   }
 }
 
+/** An instant as the API's query strings and bodies take it: ISO-8601 in UTC, to the second. */
+export function instant(date = new Date()) {
+  return date.toISOString().replace(/\.\d+Z$/, "Z");
+}
+
 /** True for the error an aborted request throws: nobody wants its answer, so nobody reports it. */
 export function aborted(error) {
   return error && error.name === "AbortError";

@@ -18,7 +18,7 @@ import { inBox, distanceInWords } from "./geo.js";
 const session = new Session();
 
 // "Here": a point picked on the map or the browser's location; nearby questions and a place's distance start there.
-const here = { point: null, how: "" };
+const here = { point: null };
 const radius = byId("near-radius");
 
 const results = new Results({ open: (id) => open(id), link: (place) => map.link(place) });
@@ -52,7 +52,6 @@ async function open(id) {
 
 function setHere(point, how) {
   here.point = point;
-  here.how = how;
   const where = byId("near-where");
   where.textContent = `Here (${how}): ${point.lat.toFixed(4)}, ${point.lon.toFixed(4)}`;
   where.dataset.lat = String(point.lat);
@@ -142,7 +141,8 @@ byId("place-pick").addEventListener("click", () => {
 new Notifications(session, {
   decision: (id) => decisions.show(id),
   group: (id) => groups.show(id),
-  answered: () => {
+  answer: (groupId, how, status) => groups.answer(groupId, how, status),
+  changed: () => {
     groups.refresh();
     decisions.refresh();
   },

@@ -1,7 +1,7 @@
 // Starting a decision from the page: its title, the group and who takes part, the method, a deadline, and its
 // candidates from the near-here circle, a collection, the person's favourites, or places picked on the map.
 
-import { api } from "./api.js";
+import { api, instant } from "./api.js";
 import { element, byId, button, counted } from "./dom.js";
 
 export class DecisionStart {
@@ -139,7 +139,7 @@ export class DecisionStart {
         if (boxes.some((box) => !box.checked)) body.participants = form.getAll("participant");
       }
       const deadline = form.get("deadline");
-      if (deadline) body.deadline = new Date(deadline).toISOString().replace(/\.\d+Z$/, "Z");
+      if (deadline) body.deadline = instant(new Date(deadline));
       const decision = await api.request("/v1/decisions", { method: "POST", body });
       status.textContent = `“${decision.title || "Your decision"}” has started with ${counted(decision.candidates.length, "place")}.`;
       this.state = { ...this.state, picked: [] };

@@ -17,6 +17,23 @@ export function button(text, action, { label, className } = {}) {
   return node;
 }
 
+/**
+ * `action` called once typing pauses: each call waits `ms` again, and `now()` runs it at once (a form sent).
+ * @returns {{(...args: any[]) => void, now: (...args: any[]) => void}}
+ */
+export function afterPause(action, ms = 250) {
+  let timer = null;
+  const paused = (...args) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => action(...args), ms);
+  };
+  paused.now = (...args) => {
+    clearTimeout(timer);
+    action(...args);
+  };
+  return paused;
+}
+
 /** The element with this id. */
 export function byId(id) {
   return document.getElementById(id);

@@ -54,18 +54,21 @@ const POINTS = {
   W: "west", WNW: "west-northwest", NW: "northwest", NNW: "north-northwest",
 };
 
-/** The API's directions in words: "0.8 miles (1.3 km) northeast of here". */
-export function directionsInWords(directions, from = "here") {
-  const miles = directions.distanceMiles;
-  const distance = miles < 0.1 ? `${Math.round(directions.distanceMeters)} m` : `${miles < 10 ? miles.toFixed(1) : Math.round(miles).toLocaleString("en")} ${miles === 1 ? "mile" : "miles"} (${directions.distanceKm < 10 ? directions.distanceKm.toFixed(1) : Math.round(directions.distanceKm).toLocaleString("en")} km)`;
-  return `${distance} ${POINTS[directions.compass] || directions.compass} of ${from}`;
+/** A number as a distance reads: one decimal below 10, whole (with thousands separated) from there. */
+function amount(value) {
+  return value < 10 ? value.toFixed(1) : Math.round(value).toLocaleString("en");
 }
 
-/** A distance in words from metres: "120 m", "2.4 miles", "1,890 miles". */
-export function distanceInWords(metres) {
+/** A distance in words from metres: "120 m", "2.4 miles", "1,890 miles"; with `km`, "2.4 miles (3.9 km)". */
+export function distanceInWords(metres, { km = false } = {}) {
   const miles = metres / 1609.344;
   if (miles < 0.1) return `${Math.round(metres)} m`;
-  return `${miles < 10 ? miles.toFixed(1) : Math.round(miles).toLocaleString("en")} ${miles === 1 ? "mile" : "miles"}`;
+  return `${amount(miles)} ${miles === 1 ? "mile" : "miles"}${km ? ` (${amount(metres / 1000)} km)` : ""}`;
+}
+
+/** The API's directions in words: "0.8 miles (1.3 km) northeast of here". */
+export function directionsInWords(directions, from = "here") {
+  return `${distanceInWords(directions.distanceMeters, { km: true })} ${POINTS[directions.compass] || directions.compass} of ${from}`;
 }
 
 /** An IANA time zone as a person names it: its city ("America/Los_Angeles" → "Los Angeles time"). */

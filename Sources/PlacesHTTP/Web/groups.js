@@ -2,7 +2,7 @@
 // found as the name is typed), and the invitations waiting for them, each joined or declined in place.
 
 import { api, aborted, Latest } from "./api.js";
-import { element, byId, button, counted, listed } from "./dom.js";
+import { element, byId, button, counted, listed, afterPause } from "./dom.js";
 
 export class Groups {
   /** @param {import("./account.js").Session} session */
@@ -18,11 +18,7 @@ export class Groups {
       this.create(new FormData(event.target).get("name"), event.target);
     });
     const invitee = byId("invite-username");
-    let typing = null;
-    invitee.addEventListener("input", () => {
-      clearTimeout(typing);
-      typing = setTimeout(() => this.findPeople(invitee.value), 250);
-    });
+    invitee.addEventListener("input", afterPause(() => this.findPeople(invitee.value)));
     byId("group-invite").addEventListener("submit", (event) => {
       event.preventDefault();
       this.invite(invitee.value.trim(), event.target);
@@ -86,8 +82,9 @@ export class Groups {
     if (opened) byId("group-invite-title").textContent = `Invite someone to ${opened.name}`;
     byId("invitations").replaceChildren(...invitations.map((invitation) => {
       const item = element("li", `${invitation.invitedBy.username} invites you to ${invitation.groupName}. `);
-      item.append(button("Join", () => this.answer(invitation.groupId, "accept"), { label: `Join ${invitation.groupName}` }),
-        button("Decline", () => this.answer(invitation.groupId, "decline"), { label: `Decline ${invitation.groupName}` }));
+      const answer = (how) => this.answer(invitation.groupId, how, byId("groups-status"));
+      item.append(button("Join", () => answer("accept"), { label: `Join ${invitation.groupName}` }),
+        button("Decline", () => answer("decline"), { label: `Decline ${invitation.groupName}` }));
       return item;
     }));
     byId("invitations-title").hidden = invitations.length === 0;
@@ -137,8 +134,8 @@ export class Groups {
     }
   }
 
-  async answer(groupId, how) {
-    const status = byId("groups-status");
+  /** Joins (`accept`) or declines a group's invitation, says so in `status`, and shows the group joined. */
+  async answer(groupId, how, status) {
     try {
       await api.request(`/v1/me/invitations/${encodeURIComponent(groupId)}/${how}`, { method: "POST" });
       status.textContent = how === "accept" ? "You joined the group." : "Invitation declined.";

@@ -38,7 +38,6 @@ export class Markers {
       this.status.textContent = `${counted(answer.count, "place")} in view`;
       // The zoom the markers were answered for (a test waits for it).
       this.map.element.dataset.zoom = String(zoom);
-      this.map.element.dataset.count = String(answer.count);
     } catch (error) {
       if (!aborted(error)) this.status.textContent = `The map could not load its places: ${error.message}`;
     }

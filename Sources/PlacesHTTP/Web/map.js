@@ -75,8 +75,8 @@ export class PlacesMap {
     this.render();
   }
 
-  /** Shows a box whole, at the largest zoom that holds it (at least `atLeast`, at most `upTo`). */
-  fit(box, { atLeast = MIN_ZOOM, upTo = MAX_ZOOM } = {}) {
+  /** Shows a box whole, at the largest zoom that holds it (at least `atLeast`). */
+  fit(box, { atLeast = MIN_ZOOM } = {}) {
     const sw = unit(box.south, box.west);
     const ne = unit(box.north, box.east);
     const across = box.west <= box.east ? ne.x - sw.x : ne.x + 1 - sw.x;
@@ -85,7 +85,7 @@ export class PlacesMap {
     const zoomFor = (pixels, span) => (span <= 0 ? MAX_ZOOM : Math.log2(Math.max(1, pixels - 2 * margin) / (TILE * span)));
     const zoom = Math.floor(Math.min(zoomFor(this.width, across), zoomFor(this.height, high)));
     const middle = unproject(((sw.x + across / 2) % 1) * TILE, ((ne.y + sw.y) / 2) * TILE, 0);
-    this.show(middle.lat, wrapLongitude(middle.lon), Math.min(upTo, Math.max(atLeast, zoom)));
+    this.show(middle.lat, wrapLongitude(middle.lon), Math.max(atLeast, zoom));
   }
 
   /** Moves the centre by a number of screen pixels. */

@@ -7,7 +7,8 @@ import { element, byId, button } from "./dom.js";
 export class Notifications {
   /**
    * @param {import("./account.js").Session} session
-   * @param {{decision: (id: string) => void, group: (id: string) => void, answered: () => void}} actions
+   * @param {{decision: (id: string) => void, group: (id: string) => void, changed: () => void,
+   *          answer: (groupId: string, how: "accept" | "decline", status: HTMLElement) => void}} actions
    */
   constructor(session, actions) {
     this.session = session;
@@ -39,7 +40,7 @@ export class Notifications {
       this.state = { items: data.items, unread: data.unreadCount };
     } else if (name === "notification") {
       this.state = { items: [data, ...this.state.items.filter((item) => item.id !== data.id)], unread: this.state.unread + 1 };
-      if (data.kind === "decisionStarted" || data.kind === "decisionCompleted" || data.kind === "groupInvitation") this.actions.answered();
+      if (data.kind === "decisionStarted" || data.kind === "decisionCompleted" || data.kind === "groupInvitation") this.actions.changed();
     } else {
       return;
     }
@@ -57,7 +58,8 @@ export class Notifications {
       entry.append(element("span", item.message));
       const subject = item.subject || {};
       if (item.kind === "groupInvitation" && subject.groupId) {
-        entry.append(button("Join", () => this.answer(item, "accept")), button("Decline", () => this.answer(item, "decline")));
+        const answer = (how) => this.actions.answer(subject.groupId, how, byId("notifications-status"));
+        entry.append(button("Join", () => answer("accept")), button("Decline", () => answer("decline")));
       } else if (subject.decisionId) {
         entry.append(button("Open the decision", () => this.actions.decision(subject.decisionId)));
       } else if (subject.groupId) {
@@ -83,18 +85,5 @@ export class Notifications {
     await api.request("/v1/notifications/read-all", { method: "POST" }).catch(() => {});
     this.state = { items: this.state.items.map((item) => ({ ...item, readAt: item.readAt || new Date().toISOString() })), unread: 0 };
     this.render();
-  }
-
-  /** Accepts or declines the invitation a notification tells of, from the notification itself. */
-  async answer(item, how) {
-    const status = byId("notifications-status");
-    try {
-      await api.request(`/v1/me/invitations/${encodeURIComponent(item.subject.groupId)}/${how}`, { method: "POST" });
-      status.textContent = how === "accept" ? "You joined the group." : "Invitation declined.";
-      this.actions.answered();
-      if (how === "accept") this.actions.group(item.subject.groupId);
-    } catch (error) {
-      status.textContent = `Not done: ${error.message}`;
-    }
   }
 }

@@ -2,7 +2,7 @@
 // rating, its time zone as a city, distance and direction from here in words, a geo: link), a close button, and for a
 // signed-in person their favourite and rating.
 
-import { api, aborted, Latest } from "./api.js";
+import { api, aborted, instant, Latest } from "./api.js";
 import { element, byId, counted } from "./dom.js";
 import { directionsInWords, zoneInWords } from "./geo.js";
 
@@ -32,7 +32,7 @@ export class PlacePanel {
   /** Shows a place (read afresh, open now and directions from here) and moves the keyboard to it. */
   async open(id) {
     const from = this.hooks.here();
-    const query = new URLSearchParams({ openAt: new Date().toISOString().replace(/\.\d+Z$/, "Z") });
+    const query = new URLSearchParams({ openAt: instant() });
     if (from) query.set("from", `${from.lat.toFixed(6)},${from.lon.toFixed(6)}`);
     let place;
     try {

@@ -3,10 +3,8 @@
 // point picked on the map or the browser's location.
 
 import { api, aborted, Latest } from "./api.js";
-import { byId, counted } from "./dom.js";
+import { byId, counted, afterPause } from "./dom.js";
 import { inBox, distanceInWords } from "./geo.js";
-
-const PAUSE = 250;
 
 export class Finder {
   /**
@@ -17,17 +15,13 @@ export class Finder {
     this.map = map;
     this.results = results;
     this.latest = new Latest();
-    this.typing = null;
     const words = byId("search-words");
+    const typed = afterPause(() => this.search(words.value));
     byId("search").addEventListener("submit", (event) => {
       event.preventDefault();
-      clearTimeout(this.typing);
-      this.search(words.value);
+      typed.now();
     });
-    words.addEventListener("input", () => {
-      clearTimeout(this.typing);
-      this.typing = setTimeout(() => this.search(words.value), PAUSE);
-    });
+    words.addEventListener("input", typed);
   }
 
   /** The places matching the words: those in the map's view first, then the rest, nearest to its centre first. */
