@@ -33,11 +33,22 @@ struct WebController: Sendable {
             .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
 
-    /// One file of the page: its bytes and their media type.
+    /// One file of the page: its bytes, their media type, and their tag (worked out once: the binary's files never
+    /// change).
     struct File: Sendable {
         let bytes: [UInt8]
         let contentType: String
+        let tag: String
+
+        init(bytes: [UInt8], contentType: String) {
+            self.bytes = bytes
+            self.contentType = contentType
+            tag = EntityTag.of(bytes)
+        }
     }
+
+    /// The page's icon.
+    static let iconFile = File(bytes: PackageResources.favicon_svg, contentType: "image/svg+xml")
 
     /// The page's files by the name its HTML and its modules ask for them under `/web/`.
     static let files: [String: File] = {
@@ -73,7 +84,7 @@ struct WebController: Sendable {
 
     /// `GET /favicon.svg`: the page's icon (so a browser's console stays quiet).
     @Sendable func icon(request: Request, context: PlacesRequestContext) async throws -> Response {
-        answer(File(bytes: PackageResources.favicon_svg, contentType: "image/svg+xml"), request: request)
+        answer(Self.iconFile, request: request)
     }
 
     /// `GET /web/{file}`: the page's script or style; 404 `not_found` for any other name.
@@ -86,7 +97,7 @@ struct WebController: Sendable {
     /// The file with its tag (a browser revalidates it, and gets 304 while the binary is the same) and the page's
     /// policy.
     private func answer(_ file: File, request: Request) -> Response {
-        var response = EntityTag.answer(body: file.bytes, contentType: file.contentType, request: request)
+        var response = EntityTag.answer(body: file.bytes, contentType: file.contentType, tag: file.tag, request: request)
         response.headers[.contentSecurityPolicy] = contentSecurityPolicy
         response.headers[.cacheControl] = "no-cache"
         return response
