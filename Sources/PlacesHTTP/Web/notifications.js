@@ -70,12 +70,16 @@ export class Notifications {
     if (!this.state.items.length) list.append(element("li", "Nothing yet.", "hint"));
   }
 
-  /** The list is open: what it shows unread is marked read, on the server too. */
+  /** The list is open: what it shows unread is marked read, on the server too. The badge keeps counting those it
+   * does not show (the stream's snapshot holds the newest only; the count is of them all). */
   async seen() {
     const unread = this.state.items.filter((item) => !item.readAt);
     if (!unread.length) return;
     const now = new Date().toISOString();
-    this.state = { items: this.state.items.map((item) => (item.readAt ? item : { ...item, readAt: now })), unread: 0 };
+    this.state = {
+      items: this.state.items.map((item) => (item.readAt ? item : { ...item, readAt: now })),
+      unread: Math.max(0, this.state.unread - unread.length),
+    };
     this.render();
     await Promise.all(unread.map((item) => api.request(`/v1/notifications/${encodeURIComponent(item.id)}/read`, { method: "POST" })
       .catch((error) => console.warn("could not mark a notification read:", error.message))));
