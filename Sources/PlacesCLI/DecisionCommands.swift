@@ -216,7 +216,7 @@ extension DecisionView: CommandLineText {
         if let result = result ?? provisional {
             lines.append("  \(self.result == nil ? "so far" : "winner"): \(name(result.winner))")
             lines.append("  ranking: " + result.ranking.map(name).joined(separator: " > "))
-            lines.append("  tie-break: \(result.tieBreak); seed \(result.seed)")
+            lines.append("  tie-break: \(result.tieBreak.rawValue); seed \(result.seed)")
             lines.append("  " + result.reasoning)
         }
         return lines.joined(separator: "\n")

@@ -614,6 +614,60 @@ extension PostgresPlacesDatabase {
                 "DROP FUNCTION places_relevance(TSVECTOR, TEXT[])",
             ]
         ),
+        Migration(
+            version: 8,
+            name: "decision-voters",
+            statements: [
+                // A decision's save answers who has a ballot once it is in (Core decides whether that is everyone),
+                // rather than who is left to vote: the rule lives in Core alone. The save of version 4 (one more
+                // argument, `counts_waiting`) stays for one more release, for instances of the release before that
+                // still serve during a rolling upgrade; a later release drops it.
+                """
+                CREATE FUNCTION places_save_decision(
+                    saved_id TEXT, previous_version BIGINT, previous_decision_version BIGINT, writes_decision BOOLEAN,
+                    new_status TEXT, new_ended_at TEXT, new_reminder_sent_at TEXT, new_result TEXT, new_departures TEXT,
+                    leaving TEXT[], withdrawn TEXT[], voters TEXT[], rankings TEXT[], cast_times TEXT[], updated_times TEXT[],
+                    note_ids TEXT[], note_recipients TEXT[], note_kinds TEXT[], note_messages TEXT[], note_subjects TEXT[],
+                    note_channels TEXT[], note_created TEXT[], note_read TEXT[],
+                    OUT saved_version BIGINT, OUT saved_decision_version BIGINT, OUT saved_voters TEXT[]
+                ) RETURNS SETOF record LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF writes_decision THEN
+                        UPDATE decision SET version = decision.version + 1, decision_version = decision.decision_version + 1,
+                            status = new_status, ended_at = new_ended_at, reminder_sent_at = new_reminder_sent_at,
+                            result = new_result, departures = new_departures
+                        WHERE decision.id = saved_id AND decision.version = previous_version
+                        RETURNING decision.version, decision.decision_version INTO saved_version, saved_decision_version;
+                    ELSE
+                        UPDATE decision SET version = decision.version + 1
+                        WHERE decision.id = saved_id AND decision.decision_version = previous_decision_version
+                        RETURNING decision.version, decision.decision_version INTO saved_version, saved_decision_version;
+                    END IF;
+                    IF NOT FOUND THEN RETURN; END IF;
+                    IF cardinality(leaving) > 0 THEN
+                        DELETE FROM decision_participant WHERE decision_id = saved_id AND user_id = ANY(leaving);
+                    END IF;
+                    IF cardinality(withdrawn) > 0 THEN
+                        DELETE FROM ballot WHERE decision_id = saved_id AND user_id = ANY(withdrawn);
+                    END IF;
+                    IF cardinality(voters) > 0 THEN
+                        -- A changed ballot keeps the time it was first cast.
+                        INSERT INTO ballot (decision_id, user_id, ranking, cast_at, updated_at)
+                        SELECT saved_id, b.user_id, b.ranking, b.cast_at, b.updated_at
+                        FROM unnest(voters, rankings, cast_times, updated_times) AS b(user_id, ranking, cast_at, updated_at)
+                        ON CONFLICT (decision_id, user_id) DO UPDATE SET ranking = excluded.ranking, updated_at = excluded.updated_at;
+                    END IF;
+                    IF cardinality(note_ids) > 0 THEN
+                        PERFORM places_insert_notifications(note_ids, note_recipients, note_kinds, note_messages, note_subjects,
+                            note_channels, note_created, note_read);
+                    END IF;
+                    -- Read last, so that of two last ballots saved at once the second sees both.
+                    saved_voters := ARRAY(SELECT b.user_id FROM ballot b WHERE b.decision_id = saved_id);
+                    RETURN NEXT;
+                END $$
+                """,
+            ]
+        ),
     ]
 
     /// The lock that makes instances starting together migrate once (any number, the same for every release).

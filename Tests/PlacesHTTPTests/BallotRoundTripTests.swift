@@ -89,10 +89,10 @@ struct BallotRoundTripTests {
     }
 
     /// Two last ballots saved at once leave the completion to the second one's follow-up; if the process died between
-    /// them, the next read completes the decision.
-    @Test func aDecisionEveryoneVotedInIsCompletedByTheNextRead() async throws {
+    /// them, reads show the decision as stored (they never write), and the server's background task completes it.
+    @Test func aDecisionEveryoneVotedInIsCompletedByTheBackgroundTask() async throws {
         let database = try PlacesDatabase.inMemory()
-        let (app, _, _, _) = try await TestApp.togetherServices(Lisbon.places, database: database)
+        let (app, _, _, decisions) = try await TestApp.togetherServices(Lisbon.places, database: database)
         try await app.test(.router) { client in
             let crew = try await client.crew("Table", admin: "admin", members: ["voter"])
             let body: [String: Any] = ["groupId": crew.id, "method": "tiered", "candidates": ["placeIds": Lisbon.places.map(\.id)]]
@@ -102,13 +102,18 @@ struct BallotRoundTripTests {
             var voted = read
             voted.ballots = read.decision.participants.map { Ballot(userId: $0, ranking: ["lx-a-tasca"], castAt: TestApp.now, updatedAt: TestApp.now) }
             let saved = try #require(try await database.decisions.save(voted, replacing: read))
-            #expect(saved.notYetVoted.isEmpty)
-            #expect(try await database.decisions.state(decisionID: id)?.decision.status == .active)
+            #expect(saved.voters == Set(read.decision.participants))
+            let before = try await client.object(.get, "/v1/decisions/\(id)", token: crew.voter)
+            #expect(before["status"] as? String == "active", "a read writes nothing")
+            #expect(try await database.decisions.state(decisionID: id)?.version == saved.version)
+            #expect(try await decisions.settleDue() == 1)
             let view = try await client.object(.get, "/v1/decisions/\(id)", token: crew.voter)
             #expect(view["status"] as? String == "completed")
+            #expect((view["result"] as? [String: Any])?["endedBy"] as? String == "allVoted")
             #expect((view["result"] as? [String: Any])?["winner"] as? String == "lx-a-tasca")
             let listed = try await client.object(.get, "/v1/decisions", token: crew.admin)
             #expect((listed["items"] as? [[String: Any]])?.first?["status"] as? String == "completed")
+            #expect(try await decisions.settleDue() == 0, "nothing is due once it is settled")
         }
     }
 }

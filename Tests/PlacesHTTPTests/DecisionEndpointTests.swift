@@ -160,14 +160,14 @@ struct DecisionEndpointTests {
 
             // Forty minutes before the deadline the background task reminds those who have not voted, once.
             now.withLock { $0 = TestApp.now.addingTimeInterval(3 * 3600 - 40 * 60) }
-            try await decisions.enforceDeadlines()
-            try await decisions.enforceDeadlines()
+            try await decisions.settleDue()
+            try await decisions.settleDue()
             #expect(try await client.notifications(crew.ben, kind: "decisionReminder").count == 2)
             #expect(try await client.notifications(crew.ana, kind: "decisionReminder").count == 1, "ana voted in one of them")
 
             // Past the deadline: the one with a ballot completes, the other expires; ballots are refused after.
             now.withLock { $0 = TestApp.now.addingTimeInterval(3 * 3600 + 1) }
-            #expect(try await decisions.enforceDeadlines() == 2)
+            #expect(try await decisions.settleDue() == 2)
             let counted = try await client.object(.get, "/v1/decisions/\(voted)", token: crew.ben)
             #expect(counted["status"] as? String == "completed")
             #expect((counted["result"] as? [String: Any])?["endedBy"] as? String == "deadline")

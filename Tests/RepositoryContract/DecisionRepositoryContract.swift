@@ -80,7 +80,7 @@ enum DecisionRepositoryContract {
                     method: .tiered,
                     winner: "p1",
                     ranking: ["p1", "p2"],
-                    tieBreak: "none",
+                    tieBreak: .none,
                     reasoning: "p1 beats p2",
                     seed: 42,
                     ballotCount: 2,
@@ -138,25 +138,25 @@ enum DecisionRepositoryContract {
                 let stored = try #require(try await store.decisions.state(decisionID: "d-1"))
                 #expect(stored.ballots.count == 1 && written.first?.hasPrefix(stored.ballots[0].userId) == true)
             },
-            ContractCase("decisions", "ballots saved at once over one version are all written, and the last save finds nobody left") { store in
+            ContractCase("decisions", "ballots saved at once over one version are all written, and the last save finds everyone voted") { store in
                 let (ann, bob, cy) = try await prepare(store)
                 try await store.decisions.insert(Sample.decision("d-1", group: "g-1", by: ann, participants: [ann, bob, cy]), notifications: [])
                 let read = try #require(try await store.decisions.state(decisionID: "d-1"))
                 let decisions = store.decisions
-                let waiting = try await withThrowingTaskGroup(of: Set<String>?.self) { tasks in
+                let seen = try await withThrowingTaskGroup(of: Set<String>?.self) { tasks in
                     for (index, voter) in [ann, bob, cy].enumerated() {
                         tasks.addTask {
                             var voted = read
                             voted.ballots = [ballot(voter, ["p\(index + 1)"], at: index)]
-                            return try await decisions.save(voted, replacing: read)?.notYetVoted
+                            return try await decisions.save(voted, replacing: read)?.voters
                         }
                     }
                     return try await tasks.reduce(into: [Set<String>?]()) { all, next in all.append(next) }
                 }
-                #expect(waiting.allSatisfy { $0 != nil }, "ballots alone do not refuse each other")
-                // Saves are ordered, each seeing those before it: one of them found nobody left, and only one.
-                #expect(waiting.filter { $0?.isEmpty == true }.count == 1, "\(waiting)")
-                #expect(waiting.compactMap { $0?.count }.sorted() == [0, 1, 2], "\(waiting)")
+                #expect(seen.allSatisfy { $0 != nil }, "ballots alone do not refuse each other")
+                // Saves are ordered, each seeing those before it: one of them found everyone voted, and only one.
+                #expect(seen.filter { $0 == [ann, bob, cy] }.count == 1, "\(seen)")
+                #expect(seen.compactMap { $0?.count }.sorted() == [1, 2, 3], "\(seen)")
                 let stored = try #require(try await store.decisions.state(decisionID: "d-1"))
                 #expect(Set(stored.ballots.map(\.userId)) == [ann, bob, cy])
                 #expect(stored.version == read.version + 3 && stored.decisionVersion == read.decisionVersion)

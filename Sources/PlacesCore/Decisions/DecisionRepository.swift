@@ -38,16 +38,16 @@ public struct DecisionState: Sendable {
     }
 }
 
-/// What a save wrote: the versions it left, and who has not voted once it is in.
+/// What a save wrote: the versions it left, and who has voted once it is in.
 @PublicInit
 public struct SavedDecision: Sendable, Equatable {
     /// The decision's `version` after the save.
     public var version: Int64
     /// The decision's `decisionVersion` after the save.
     public var decisionVersion: Int64
-    /// The participants without a ballot, as the save's own transaction sees them: of two last ballots saved at once,
-    /// the one saved second finds nobody left (and so Core completes the decision).
-    public var notYetVoted: Set<String>
+    /// The participants with a ballot, as the save's own transaction sees them: of two last ballots saved at once, the
+    /// one saved second finds everyone has voted (and so Core completes the decision).
+    public var voters: Set<String>
 }
 
 /// Stores decisions and ballots. A decision changes by optimistic concurrency: it is read with its versions, the
@@ -71,8 +71,10 @@ public protocol DecisionRepository: Sendable {
     func save(_ state: DecisionState, replacing previous: DecisionState) async throws -> SavedDecision?
     /// Ids of the group's active decisions in which the person is a participant.
     func activeDecisions(groupID: String, participant userID: String) async throws -> [String]
-    /// Ids of active decisions whose deadline is at or before `date`, soonest first.
-    func activeDecisions(deadlineBefore date: Date) async throws -> [String]
+    /// Ids of the active decisions that may have something due, by deadline (soonest first, then those without one),
+    /// then id: a deadline at or before `date`, a participant who is no longer a member of the decision's group, or a
+    /// tiered decision in which no participant is without a ballot. Core decides what is due; this only finds them.
+    func activeDecisions(dueBy date: Date) async throws -> [String]
     /// Winners of the group's (or, without a group, the person's own) decisions completed at or after `since`.
     func recentWinners(groupID: String?, createdBy userID: String, since: Date) async throws -> Set<String>
     /// How many decisions are active.

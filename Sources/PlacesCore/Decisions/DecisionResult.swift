@@ -39,8 +39,8 @@ public struct DecisionResult: Sendable, Hashable, Codable {
     public var winner: String
     /// Every candidate, best first.
     public var ranking: [String]
-    /// Which tie-break step decided: `none`, `marginSum`, `borda`, `firstChoices` or `lot`.
-    public var tieBreak: String
+    /// Which tie-break step decided.
+    public var tieBreak: TieBreakStep
     /// One paragraph for people.
     public var reasoning: String
     /// The decision's seed, as decimal text (JSON numbers lose precision above 2^53).
@@ -69,7 +69,7 @@ public struct DecisionResult: Sendable, Hashable, Codable {
         method: Decision.Method,
         winner: String,
         ranking: [String],
-        tieBreak: String,
+        tieBreak: TieBreakStep,
         reasoning: String,
         seed: UInt64,
         ballotCount: Int,

@@ -8,8 +8,6 @@ import GeoIndex
 public struct DecisionService: Sendable {
     /// At most this many candidates in one decision.
     public static let maximumCandidates = 100
-    /// A reminder goes to those who have not voted when the deadline is this near.
-    public static let reminderLead: TimeInterval = 60 * 60
 
     let repository: any DecisionRepository
     let groups: any GroupRepository
@@ -93,7 +91,7 @@ public struct DecisionService: Sendable {
         )
         try await repository.insert(decision, notifications: announcement)
         if method == .random, !scheduled {
-            try await end(DecisionState(decision: decision, ballots: []), by: .draw, strict: true)
+            try await act(.draw, on: DecisionState(decision: decision, ballots: []))
         }
         return try await view(caller, id: decision.id)
     }
@@ -103,9 +101,10 @@ public struct DecisionService: Sendable {
         try await repository.activeCount()
     }
 
-    /// The decision as the caller may see it, after applying a deadline that has passed.
+    /// The decision as the caller may see it (as stored: what is due is applied by the server's background task, or by
+    /// the next change, never by a read).
     public func view(_ caller: User, id: String) async throws -> DecisionView {
-        let state = try await readable(caller, current(id))
+        let state = try await readable(caller, existing(id))
         return try await view(state, for: caller)
     }
 
@@ -120,21 +119,17 @@ public struct DecisionService: Sendable {
     public func list(_ caller: User, page: PageRequest) async throws -> Page<DecisionView> {
         let memberOf = try await groups.groupIDs(memberID: caller.id)
         let found = try await repository.decisions(visibleTo: caller.id, groupIDs: memberOf, page: page)
-        var states: [DecisionState] = []
+        var views: [DecisionView] = []
         // A group's decision shows to its members only (its starter who left the group no longer sees it).
         for state in found.items where state.decision.groupId.map(memberOf.contains) ?? true {
-            // A deadline that passed, or a participant who left while a withdrawal was interrupted, changes the
-            // decision first (rare: each costs reads of its own).
-            states.append(needsAttention(state) ? try await readable(caller, current(state.decision.id)) : state)
+            views.append(try await view(state, for: caller))
         }
-        var views: [DecisionView] = []
-        for state in states { views.append(try await view(state, for: caller)) }
         return Page(items: views, nextCursor: found.nextCursor)
     }
 
     /// Recomputes the result from the stored ballots and seed, and says whether it agrees with the stored one.
     public func recount(_ caller: User, id: String) async throws -> Recount {
-        let state = try await readable(caller, current(id))
+        let state = try await readable(caller, existing(id))
         let decision = state.decision
         guard let stored = decision.result else {
             throw PlacesError(.conflict, "the decision has no result yet (it is \(decision.status.rawValue))")
@@ -206,19 +201,19 @@ public struct DecisionService: Sendable {
     }
 
     /// The decision, when the caller belongs to its group, or (without a group) takes part or started it; `forbidden`
-    /// otherwise, so someone who left a group no longer sees its decisions. Participants who are no longer members are
-    /// withdrawn first. A participant who is still a member needs no read of the group.
+    /// otherwise, so someone who left a group no longer sees its decisions. A participant who is still a member needs
+    /// no read of the group.
     func readable(_ caller: User, _ read: DecisionState) async throws -> DecisionState {
         let decision = read.decision
         guard let groupID = decision.groupId else {
             if decision.participants.contains(caller.id) || decision.createdBy == caller.id { return read }
             throw PlacesError.forbidden("only the decision's participants see it")
         }
-        if read.formerMembers.isEmpty, decision.participants.contains(caller.id) { return read }
-        guard let group = try await groups.group(id: groupID), group.role(of: caller.id) != nil else {
+        if decision.participants.contains(caller.id), !read.formerMembers.contains(caller.id) { return read }
+        guard try await groups.group(id: groupID)?.role(of: caller.id) != nil else {
             throw PlacesError.forbidden("only the members of the decision's group see it")
         }
-        return try await withdrawFormerMembers(decision, group: group) ? try await existing(decision.id) : read
+        return read
     }
 
     /// True when the caller runs the decision: an admin of its group, or its starter when it has no group.
@@ -234,73 +229,6 @@ public struct DecisionService: Sendable {
         }
         return state
     }
-
-    /// The decision as stored, after applying a deadline that has passed or sending the reminder that is due, and
-    /// completing it if everyone has voted (the follow-up of two last ballots saved at once may not have run).
-    func current(_ id: String) async throws -> DecisionState {
-        let state = try await existing(id)
-        if try await enforceDeadline(state) { return try await existing(id) }
-        if DecisionService.everyoneVoted(state) { return try await completeWhenEveryoneVoted(id, read: state) }
-        return state
-    }
-
-    /// True when reading the decision changes it: a deadline passed, a reminder is due, a participant left, or
-    /// everyone voted while it is still open.
-    func needsAttention(_ state: DecisionState) -> Bool {
-        !state.formerMembers.isEmpty || deadlineAction(state.decision) != nil || DecisionService.everyoneVoted(state)
-    }
-
-    /// True for an open tiered decision in which every participant has a ballot.
-    static func everyoneVoted(_ state: DecisionState) -> Bool {
-        state.decision.status == .active && state.decision.method == .tiered && !state.decision.participants.isEmpty
-            && Set(state.ballots.map(\.userId)).isSuperset(of: state.decision.participants)
-    }
-
-    /// Completes an open tiered decision in which everyone has voted (nothing when that is no longer so); answers it
-    /// as saved.
-    func completeWhenEveryoneVoted(_ id: String, read: DecisionState?) async throws -> DecisionState {
-        let read = if let read { read } else { try await existing(id) }
-        let audience = try await notifier.audience(read.decision.participants)
-        let names = try await names(read.decision.candidates)
-        let now = clock()
-        return try await change(id, known: read) { state in
-            guard DecisionService.everyoneVoted(state) else { return }
-            try DecisionService.complete(&state, endedBy: .allVoted, names: names, weights: nil, audience: audience, now: now)
-        }.state
-    }
-
-    /// Changes the decision by `body` and saves it in one transaction of the repository's, reading it again and
-    /// deciding again when another change was saved in between; `known` is the state when the caller has just read
-    /// it. Answers what `body` answered, the state as saved (nothing is written when `body` changed nothing) and who
-    /// had not voted once it was saved (nil when nothing was written).
-    @discardableResult
-    func change<T>(
-        _ id: String,
-        known: DecisionState? = nil,
-        _ body: (inout DecisionState) async throws -> T
-    ) async throws -> (outcome: T, state: DecisionState, notYetVoted: Set<String>?) {
-        var read = known
-        for _ in 0..<DecisionService.maximumTries {
-            let before = if let read { read } else { try await existing(id) }
-            var after = before
-            after.notifications = []
-            let outcome = try await body(&after)
-            if after.decision == before.decision, after.ballots == before.ballots, after.notifications.isEmpty {
-                return (outcome, after, nil)
-            }
-            if let saved = try await repository.save(after, replacing: before) {
-                after.version = saved.version
-                after.decisionVersion = saved.decisionVersion
-                after.notifications = []
-                return (outcome, after, saved.notYetVoted)
-            }
-            read = nil
-        }
-        throw PlacesError(.unavailable, "the decision is changing too often to save this; try again", cause: .decisionBusy)
-    }
-
-    /// How many times a change is decided again when others keep saving the decision first.
-    static let maximumTries = 50
 
     /// Place names by id, for explanations (places deleted since are left out).
     func names(_ ids: [String]) async throws -> [String: String] {
@@ -320,14 +248,4 @@ public struct DecisionService: Sendable {
         else { throw .invalid("visitDate", "visitDate must be a day such as 2026-12-24") }
         return text
     }
-}
-
-/// A recomputed result beside the stored one.
-public struct Recount: Sendable, Encodable {
-    /// True when the two are the same.
-    public var agrees: Bool
-    /// The result stored when the decision ended.
-    public var stored: DecisionResult
-    /// The result computed now from the stored ballots and seed.
-    public var recounted: DecisionResult
 }

@@ -77,11 +77,3 @@ public struct StartDecision: Sendable, Equatable {
     /// The seed of the draw and of tie-breaks (a new one when nil).
     public var seed: UInt64?
 }
-
-/// A ballot as a participant casts it (`PUT /v1/decisions/{id}/ballot`, `places decision vote`): candidate place
-/// ids, best first.
-@PublicInit
-public struct CastBallot: Sendable, Equatable {
-    /// Candidate place ids, best first, each at most once.
-    public var ranking: [String]
-}

@@ -4,7 +4,8 @@ import Synchronization
 
 extension PeriodicService {
     /// Passes decisions' deadlines while the server runs, whether or not anybody looks: every `interval` it counts,
-    /// draws or expires what is due and sends the reminders an hour before.
+    /// draws or expires what is due and sends the reminders an hour before (and settles whatever else is due in a
+    /// decision: `DecisionService.settleDue`).
     ///
     /// Of several instances over one database, one at a time does it: each round first takes or renews `lease` (which
     /// outlasts a few rounds), and an instance that does not hold it skips the round. When the holder dies or loses the
@@ -31,7 +32,7 @@ extension PeriodicService {
             stopped: { try await lease.release() },
             round: {
                 guard try await lease.acquire() else { return }
-                try await decisions.enforceDeadlines()
+                try await decisions.settleDue()
                 guard let places else { return }
                 let due = lastPruned.withLock { last in last.map { ContinuousClock.now - $0 >= pruningInterval } ?? true }
                 guard due else { return }

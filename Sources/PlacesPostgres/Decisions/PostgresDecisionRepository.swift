@@ -63,14 +63,12 @@ public struct PostgresDecisionRepository: DecisionRepository {
         let rankings = try cast.map { try PostgresDecisionRepository.jsonText($0.ranking) }
         let notes = try PostgresNotificationRepository.NotificationColumns(state.notifications)
         // One statement (`places_save_decision`): it locks the decision's row, checks the version the change depends on
-        // (every save's when the decision itself changes, the decision's own when not), writes, and reads who is left to
-        // vote (which matters only while the decision is open).
+        // (every save's when the decision itself changes, the decision's own when not), writes, and reads who has voted.
         let row = try await database.change { [database] connection in
             try await connection.row(
                 Save(
                     id: id, previous: previous, changedDecision: changedDecision, result: result, departures: departures,
-                    leaving: leaving, withdrawn: withdrawn, cast: cast, rankings: rankings, notes: notes,
-                    countsWaiting: state.decision.status == .active
+                    leaving: leaving, withdrawn: withdrawn, cast: cast, rankings: rankings, notes: notes
                 ),
                 logger: database.logger
             )
@@ -86,7 +84,7 @@ public struct PostgresDecisionRepository: DecisionRepository {
         return SavedDecision(
             version: try row.get("saved_version"),
             decisionVersion: try row.get("saved_decision_version"),
-            notYetVoted: Set(try row.get("not_yet_voted", as: [String].self))
+            voters: Set(try row.get("saved_voters", as: [String].self))
         )
     }
 
@@ -120,12 +118,21 @@ public struct PostgresDecisionRepository: DecisionRepository {
         return try rows.map { try $0.get("id") }
     }
 
-    public func activeDecisions(deadlineBefore date: Date) async throws -> [String] {
+    public func activeDecisions(dueBy date: Date) async throws -> [String] {
         let rows = try await database.read { connection in
             try await connection.rows(
                 """
-                SELECT id FROM decision WHERE status = 'active' AND deadline IS NOT NULL AND deadline <= \(Timestamp.text(date))
-                ORDER BY deadline, id
+                SELECT d.id FROM decision d
+                WHERE d.status = 'active' AND (
+                    d.deadline <= \(Timestamp.text(date))
+                    OR (d.group_id IS NOT NULL AND EXISTS (
+                        SELECT 1 FROM decision_participant p WHERE p.decision_id = d.id
+                            AND NOT EXISTS (SELECT 1 FROM group_member m WHERE m.group_id = d.group_id AND m.user_id = p.user_id)))
+                    OR (d.method = 'tiered' AND EXISTS (SELECT 1 FROM ballot b WHERE b.decision_id = d.id) AND NOT EXISTS (
+                        SELECT 1 FROM decision_participant p WHERE p.decision_id = d.id
+                            AND NOT EXISTS (SELECT 1 FROM ballot b WHERE b.decision_id = d.id AND b.user_id = p.user_id)))
+                )
+                ORDER BY d.deadline NULLS LAST, d.id
                 """,
                 logger: database.logger
             )
@@ -169,11 +176,11 @@ public struct PostgresDecisionRepository: DecisionRepository {
     struct Save: PreparedStatement {
         static let name = "places_decision_save"
         static let sql = """
-            SELECT saved_version, saved_decision_version, not_yet_voted FROM places_save_decision(
-                $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)
+            SELECT saved_version, saved_decision_version, saved_voters FROM places_save_decision(
+                $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)
             """
         static let bindingDataTypes: [PostgresDataType] =
-            [.text, .int8, .int8, .bool, .text, .text, .text, .text, .text] + Array(repeating: .textArray, count: 14) + [.bool]
+            [.text, .int8, .int8, .bool, .text, .text, .text, .text, .text] + Array(repeating: .textArray, count: 14)
         let id: String
         let previous: DecisionState
         /// The decision as it is to be saved, when it changed.
@@ -185,7 +192,6 @@ public struct PostgresDecisionRepository: DecisionRepository {
         let cast: [Ballot]
         let rankings: [String]
         let notes: PostgresNotificationRepository.NotificationColumns
-        let countsWaiting: Bool
 
         var values: [(any PostgresThrowingDynamicTypeEncodable & Sendable)?] {
             [
@@ -193,7 +199,7 @@ public struct PostgresDecisionRepository: DecisionRepository {
                 changedDecision?.endedAt.map(Timestamp.text), changedDecision?.reminderSentAt.map(Timestamp.text), result, departures,
                 leaving, withdrawn, cast.map(\.userId), rankings, cast.map { Timestamp.text($0.castAt) },
                 cast.map { Timestamp.text($0.updatedAt) }, notes.ids, notes.recipients, notes.kinds, notes.messages, notes.subjects,
-                notes.channels, notes.created, notes.read, countsWaiting,
+                notes.channels, notes.created, notes.read,
             ]
         }
     }

@@ -101,21 +101,9 @@ public struct SQLiteDecisionRepository: DecisionRepository {
                     )
                 }
                 try SQLiteNotificationRepository.insert(state.notifications, in: db)
-                // Who is left to vote matters only while the decision is open.
-                var waiting: Set<String> = []
-                if state.decision.status == .active {
-                    waiting = Set(
-                        try String.fetchAll(
-                            db,
-                            sql: """
-                                SELECT p.user_id FROM decision_participant p WHERE p.decision_id = ?
-                                AND NOT EXISTS (SELECT 1 FROM ballot b WHERE b.decision_id = p.decision_id AND b.user_id = p.user_id)
-                                """,
-                            arguments: [id]
-                        )
-                    )
-                }
-                return SavedDecision(version: current.version, decisionVersion: current.decisionVersion, notYetVoted: waiting)
+                // Read last, so that of two last ballots saved at once the second sees both.
+                let voters = try String.fetchAll(db, sql: "SELECT user_id FROM ballot WHERE decision_id = ?", arguments: [id])
+                return SavedDecision(version: current.version, decisionVersion: current.decisionVersion, voters: Set(voters))
             }
         } catch is VersionMoved {
             return nil
@@ -148,11 +136,23 @@ public struct SQLiteDecisionRepository: DecisionRepository {
         }
     }
 
-    public func activeDecisions(deadlineBefore date: Date) async throws -> [String] {
+    public func activeDecisions(dueBy date: Date) async throws -> [String] {
         try await database.read { db in
             try String.fetchAll(
                 db,
-                sql: "SELECT id FROM decision WHERE status = 'active' AND deadline IS NOT NULL AND deadline <= ? ORDER BY deadline, id",
+                sql: """
+                    SELECT d.id FROM decision d
+                    WHERE d.status = 'active' AND (
+                        d.deadline <= ?
+                        OR (d.group_id IS NOT NULL AND EXISTS (
+                            SELECT 1 FROM decision_participant p WHERE p.decision_id = d.id
+                                AND NOT EXISTS (SELECT 1 FROM group_member m WHERE m.group_id = d.group_id AND m.user_id = p.user_id)))
+                        OR (d.method = 'tiered' AND EXISTS (SELECT 1 FROM ballot b WHERE b.decision_id = d.id) AND NOT EXISTS (
+                            SELECT 1 FROM decision_participant p WHERE p.decision_id = d.id
+                                AND NOT EXISTS (SELECT 1 FROM ballot b WHERE b.decision_id = d.id AND b.user_id = p.user_id)))
+                    )
+                    ORDER BY d.deadline IS NULL, d.deadline, d.id
+                    """,
                 arguments: [Timestamp.text(date)]
             )
         }

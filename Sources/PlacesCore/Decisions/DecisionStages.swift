@@ -1,0 +1,198 @@
+import Foundation
+
+/// A decision's life, as pure transitions: given the decision as read, the time and what happens to it, the decision
+/// to save and what its people are to be told. Nothing here reads or writes; `DecisionService` reads the decision and
+/// what a transition may need (`Facts`), decides here, and writes what this answers, in that order.
+///
+/// Stages: active (ballots taken, or a draw awaited, or an admin's pick) → completed (with a result), expired (the
+/// deadline passed with nothing to count) or closed (cancelled). Whatever the action, what is already due happens
+/// first: participants who left the group are withdrawn, a passed deadline ends the decision (or the reminder an hour
+/// before goes out), and a tiered decision everyone has voted in is counted. An action the decision no longer takes
+/// is refused after that, so the write that finds a deadline passed still applies it.
+enum DecisionStages {
+    /// What happens to a decision.
+    enum Action: Sendable {
+        /// The draw of a random decision that is not scheduled, as it starts.
+        case draw
+        /// A participant casts or replaces their ballot (a ranking already checked against the candidates).
+        case ballot(voter: String, ranking: [String])
+        /// An admin ends it now: a tiered decision is counted, a scheduled random one drawn.
+        case close
+        /// An admin cancels it: it ends closed, without a result.
+        case cancel
+        /// An admin picks the place of a manual decision.
+        case pick(placeID: String, by: User)
+        /// These participants left the decision's group: they no longer take part and their ballots are withdrawn.
+        case withdraw(Set<String>)
+        /// Nothing but what is due.
+        case settle
+    }
+
+    /// What a transition may need that the decision does not hold, read before deciding.
+    struct Facts: Sendable {
+        /// The candidates' names, for the result's explanation (places deleted since are missing).
+        var names: [String: String]
+        /// The candidates' rating scores, the weights of a weighted draw (nil for any other decision).
+        var weights: [String: Double]?
+    }
+
+    /// What the participants are to hear of a transition, once the service knows who wants to hear what.
+    enum Announcement: Equatable, Sendable {
+        /// The decision ended with this result.
+        case completed(DecisionResult)
+        /// Its deadline is near, and these participants have not voted.
+        case reminder(waiting: Set<String>)
+    }
+
+    /// A transition's outcome: the decision to save, what to announce, and the refusal of the action (to tell the
+    /// caller after saving what was due).
+    struct Step: Sendable {
+        var state: DecisionState
+        var announcements: [Announcement] = []
+        var refusal: PlacesError?
+    }
+
+    /// A reminder goes to those who have not voted when the deadline is this near.
+    static let reminderLead: TimeInterval = 60 * 60
+
+    /// The decision after `action` at `now`, with what is due applied first.
+    static func next(_ read: DecisionState, _ action: Action, now: Date, facts: Facts) throws(PlacesError) -> Step {
+        var step = Step(state: read)
+        step.state.notifications = []
+        if !read.formerMembers.isEmpty { try withdraw(read.formerMembers, &step, now: now, facts: facts) }
+        try settle(&step, now: now, facts: facts)
+        do {
+            try act(action, &step, now: now, facts: facts)
+        } catch {
+            step.refusal = error
+        }
+        return step
+    }
+
+    /// True for an open tiered decision in which every participant has a ballot: `voters` are those with one.
+    static func everyoneVoted(_ decision: Decision, voters: Set<String>) -> Bool {
+        decision.status == .active && decision.method == .tiered && !decision.participants.isEmpty
+            && voters.isSuperset(of: decision.participants)
+    }
+
+    /// What a decision's deadline asks for at `now`: to end it, or to remind those who have not voted.
+    enum DeadlineAction { case end, remind }
+
+    static func deadlineAction(_ decision: Decision, now: Date) -> DeadlineAction? {
+        guard decision.status == .active, let deadline = decision.deadline else { return nil }
+        if deadline <= now { return .end }
+        if decision.reminderSentAt == nil, deadline.timeIntervalSince(now) <= reminderLead { return .remind }
+        return nil
+    }
+
+    // MARK: - Transitions
+
+    /// What is due by `now`: a passed deadline ends the decision, a near one reminds, everyone's ballots are counted.
+    private static func settle(_ step: inout Step, now: Date, facts: Facts) throws(PlacesError) {
+        switch deadlineAction(step.state.decision, now: now) {
+        case .end:
+            let decision = step.state.decision
+            let nothingToCount = decision.method == .manual || (decision.method == .tiered && step.state.ballots.isEmpty)
+            if nothingToCount {
+                end(&step.state, .expired, now: now)
+            } else {
+                try complete(&step, endedBy: .deadline, now: now, facts: facts)
+            }
+        case .remind:
+            let decision = step.state.decision
+            if decision.method == .tiered {
+                step.announcements.append(.reminder(waiting: Set(decision.participants).subtracting(step.state.ballots.map(\.userId))))
+            }
+            step.state.decision.reminderSentAt = now
+        case nil:
+            break
+        }
+        if everyoneVoted(step.state.decision, voters: Set(step.state.ballots.map(\.userId))) {
+            try complete(&step, endedBy: .allVoted, now: now, facts: facts)
+        }
+    }
+
+    private static func act(_ action: Action, _ step: inout Step, now: Date, facts: Facts) throws(PlacesError) {
+        let decision = step.state.decision
+        switch action {
+        case .settle:
+            return
+        case .withdraw(let leaving):
+            try withdraw(leaving, &step, now: now, facts: facts)
+        case .draw:
+            try requireActive(decision)
+            try complete(&step, endedBy: .draw, now: now, facts: facts)
+        case .ballot(let voter, let ranking):
+            guard decision.status == .active else {
+                throw PlacesError(.conflict, "the decision is \(decision.status.rawValue); ballots are no longer taken")
+            }
+            // They may have left the group since it was read.
+            guard decision.participants.contains(voter) else { throw .forbidden("only the decision's participants vote") }
+            if let index = step.state.ballots.firstIndex(where: { $0.userId == voter }) {
+                step.state.ballots[index].ranking = ranking
+                step.state.ballots[index].updatedAt = now
+            } else {
+                step.state.ballots.append(Ballot(userId: voter, ranking: ranking, castAt: now, updatedAt: now))
+            }
+            try settle(&step, now: now, facts: facts)
+        case .close:
+            guard decision.method != .manual else { throw PlacesError(.conflict, "a manual decision ends when an admin picks a place") }
+            try requireActive(decision)
+            if decision.method == .tiered, step.state.ballots.isEmpty {
+                throw PlacesError(.conflict, "there is no ballot to count yet; cancel the decision instead")
+            }
+            try complete(&step, endedBy: decision.method == .tiered ? .adminClosed : .draw, now: now, facts: facts)
+        case .cancel:
+            try requireActive(decision)
+            end(&step.state, .closed, now: now)
+        case .pick(let placeID, let picker):
+            guard decision.method == .manual else { throw PlacesError(.conflict, "only a manual decision is decided by a pick") }
+            try requireActive(decision)
+            var result = DecisionTally.manual(decision, winner: placeID, pickedBy: picker.username, names: facts.names)
+            result.pickedBy = picker.id
+            finish(&step, with: result, now: now)
+        }
+    }
+
+    /// Takes `leaving` out of an active decision's participants, withdrawing their ballots; a tiered decision in which
+    /// everyone who remains has voted is counted.
+    private static func withdraw(_ leaving: Set<String>, _ step: inout Step, now: Date, facts: Facts) throws(PlacesError) {
+        guard step.state.decision.status == .active else { return }
+        for userID in step.state.decision.participants where leaving.contains(userID) {
+            let voted = step.state.ballots.contains { $0.userId == userID }
+            step.state.ballots.removeAll { $0.userId == userID }
+            step.state.decision.departures.append(Departure(userId: userID, at: now, ballotWithdrawn: voted))
+        }
+        step.state.decision.participants.removeAll { leaving.contains($0) }
+        step.state.formerMembers.subtract(leaving)
+        try settle(&step, now: now, facts: facts)
+    }
+
+    private static func requireActive(_ decision: Decision) throws(PlacesError) {
+        guard decision.status == .active else { throw PlacesError(.conflict, "the decision is already \(decision.status.rawValue)") }
+    }
+
+    /// Completes the decision with its counted or drawn result.
+    private static func complete(_ step: inout Step, endedBy: DecisionResult.Ending, now: Date, facts: Facts) throws(PlacesError) {
+        let decision = step.state.decision
+        let result = try DecisionTally.result(
+            decision,
+            ballots: step.state.ballots,
+            endedBy: endedBy,
+            names: facts.names,
+            weights: decision.method == .random && decision.weighted ? facts.weights : nil
+        )
+        finish(&step, with: result, now: now)
+    }
+
+    private static func finish(_ step: inout Step, with result: DecisionResult, now: Date) {
+        step.state.decision.result = result
+        end(&step.state, .completed, now: now)
+        step.announcements.append(.completed(result))
+    }
+
+    private static func end(_ state: inout DecisionState, _ status: Decision.Status, now: Date) {
+        state.decision.status = status
+        state.decision.endedAt = now
+    }
+}
