@@ -7,7 +7,7 @@ public struct PostgresDecisionRepository: DecisionRepository {
     let database: PostgresPlacesDatabase
 
     public func insert(_ decision: Decision, notifications: [UserNotification]) async throws {
-        let candidates = try PostgresDecisionRepository.jsonText(decision.candidates)
+        let candidates = try StoredJSON.text(decision.candidates)
         try await database.write { connection in
             try await connection.execute(
                 """
@@ -58,9 +58,9 @@ public struct PostgresDecisionRepository: DecisionRepository {
         let leaving = Array(Set(previous.decision.participants).subtracting(state.decision.participants))
         let withdrawn = Array(Set(previous.ballots.map(\.userId)).subtracting(state.ballots.map(\.userId)))
         let cast = state.ballots.filter { !previous.ballots.contains($0) }
-        let result = try changedDecision?.result.map(PostgresDecisionRepository.jsonText)
-        let departures = try changedDecision.flatMap { $0.departures.isEmpty ? nil : try PostgresDecisionRepository.jsonText($0.departures) }
-        let rankings = try cast.map { try PostgresDecisionRepository.jsonText($0.ranking) }
+        let result = try changedDecision?.result.map(StoredJSON.text)
+        let departures = try changedDecision.flatMap { $0.departures.isEmpty ? nil : try StoredJSON.text($0.departures) }
+        let rankings = try cast.map { try StoredJSON.text($0.ranking) }
         let notes = try PostgresNotificationRepository.NotificationColumns(state.notifications)
         // One statement (`places_save_decision`): it locks the decision's row, checks the version the change depends on
         // (every save's when the decision itself changes, the decision's own when not), writes, and reads who has voted.
@@ -241,7 +241,7 @@ public struct PostgresDecisionRepository: DecisionRepository {
             title: try row.get("title"),
             method: method,
             status: status,
-            candidates: try jsonValue([String].self, from: try row.get("candidates")),
+            candidates: try StoredJSON.value([String].self, from: try row.get("candidates")),
             participants: try row.get("participant_ids", as: [String].self).sorted(),
             weighted: try row.get("weighted"),
             scheduled: try row.get("scheduled"),
@@ -251,59 +251,17 @@ public struct PostgresDecisionRepository: DecisionRepository {
             createdAt: try row.date("created_at"),
             endedAt: try row.optionalDate("ended_at"),
             reminderSentAt: try row.optionalDate("reminder_sent_at"),
-            result: try resultText.map { try jsonValue(DecisionResult.self, from: $0) }
+            result: try resultText.map { try StoredJSON.value(DecisionResult.self, from: $0) }
         )
-        decision.departures = try departuresText.map { try jsonValue([Departure].self, from: $0) } ?? []
+        decision.departures = try departuresText.map { try StoredJSON.value([Departure].self, from: $0) } ?? []
         return DecisionState(
             decision: decision,
-            ballots: try ballots(of: id, from: try row.get("ballot_list")).sorted { $0.userId < $1.userId },
+            ballots: try StoredDecisionRows.ballots(of: id, from: try row.get("ballot_list")),
             formerMembers: Set(try row.get("former_member_ids", as: [String].self)),
-            people: try people(namedBy: id, from: try row.get("people")),
+            people: try StoredDecisionRows.people(namedBy: id, from: try row.get("people")),
             version: try row.get("version"),
             decisionVersion: try row.get("decision_version")
         )
-    }
-
-    /// The ballots of the decision `id` from their JSON list of [user id, ranking, cast at, updated at].
-    static func ballots(of id: String, from text: String) throws -> [Ballot] {
-        try jsonValue([[String]].self, from: text).map { fields in
-            guard fields.count == 4 else { throw PlacesError(.internalError, "a stored ballot of decision '\(id)' is unreadable") }
-            return Ballot(
-                userId: fields[0],
-                ranking: try jsonValue([String].self, from: fields[1]),
-                castAt: Timestamp.date(fields[2]) ?? Date(timeIntervalSince1970: 0),
-                updatedAt: Timestamp.date(fields[3]) ?? Date(timeIntervalSince1970: 0)
-            )
-        }
-    }
-
-    /// The people the decision `id` names, by id, from their JSON list of [id, username, display name, bio, city,
-    /// avatar URL]: the public columns, some of them null.
-    static func people(namedBy id: String, from text: String) throws -> [String: PublicUser] {
-        let people = try jsonValue([[String?]].self, from: text).map { fields in
-            guard fields.count == 6, let userID = fields[0], let username = fields[1] else {
-                throw PlacesError(.internalError, "a person named by decision '\(id)' is unreadable")
-            }
-            let profile = User.Profile(displayName: fields[2], bio: fields[3], city: fields[4], avatarURL: fields[5])
-            return PublicUser(id: userID, username: username, profile: profile)
-        }
-        return Dictionary(people.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-    }
-
-    /// A value as the JSON text stored in a column, written with the API's encoder (as on SQLite).
-    static func jsonText(_ value: some Encodable) throws -> String {
-        String(decoding: try PlacesJSON.makeEncoder().encode(value), as: UTF8.self)
-    }
-
-    /// A value from the JSON text stored in a column, read strictly.
-    static func jsonValue<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        do {
-            return try decoder.decode(type, from: Data(text.utf8))
-        } catch {
-            throw PlacesError(.internalError, "a stored \(type) is unreadable")
-        }
     }
 }
 

@@ -259,53 +259,14 @@ public struct SQLiteDecisionRepository: DecisionRepository {
             result: try resultText.map { try StoredJSON.value(DecisionResult.self, from: $0) }
         )
         decision.departures = try departuresText.map { try StoredJSON.value([Departure].self, from: $0) } ?? []
-        let ballots = try StoredJSON.value([[String]].self, from: row["ballot_list"]).map { fields in
-            guard fields.count == 4 else { throw PlacesError(.internalError, "a stored ballot of decision '\(id)' is unreadable") }
-            return Ballot(
-                userId: fields[0],
-                ranking: try StoredJSON.value([String].self, from: fields[1]),
-                castAt: Timestamp.date(fields[2]) ?? Date(timeIntervalSince1970: 0),
-                updatedAt: Timestamp.date(fields[3]) ?? Date(timeIntervalSince1970: 0)
-            )
-        }
-        // [id, username, display name, bio, city, avatar URL]: the public columns, some of them null.
-        let people = try StoredJSON.value([[String?]].self, from: row["people"]).map { fields in
-            guard fields.count == 6, let userID = fields[0], let username = fields[1] else {
-                throw PlacesError(.internalError, "a person named by decision '\(id)' is unreadable")
-            }
-            let profile = User.Profile(displayName: fields[2], bio: fields[3], city: fields[4], avatarURL: fields[5])
-            return PublicUser(id: userID, username: username, profile: profile)
-        }
         return DecisionState(
             decision: decision,
-            ballots: ballots.sorted { $0.userId < $1.userId },
+            ballots: try StoredDecisionRows.ballots(of: id, from: row["ballot_list"]),
             formerMembers: Set(try StoredJSON.value([String].self, from: row["former_member_ids"])),
-            people: Dictionary(people.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }),
+            people: try StoredDecisionRows.people(namedBy: id, from: row["people"]),
             version: row["version"],
             decisionVersion: row["decision_version"]
         )
-    }
-}
-
-/// Values stored as JSON text in a column: written with the API's encoder, read back strictly.
-enum StoredJSON {
-    static func text(_ value: some Encodable) throws -> String {
-        String(decoding: try PlacesJSON.makeEncoder().encode(value), as: UTF8.self)
-    }
-
-    /// Plain JSON text of strings (for `json_each`), not the API's encoder, which escapes nothing SQLite needs.
-    static func plainText(_ value: [[String]]) throws -> String {
-        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
-    }
-
-    static func value<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        do {
-            return try decoder.decode(type, from: Data(text.utf8))
-        } catch {
-            throw PlacesError(.internalError, "a stored \(type) is unreadable")
-        }
     }
 }
 

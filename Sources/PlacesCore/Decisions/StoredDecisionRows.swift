@@ -1,0 +1,33 @@
+import Foundation
+
+/// The rows a decision's read gathers as JSON lists (both engines build the same lists in SQL): its ballots and the
+/// people it names, checked and read here once.
+public enum StoredDecisionRows {
+    /// The ballots of the decision `id` from their JSON list of [user id, ranking (JSON text), cast at, updated at],
+    /// by user id.
+    public static func ballots(of id: String, from text: String) throws -> [Ballot] {
+        try StoredJSON.value([[String]].self, from: text).map { fields in
+            guard fields.count == 4 else { throw PlacesError(.internalError, "a stored ballot of decision '\(id)' is unreadable") }
+            return Ballot(
+                userId: fields[0],
+                ranking: try StoredJSON.value([String].self, from: fields[1]),
+                castAt: Timestamp.date(fields[2]) ?? Date(timeIntervalSince1970: 0),
+                updatedAt: Timestamp.date(fields[3]) ?? Date(timeIntervalSince1970: 0)
+            )
+        }
+        .sorted { $0.userId < $1.userId }
+    }
+
+    /// The people the decision `id` names, by id, from their JSON list of [id, username, display name, bio, city,
+    /// avatar URL]: the public columns, some of them null.
+    public static func people(namedBy id: String, from text: String) throws -> [String: PublicUser] {
+        let people = try StoredJSON.value([[String?]].self, from: text).map { fields in
+            guard fields.count == 6, let userID = fields[0], let username = fields[1] else {
+                throw PlacesError(.internalError, "a person named by decision '\(id)' is unreadable")
+            }
+            let profile = User.Profile(displayName: fields[2], bio: fields[3], city: fields[4], avatarURL: fields[5])
+            return PublicUser(id: userID, username: username, profile: profile)
+        }
+        return Dictionary(people.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+}
