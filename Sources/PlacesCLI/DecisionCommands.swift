@@ -212,9 +212,21 @@ extension DecisionView: CommandLineText {
     var commandLineText: String {
         var lines = ["\(id)  \(title ?? "decision")  \(method.rawValue), \(status.rawValue)"]
         lines.append("  candidates: " + candidates.map { $0.name ?? $0.placeId }.joined(separator: ", "))
+        if let swipe, swipe.open {
+            var rule = "\(swipe.vetoes) \(swipe.vetoes == 1 ? "veto" : "vetoes") each"
+            if let minYes = swipe.minYes { rule += ", at least \(minYes) yes" }
+            lines.append("  swipe round open (\(rule)); answered: " + (swipe.answered.isEmpty ? "nobody yet" : swipe.answered.joined(separator: ", ")))
+            if let mine = swipe.mySwipes {
+                let given = candidates.compactMap { candidate in mine[candidate.placeId].map { "\(candidate.name ?? candidate.placeId) \($0.rawValue)" } }
+                lines.append("  your answers: " + (given.isEmpty ? "none yet" : given.joined(separator: ", ")) + "; vetoes left: \(swipe.vetoesLeft ?? 0)")
+            }
+        }
         if !waitingFor.isEmpty { lines.append("  waiting for: " + waitingFor.joined(separator: ", ")) }
+        if let round = roundResult {
+            lines.append("  swipe round: " + round.reasoning)
+        }
         if let result = result ?? provisional {
-            lines.append("  \(self.result == nil ? "so far" : "winner"): \(name(result.winner))")
+            lines.append("  \(self.result == nil ? "so far" : "winner"): \(result.winner.map(name) ?? "none (nothing survived the swipe round)")")
             lines.append("  ranking: " + result.ranking.map(name).joined(separator: " > "))
             lines.append("  tie-break: \(result.tieBreak.rawValue); seed \(result.seed)")
             lines.append("  " + result.reasoning)
@@ -231,7 +243,7 @@ extension DecisionView: CommandLineText {
 extension Recount: CommandLineText {
     /// Whether the recount agrees, and its winner and ranking.
     var commandLineText: String {
-        "\(agrees ? "agrees" : "DISAGREES"): winner \(recounted.winner), ranking \(recounted.ranking.joined(separator: " > "))"
+        "\(agrees ? "agrees" : "DISAGREES"): winner \(recounted.winner ?? "none"), ranking \(recounted.ranking.joined(separator: " > "))"
     }
 }
 

@@ -616,26 +616,71 @@ extension PostgresPlacesDatabase {
         ),
         Migration(
             version: 8,
-            name: "decision-voters",
+            name: "swipe-rounds",
             statements: [
-                // A decision's save answers who has a ballot once it is in (Core decides whether that is everyone),
-                // rather than who is left to vote: the rule lives in Core alone. The save of version 4 (one more
-                // argument, `counts_waiting`) stays for one more release, for instances of the release before that
-                // still serve during a rolling upgrade; a later release drops it.
+                // A decision's swipe round: its rule (JSON {vetoes, minYes, deadline}) fixed at the start, and its result
+                // (JSON) once it ended.
+                "ALTER TABLE decision ADD COLUMN swipe_rule \(text)",
+                "ALTER TABLE decision ADD COLUMN round_result \(text)",
+                // One participant's answer on one candidate. Like a ballot, it outlives its author's account: the
+                // result must stay recountable.
+                """
+                CREATE TABLE swipe (
+                    decision_id \(text) NOT NULL REFERENCES decision (id) ON DELETE CASCADE,
+                    user_id \(text) NOT NULL,
+                    place_id \(text) NOT NULL,
+                    answer \(text) NOT NULL,
+                    updated_at \(text) NOT NULL,
+                    PRIMARY KEY (decision_id, user_id, place_id)
+                )
+                """,
+                // An answer given, changed or withdrawn: who (never what, never which place), at the decision's version.
+                """
+                CREATE FUNCTION places_feed_swipe() RETURNS trigger LANGUAGE plpgsql AS $$
+                DECLARE
+                    changed swipe;
+                BEGIN
+                    IF TG_OP = 'DELETE' THEN changed := OLD; ELSE changed := NEW; END IF;
+                    INSERT INTO feed (kind, subject, detail, version)
+                    VALUES ('swipe', changed.decision_id, changed.user_id, (SELECT version FROM decision WHERE id = changed.decision_id));
+                    RETURN NULL;
+                END $$
+                """,
+                "CREATE TRIGGER swipe_feed AFTER INSERT OR UPDATE OR DELETE ON swipe FOR EACH ROW EXECUTE FUNCTION places_feed_swipe()",
+                // A decision's row as before, and, when its round has just ended, a `round` row after it.
+                """
+                CREATE OR REPLACE FUNCTION places_feed_decision() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    INSERT INTO feed (kind, subject, detail, version) VALUES ('decision', NEW.id, NEW.status, NEW.version);
+                    IF TG_OP = 'UPDATE' AND OLD.round_result IS NULL AND NEW.round_result IS NOT NULL THEN
+                        INSERT INTO feed (kind, subject, version) VALUES ('round', NEW.id, NEW.version);
+                    END IF;
+                    RETURN NULL;
+                END $$
+                """,
+                "DROP INDEX feed_topic",
+                "CREATE INDEX feed_topic ON feed (subject, xid, position) WHERE kind IN ('decision', 'ballot', 'notification', 'swipe', 'round')",
+                // A decision's save, now with the round's result and answers. It answers who has a ballot, and how many
+                // answers each participant has, once it is in (Core decides whether that is everyone), rather than who
+                // is left to vote: the rule lives in Core alone. The save of version 4 (one more argument,
+                // `counts_waiting`) stays for one more release, for instances of the release before that still serve
+                // during a rolling upgrade; a later release drops it.
                 """
                 CREATE FUNCTION places_save_decision(
                     saved_id TEXT, previous_version BIGINT, previous_decision_version BIGINT, writes_decision BOOLEAN,
                     new_status TEXT, new_ended_at TEXT, new_reminder_sent_at TEXT, new_result TEXT, new_departures TEXT,
-                    leaving TEXT[], withdrawn TEXT[], voters TEXT[], rankings TEXT[], cast_times TEXT[], updated_times TEXT[],
+                    new_round_result TEXT, leaving TEXT[], withdrawn TEXT[], voters TEXT[], rankings TEXT[], cast_times TEXT[],
+                    updated_times TEXT[], swipe_users TEXT[], swipe_places TEXT[], swipe_answers TEXT[], swipe_times TEXT[],
                     note_ids TEXT[], note_recipients TEXT[], note_kinds TEXT[], note_messages TEXT[], note_subjects TEXT[],
                     note_channels TEXT[], note_created TEXT[], note_read TEXT[],
-                    OUT saved_version BIGINT, OUT saved_decision_version BIGINT, OUT saved_voters TEXT[]
+                    OUT saved_version BIGINT, OUT saved_decision_version BIGINT, OUT saved_voters TEXT[],
+                    OUT answered_users TEXT[], OUT answered_counts BIGINT[]
                 ) RETURNS SETOF record LANGUAGE plpgsql AS $$
                 BEGIN
                     IF writes_decision THEN
                         UPDATE decision SET version = decision.version + 1, decision_version = decision.decision_version + 1,
                             status = new_status, ended_at = new_ended_at, reminder_sent_at = new_reminder_sent_at,
-                            result = new_result, departures = new_departures
+                            result = new_result, departures = new_departures, round_result = new_round_result
                         WHERE decision.id = saved_id AND decision.version = previous_version
                         RETURNING decision.version, decision.decision_version INTO saved_version, saved_decision_version;
                     ELSE
@@ -646,6 +691,7 @@ extension PostgresPlacesDatabase {
                     IF NOT FOUND THEN RETURN; END IF;
                     IF cardinality(leaving) > 0 THEN
                         DELETE FROM decision_participant WHERE decision_id = saved_id AND user_id = ANY(leaving);
+                        DELETE FROM swipe WHERE decision_id = saved_id AND user_id = ANY(leaving);
                     END IF;
                     IF cardinality(withdrawn) > 0 THEN
                         DELETE FROM ballot WHERE decision_id = saved_id AND user_id = ANY(withdrawn);
@@ -657,12 +703,21 @@ extension PostgresPlacesDatabase {
                         FROM unnest(voters, rankings, cast_times, updated_times) AS b(user_id, ranking, cast_at, updated_at)
                         ON CONFLICT (decision_id, user_id) DO UPDATE SET ranking = excluded.ranking, updated_at = excluded.updated_at;
                     END IF;
+                    IF cardinality(swipe_users) > 0 THEN
+                        INSERT INTO swipe (decision_id, user_id, place_id, answer, updated_at)
+                        SELECT saved_id, s.user_id, s.place_id, s.answer, s.updated_at
+                        FROM unnest(swipe_users, swipe_places, swipe_answers, swipe_times) AS s(user_id, place_id, answer, updated_at)
+                        ON CONFLICT (decision_id, user_id, place_id) DO UPDATE SET answer = excluded.answer, updated_at = excluded.updated_at;
+                    END IF;
                     IF cardinality(note_ids) > 0 THEN
                         PERFORM places_insert_notifications(note_ids, note_recipients, note_kinds, note_messages, note_subjects,
                             note_channels, note_created, note_read);
                     END IF;
-                    -- Read last, so that of two last ballots saved at once the second sees both.
+                    -- Read last, so that of two last ballots (or answers) saved at once the second sees both.
                     saved_voters := ARRAY(SELECT b.user_id FROM ballot b WHERE b.decision_id = saved_id);
+                    SELECT coalesce(array_agg(s.user_id), '{}'), coalesce(array_agg(s.answers), '{}')
+                    INTO answered_users, answered_counts
+                    FROM (SELECT user_id, count(*) AS answers FROM swipe WHERE decision_id = saved_id GROUP BY user_id) s;
                     RETURN NEXT;
                 END $$
                 """,

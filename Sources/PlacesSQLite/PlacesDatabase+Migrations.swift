@@ -460,6 +460,51 @@ extension PlacesDatabase {
                     """
             )
         }
+        migrator.registerMigration("v13-swipe-rounds") { db in
+            try db.execute(
+                sql: """
+                    -- A decision's swipe round: its rule (JSON {vetoes, minYes, deadline}) fixed at the start, and its result
+                    -- (JSON) once it ended.
+                    ALTER TABLE decision ADD COLUMN swipe_rule TEXT;
+                    ALTER TABLE decision ADD COLUMN round_result TEXT;
+
+                    -- One participant's answer on one candidate. Like a ballot, it outlives its author's account: the
+                    -- result must stay recountable.
+                    CREATE TABLE swipe (
+                        decision_id TEXT NOT NULL REFERENCES decision (id) ON DELETE CASCADE,
+                        user_id TEXT NOT NULL,
+                        place_id TEXT NOT NULL,
+                        answer TEXT NOT NULL,
+                        updated_at TEXT NOT NULL,
+                        PRIMARY KEY (decision_id, user_id, place_id)
+                    ) WITHOUT ROWID;
+
+                    -- An answer given, changed or withdrawn: who (never what, never which place), at the decision's version.
+                    CREATE TRIGGER swipe_feed_insert AFTER INSERT ON swipe
+                    BEGIN
+                        INSERT INTO feed (kind, subject, detail, version)
+                        VALUES ('swipe', new.decision_id, new.user_id, (SELECT version FROM decision WHERE id = new.decision_id));
+                    END;
+                    CREATE TRIGGER swipe_feed_update AFTER UPDATE ON swipe
+                    BEGIN
+                        INSERT INTO feed (kind, subject, detail, version)
+                        VALUES ('swipe', new.decision_id, new.user_id, (SELECT version FROM decision WHERE id = new.decision_id));
+                    END;
+                    CREATE TRIGGER swipe_feed_delete AFTER DELETE ON swipe
+                    BEGIN
+                        INSERT INTO feed (kind, subject, detail, version)
+                        VALUES ('swipe', old.decision_id, old.user_id, (SELECT version FROM decision WHERE id = old.decision_id));
+                    END;
+                    -- The round ended (after the decision's own row of that save).
+                    CREATE TRIGGER round_feed AFTER UPDATE OF round_result ON decision
+                    WHEN old.round_result IS NULL AND new.round_result IS NOT NULL
+                    BEGIN INSERT INTO feed (kind, subject, version) VALUES ('round', new.id, new.version); END;
+
+                    DROP INDEX feed_topic;
+                    CREATE INDEX feed_topic ON feed (subject, position) WHERE kind IN ('decision', 'ballot', 'notification', 'swipe', 'round');
+                    """
+            )
+        }
         return migrator
     }
 }

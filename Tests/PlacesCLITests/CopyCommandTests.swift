@@ -253,7 +253,7 @@ struct Story {
 
     /// People, settings, a session, places seeded and added, favourites, ratings, friends, a declined request, a
     /// group with members and an invitation, collections with entries, an open decision with a ballot, a completed
-    /// one, notifications (one read).
+    /// one (after a swipe round), notifications (one read).
     static func populate(_ services: PlacesServices, places: any PlaceRepository) async throws -> Story {
         try await places.seed([
             CopyWorld.place("lx-1", "Café Lumière"), CopyWorld.place("lx-2", "Tasca do Chico", offset: 0.001),
@@ -303,8 +303,16 @@ struct Story {
         _ = try await services.decisions.vote(ana, id: open.id, CastBallot(ranking: ["lx-2", "lx-1"]))
         let done = try await services.decisions.create(
             ana,
-            StartDecision(method: .tiered, candidates: .places(["lx-1", "lx-2", "lx-3"]), groupId: crew.id, title: "Friday")
+            StartDecision(
+                method: .tiered,
+                candidates: .places(["lx-1", "lx-2", "lx-3"]),
+                groupId: crew.id,
+                title: "Friday",
+                swipe: StartDecision.Round(vetoes: 1, minYes: nil, deadline: nil)
+            )
         )
+        _ = try await services.decisions.swipe(ana, id: done.id, SwipeAnswers(answers: [("lx-1", .yes), ("lx-2", .veto), ("lx-3", .yes)]))
+        _ = try await services.decisions.swipe(ben, id: done.id, SwipeAnswers(answers: [("lx-1", .yes), ("lx-2", .no), ("lx-3", .yes)]))
         _ = try await services.decisions.vote(ana, id: done.id, CastBallot(ranking: ["lx-3"]))
         let completed = try await services.decisions.vote(ben, id: done.id, CastBallot(ranking: ["lx-3", "lx-1"]))
         #expect(completed.status == .completed)

@@ -33,6 +33,7 @@ struct LiveEventsTests {
         return try DecisionView.make(
             decision,
             ballots: ballots.map { Ballot(userId: $0, ranking: ["p1"], castAt: now, updatedAt: now) },
+            swipes: [],
             for: user(reader),
             people: Dictionary(uniqueKeysWithValues: people.map { ($0.id, PublicUser($0)) }),
             names: [:]

@@ -15,7 +15,7 @@ public struct Decision: Sendable, Hashable {
 
     /// Where a decision is in its life.
     public enum Status: String, Sendable, Hashable, Codable {
-        /// Open: ballots are taken.
+        /// Open: swipes (in a round) or ballots are taken.
         case active
         /// Ended with a winner.
         case completed
@@ -61,6 +61,15 @@ public struct Decision: Sendable, Hashable {
     public var result: DecisionResult?
     /// Participants who left the group (or were removed from it) while the decision was open, in the order they left.
     public var departures: [Departure] = []
+    /// The swipe round before the method, when the decision has one.
+    public var swipe: SwipeRule?
+    /// The round's result, once it ended.
+    public var round: RoundResult?
+
+    /// True while the decision's swipe round is open: answers are taken, ballots and picks are not.
+    public var inRound: Bool { status == .active && swipe != nil && round == nil }
+    /// The candidates the method chooses among: the round's survivors once it ended, or every candidate.
+    public var survivors: [String] { round?.survivors ?? candidates }
 
     /// Makes a decision.
     public init(

@@ -1,55 +1,5 @@
 import Foundation
 
-/// A decision and its ballots as one read saw them, at a version; a change is decided on a copy and saved over it.
-public struct DecisionState: Sendable {
-    /// The decision.
-    public var decision: Decision
-    /// Its ballots, one per participant who voted, by user id.
-    public var ballots: [Ballot]
-    /// Notifications to store in the same transaction as the change.
-    public var notifications: [UserNotification] = []
-    /// Participants who are no longer members of the decision's group (empty for a decision without a group).
-    public var formerMembers: Set<String>
-    /// Everyone the decision names (its participants and those who left it), as others see them, by id: read with the
-    /// decision, so that showing it costs no other read. A user whose account is gone is missing.
-    public var people: [String: PublicUser]
-    /// How many times the decision or its ballots were saved: a save that changes the decision itself (a count, a
-    /// departure, an ending) is refused over an older one, so a result is never counted without a ballot saved since.
-    public var version: Int64
-    /// How many times the decision itself was saved: a save of ballots alone is refused only over an older one of
-    /// these, so ballots of one decision cast at once do not refuse each other.
-    public var decisionVersion: Int64
-
-    /// Makes a state.
-    public init(
-        decision: Decision,
-        ballots: [Ballot],
-        formerMembers: Set<String> = [],
-        people: [String: PublicUser] = [:],
-        version: Int64 = 0,
-        decisionVersion: Int64 = 0
-    ) {
-        self.decision = decision
-        self.ballots = ballots
-        self.formerMembers = formerMembers
-        self.people = people
-        self.version = version
-        self.decisionVersion = decisionVersion
-    }
-}
-
-/// What a save wrote: the versions it left, and who has voted once it is in.
-@PublicInit
-public struct SavedDecision: Sendable, Equatable {
-    /// The decision's `version` after the save.
-    public var version: Int64
-    /// The decision's `decisionVersion` after the save.
-    public var decisionVersion: Int64
-    /// The participants with a ballot, as the save's own transaction sees them: of two last ballots saved at once, the
-    /// one saved second finds everyone has voted (and so Core completes the decision).
-    public var voters: Set<String>
-}
-
 /// Stores decisions and ballots. A decision changes by optimistic concurrency: it is read with its versions, the
 /// change is decided in Core on a copy, and `save` writes the copy in one transaction only when nothing it depends on
 /// was saved since: a change of the decision itself needs nothing saved at all, a save of ballots alone needs the
@@ -72,8 +22,9 @@ public protocol DecisionRepository: Sendable {
     /// Ids of the group's active decisions in which the person is a participant.
     func activeDecisions(groupID: String, participant userID: String) async throws -> [String]
     /// Ids of the active decisions that may have something due, by deadline (soonest first, then those without one),
-    /// then id: a deadline at or before `date`, a participant who is no longer a member of the decision's group, or a
-    /// tiered decision in which no participant is without a ballot. Core decides what is due; this only finds them.
+    /// then id: a deadline at or before `date`, an open swipe round (its deadline, or everyone's answers), a participant
+    /// who is no longer a member of the decision's group, or a tiered decision in which no participant is without a
+    /// ballot. Core decides what is due; this only finds them.
     func activeDecisions(dueBy date: Date) async throws -> [String]
     /// Winners of the group's (or, without a group, the person's own) decisions completed at or after `since`.
     func recentWinners(groupID: String?, createdBy userID: String, since: Date) async throws -> Set<String>

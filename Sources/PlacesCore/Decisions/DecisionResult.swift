@@ -14,6 +14,8 @@ public struct DecisionResult: Sendable, Hashable, Codable {
         case draw
         /// An admin picked the place (manual).
         case adminPick
+        /// No candidate survived the swipe round: there is no winner.
+        case nothingSurvived
     }
 
     /// One candidate's line in the explanation.
@@ -35,13 +37,13 @@ public struct DecisionResult: Sendable, Hashable, Codable {
 
     /// Random, tiered or manual.
     public var method: Decision.Method
-    /// The winning place's id.
-    public var winner: String
-    /// Every candidate, best first.
+    /// The winning place's id; absent when no candidate survived the swipe round.
+    public var winner: String?
+    /// Every candidate the method ranked (the round's survivors), best first.
     public var ranking: [String]
     /// Which tie-break step decided.
     public var tieBreak: TieBreakStep
-    /// One paragraph for people.
+    /// One paragraph for people: the round's explanation first, when there was one, then the method's.
     public var reasoning: String
     /// The decision's seed, as decimal text (JSON numbers lose precision above 2^53).
     public var seed: String
@@ -63,11 +65,13 @@ public struct DecisionResult: Sendable, Hashable, Codable {
     public var roll: Double?
     /// Manual: who picked.
     public var pickedBy: String?
+    /// The swipe round before the method, when the decision had one: what it removed and why.
+    public var round: RoundResult?
 
     /// Makes a result.
     public init(
         method: Decision.Method,
-        winner: String,
+        winner: String?,
         ranking: [String],
         tieBreak: TieBreakStep,
         reasoning: String,

@@ -12,12 +12,30 @@ extension DecisionService {
         guard read.decision.method == .tiered else {
             throw PlacesError(.conflict, "only tiered decisions take ballots; this one is \(read.decision.method.rawValue)")
         }
-        let ranking = try DecisionService.ranking(ballot.ranking, candidates: read.decision.candidates)
+        let ranking = try DecisionService.ranking(ballot.ranking, candidates: read.decision.survivors)
         // The answer shows the decision as the save left it, without reading it again.
         return try await view(try await act(.ballot(voter: caller.id, ranking: ranking), on: read), for: caller)
     }
 
-    /// Ends an active decision now (admins): a tiered one is counted, a scheduled random one is drawn.
+    /// Gives or changes the caller's answers in the decision's swipe round, all or nothing (participants, while the
+    /// round is open). The answers that make everyone done end the round, in the same transaction.
+    public func swipe(_ caller: User, id: String, _ answers: SwipeAnswers) async throws -> DecisionView {
+        let read = try await readable(caller, existing(id))
+        guard read.decision.participants.contains(caller.id) else { throw PlacesError.forbidden("only the decision's participants answer") }
+        var given: [String: SwipeAnswer] = [:]
+        for (placeID, answer) in answers.answers {
+            guard read.decision.candidates.contains(placeID) else {
+                throw PlacesError.notFound("place \(PlacesError.quoted(placeID)) is not one of the decision's candidates")
+            }
+            guard given.updateValue(answer, forKey: placeID) == nil else {
+                throw PlacesError.invalid("answers", "place \(PlacesError.quoted(placeID)) is answered twice")
+            }
+        }
+        return try await view(try await act(.swipe(voter: caller.id, answers: given), on: read), for: caller)
+    }
+
+    /// Ends an active decision now (admins): an open swipe round ends (only the round), a tiered decision is counted, a
+    /// scheduled random one is drawn.
     public func close(_ caller: User, id: String) async throws -> DecisionView {
         try await view(try await act(.close, on: try await administered(caller, id)), for: caller)
     }
@@ -79,7 +97,9 @@ extension DecisionService {
             let step = try DecisionStages.next(read, action, now: now, facts: facts)
             var after = step.state
             after.notifications = try await notifications(step.announcements, of: after.decision, names: facts.names, now: now)
-            guard after.decision != read.decision || after.ballots != read.ballots || !after.notifications.isEmpty else {
+            guard after.decision != read.decision || after.ballots != read.ballots || after.swipes != read.swipes
+                || !after.notifications.isEmpty
+            else {
                 if let refusal = step.refusal { throw refusal }
                 return after
             }
@@ -91,9 +111,11 @@ extension DecisionService {
             after.version = saved.version
             after.decisionVersion = saved.decisionVersion
             after.notifications = []
-            // Two last ballots saved at once each found someone else still to vote; the one saved second learns from
-            // its save that everyone has, and settles the decision (reading it again, as any change does).
-            guard DecisionStages.everyoneVoted(after.decision, voters: saved.voters) else { return after }
+            // Two last ballots (or answers) saved at once each found someone else still to vote; the one saved second
+            // learns from its save that everyone has, and settles the decision (reading it again, as any change does).
+            guard DecisionStages.everyoneVoted(after.decision, voters: saved.voters)
+                || DecisionStages.everyoneAnswered(after.decision, answered: saved.answered)
+            else { return after }
             read = try await existing(read.decision.id)
             action = .settle
         }
@@ -127,9 +149,10 @@ extension DecisionService {
             switch announcement {
             case .completed(let result):
                 let title = decision.title.map { "“\($0)”" } ?? "The decision"
+                let outcome = result.winner.map { "is decided: \(names[$0] ?? $0)" } ?? "ended without a winner: no place survived the swipe round"
                 return audience.notifications(
                     .decisionCompleted,
-                    message: "\(title) is decided: \(names[result.winner] ?? result.winner)",
+                    message: "\(title) \(outcome)",
                     subject: .init(groupId: decision.groupId, decisionId: decision.id, placeId: result.winner),
                     now: now
                 )

@@ -66,7 +66,10 @@ public struct DecisionService: Sendable {
         }
         let deadline = command.deadline
         if let deadline, deadline <= now { throw PlacesError.invalid("deadline", "deadline must be in the future") }
-        let decision = Decision(
+        let swipe = try command.swipe.map { round throws(PlacesError) in
+            try DecisionService.swipeRule(round, participants: participants.count, deadline: deadline, now: now)
+        }
+        var decision = Decision(
             id: RandomID.make("d-"),
             groupId: group?.id,
             createdBy: caller.id,
@@ -82,6 +85,7 @@ public struct DecisionService: Sendable {
             visitDate: try DecisionService.visitDate(command.visitDate),
             createdAt: now
         )
+        decision.swipe = swipe
         let title = decision.title.map { " “\($0)”" } ?? ""
         let announcement = try await notifier.audience(participants.filter { $0 != caller.id }).notifications(
             .decisionStarted,
@@ -90,7 +94,7 @@ public struct DecisionService: Sendable {
             now: now
         )
         try await repository.insert(decision, notifications: announcement)
-        if method == .random, !scheduled {
+        if method == .random, !scheduled, swipe == nil {
             try await act(.draw, on: DecisionState(decision: decision, ballots: []))
         }
         return try await view(caller, id: decision.id)
@@ -111,7 +115,7 @@ public struct DecisionService: Sendable {
     /// The view of a decision as `caller` may see it, naming its people as the state was read with them.
     func view(_ state: DecisionState, for caller: User) async throws -> DecisionView {
         let names = try await names(state.decision.candidates)
-        return try DecisionView.make(state.decision, ballots: state.ballots, for: caller, people: state.people, names: names)
+        return try DecisionView.make(state.decision, ballots: state.ballots, swipes: state.swipes, for: caller, people: state.people, names: names)
     }
 
     /// A page of the decisions the caller can see, newest first: the decisions with their ballots and everyone their
@@ -136,8 +140,11 @@ public struct DecisionService: Sendable {
         }
         let ballots = state.ballots
         let names = try await names(decision.candidates)
+        // The round is counted again from the stored answers too; its ending is the stored one's.
+        var counted = decision
+        counted.round = DecisionTally.round(decision, swipes: state.swipes, names: names, endedBy: decision.round?.endedBy, at: decision.round?.endedAt)
         var recounted = try DecisionTally.result(
-            decision,
+            counted,
             ballots: ballots,
             endedBy: stored.endedBy,
             names: names,
@@ -236,6 +243,25 @@ public struct DecisionService: Sendable {
     }
 
     // MARK: - Parsing
+
+    /// The swipe round a start asks for: up to 10 vetoes each (1 when left out), a minimum of yes from 1 to the
+    /// number of participants, and a deadline in the future and before the decision's own.
+    static func swipeRule(_ round: StartDecision.Round, participants: Int, deadline: Date?, now: Date) throws(PlacesError) -> SwipeRule {
+        let vetoes = round.vetoes ?? SwipeRule.defaultVetoes
+        guard (0...SwipeRule.maximumVetoes).contains(vetoes) else {
+            throw .invalid("swipe.vetoes", "swipe.vetoes must be a whole number from 0 to \(SwipeRule.maximumVetoes)")
+        }
+        if let minYes = round.minYes, !(1...participants).contains(minYes) {
+            throw .invalid("swipe.minYes", "swipe.minYes must be from 1 to the number of participants (\(participants))")
+        }
+        if let end = round.deadline {
+            guard end > now else { throw .invalid("swipe.deadline", "swipe.deadline must be in the future") }
+            if let deadline, end >= deadline {
+                throw .invalid("swipe.deadline", "swipe.deadline must come before the decision's deadline")
+            }
+        }
+        return SwipeRule(vetoes: vetoes, minYes: round.minYes, deadline: round.deadline)
+    }
 
     static func visitDate(_ raw: String?) throws(PlacesError) -> String? {
         guard let text = try TextRules.text(raw, field: "visitDate", limit: 10) else { return nil }

@@ -4,9 +4,11 @@ import Foundation
 /// to save and what its people are to be told. Nothing here reads or writes; `DecisionService` reads the decision and
 /// what a transition may need (`Facts`), decides here, and writes what this answers, in that order.
 ///
-/// Stages: active (ballots taken, or a draw awaited, or an admin's pick) → completed (with a result), expired (the
-/// deadline passed with nothing to count) or closed (cancelled). Whatever the action, what is already due happens
-/// first: participants who left the group are withdrawn, a passed deadline ends the decision (or the reminder an hour
+/// Stages: the swipe round, when the decision has one (answers taken) → the method (ballots taken, or a draw awaited,
+/// or an admin's pick, among the round's survivors) → ended: completed (with a result, which has no winner when
+/// nothing survived the round), expired (the deadline passed with nothing to count) or closed (cancelled). Whatever
+/// the action, what is already due happens first: participants who left the group are withdrawn, a round whose
+/// deadline passed or that everyone has answered ends, a passed deadline ends the decision (or the reminder an hour
 /// before goes out), and a tiered decision everyone has voted in is counted. An action the decision no longer takes
 /// is refused after that, so the write that finds a deadline passed still applies it.
 enum DecisionStages {
@@ -14,9 +16,12 @@ enum DecisionStages {
     enum Action: Sendable {
         /// The draw of a random decision that is not scheduled, as it starts.
         case draw
-        /// A participant casts or replaces their ballot (a ranking already checked against the candidates).
+        /// A participant gives or changes answers in the swipe round (place ids already checked against the candidates).
+        case swipe(voter: String, answers: [String: SwipeAnswer])
+        /// A participant casts or replaces their ballot (a ranking already checked against the survivors).
         case ballot(voter: String, ranking: [String])
-        /// An admin ends it now: a tiered decision is counted, a scheduled random one drawn.
+        /// An admin ends it now: an open swipe round ends (and only the round), a tiered decision is counted, a scheduled
+        /// random one drawn.
         case close
         /// An admin cancels it: it ends closed, without a result.
         case cancel
@@ -75,6 +80,18 @@ enum DecisionStages {
             && voters.isSuperset(of: decision.participants)
     }
 
+    /// True for a decision in its swipe round in which every participant has answered every candidate: `answered`
+    /// counts each participant's answers.
+    static func everyoneAnswered(_ decision: Decision, answered: [String: Int]) -> Bool {
+        decision.inRound && !decision.participants.isEmpty
+            && decision.participants.allSatisfy { (answered[$0] ?? 0) >= decision.candidates.count }
+    }
+
+    /// Each participant's number of answers in `swipes`.
+    static func answered(_ swipes: [Swipe]) -> [String: Int] {
+        swipes.reduce(into: [:]) { counts, swipe in counts[swipe.userId, default: 0] += 1 }
+    }
+
     /// What a decision's deadline asks for at `now`: to end it, or to remind those who have not voted.
     enum DeadlineAction { case end, remind }
 
@@ -89,6 +106,17 @@ enum DecisionStages {
 
     /// What is due by `now`: a passed deadline ends the decision, a near one reminds, everyone's ballots are counted.
     private static func settle(_ step: inout Step, now: Date, facts: Facts) throws(PlacesError) {
+        let decision = step.state.decision
+        if decision.inRound {
+            let roundDeadline = [decision.swipe?.deadline, decision.deadline].compactMap { $0 }.min()
+            if let roundDeadline, roundDeadline <= now {
+                try endRound(&step, .deadline, now: now, facts: facts)
+            } else if everyoneAnswered(decision, answered: answered(step.state.swipes)) {
+                try endRound(&step, .allAnswered, now: now, facts: facts)
+            } else {
+                return
+            }
+        }
         switch deadlineAction(step.state.decision, now: now) {
         case .end:
             let decision = step.state.decision
@@ -121,11 +149,37 @@ enum DecisionStages {
             try withdraw(leaving, &step, now: now, facts: facts)
         case .draw:
             try requireActive(decision)
+            guard !decision.inRound else { return }
             try complete(&step, endedBy: .draw, now: now, facts: facts)
+        case .swipe(let voter, let answers):
+            guard decision.status == .active else {
+                throw PlacesError(.conflict, "the decision is \(decision.status.rawValue); answers are no longer taken")
+            }
+            guard decision.swipe != nil else { throw PlacesError(.conflict, "this decision has no swipe round") }
+            guard decision.inRound else { throw PlacesError(.conflict, "the swipe round is over; answers are no longer taken") }
+            guard decision.participants.contains(voter) else { throw .forbidden("only the decision's participants answer") }
+            var swipes = step.state.swipes
+            for (placeID, answer) in answers {
+                if let index = swipes.firstIndex(where: { $0.userId == voter && $0.placeId == placeID }) {
+                    guard swipes[index].answer != answer else { continue }
+                    swipes[index].answer = answer
+                    swipes[index].updatedAt = now
+                } else {
+                    swipes.append(Swipe(userId: voter, placeId: placeID, answer: answer, updatedAt: now))
+                }
+            }
+            let vetoes = swipes.filter { $0.userId == voter && $0.answer == .veto }.count
+            let allowed = decision.swipe?.vetoes ?? 0
+            guard vetoes <= allowed else {
+                throw PlacesError(.conflict, "that would be \(vetoes) vetoes; you may cast \(allowed) in this round", field: "answer")
+            }
+            step.state.swipes = swipes.sorted { ($0.userId, $0.placeId) < ($1.userId, $1.placeId) }
+            try settle(&step, now: now, facts: facts)
         case .ballot(let voter, let ranking):
             guard decision.status == .active else {
                 throw PlacesError(.conflict, "the decision is \(decision.status.rawValue); ballots are no longer taken")
             }
+            guard !decision.inRound else { throw PlacesError(.conflict, "the swipe round is still open; ballots are taken once it ends") }
             // They may have left the group since it was read.
             guard decision.participants.contains(voter) else { throw .forbidden("only the decision's participants vote") }
             if let index = step.state.ballots.firstIndex(where: { $0.userId == voter }) {
@@ -136,6 +190,7 @@ enum DecisionStages {
             }
             try settle(&step, now: now, facts: facts)
         case .close:
+            if decision.inRound { return try endRound(&step, .adminClosed, now: now, facts: facts) }
             guard decision.method != .manual else { throw PlacesError(.conflict, "a manual decision ends when an admin picks a place") }
             try requireActive(decision)
             if decision.method == .tiered, step.state.ballots.isEmpty {
@@ -148,6 +203,10 @@ enum DecisionStages {
         case .pick(let placeID, let picker):
             guard decision.method == .manual else { throw PlacesError(.conflict, "only a manual decision is decided by a pick") }
             try requireActive(decision)
+            guard !decision.inRound else { throw PlacesError(.conflict, "the swipe round is still open; pick once it ends") }
+            guard decision.survivors.contains(placeID) else {
+                throw PlacesError.invalid("placeId", "place \(PlacesError.quoted(placeID)) did not survive the swipe round")
+            }
             var result = DecisionTally.manual(decision, winner: placeID, pickedBy: picker.username, names: facts.names)
             result.pickedBy = picker.id
             finish(&step, with: result, now: now)
@@ -161,11 +220,24 @@ enum DecisionStages {
         for userID in step.state.decision.participants where leaving.contains(userID) {
             let voted = step.state.ballots.contains { $0.userId == userID }
             step.state.ballots.removeAll { $0.userId == userID }
+            step.state.swipes.removeAll { $0.userId == userID }
             step.state.decision.departures.append(Departure(userId: userID, at: now, ballotWithdrawn: voted))
         }
         step.state.decision.participants.removeAll { leaving.contains($0) }
         step.state.formerMembers.subtract(leaving)
         try settle(&step, now: now, facts: facts)
+    }
+
+    /// Ends the swipe round: counts it, and then the method goes on among the survivors (a random draw that is not
+    /// scheduled happens at once); with no survivor the decision completes without a winner.
+    private static func endRound(_ step: inout Step, _ ending: RoundResult.Ending, now: Date, facts: Facts) throws(PlacesError) {
+        let decision = step.state.decision
+        step.state.decision.round = DecisionTally.round(decision, swipes: step.state.swipes, names: facts.names, endedBy: ending, at: now)
+        if step.state.decision.survivors.isEmpty {
+            try complete(&step, endedBy: .nothingSurvived, now: now, facts: facts)
+        } else if decision.method == .random, !decision.scheduled {
+            try complete(&step, endedBy: .draw, now: now, facts: facts)
+        }
     }
 
     private static func requireActive(_ decision: Decision) throws(PlacesError) {

@@ -5,7 +5,52 @@ import Foundation
 enum DecisionTally {
     /// The result of a random or tiered decision. `weights` are the candidates' rating scores for a weighted draw
     /// (read when the decision ends, and taken from the stored result by a recount).
+    ///
+    /// After a swipe round the method runs on the round's survivors, and the result starts with the round's
+    /// explanation; when nothing survived there is no winner (`nothingSurvived`).
     static func result(
+        _ decision: Decision,
+        ballots: [Ballot],
+        endedBy: DecisionResult.Ending,
+        names: [String: String],
+        weights: [String: Double]?
+    ) throws(PlacesError) -> DecisionResult {
+        guard let round = decision.round else { return try methodResult(decision, ballots: ballots, endedBy: endedBy, names: names, weights: weights) }
+        guard !round.survivors.isEmpty else {
+            var result = DecisionResult(
+                method: decision.method,
+                winner: nil,
+                ranking: [],
+                tieBreak: .none,
+                reasoning: round.reasoning + " Nothing is left to decide, so the decision ends without a winner.",
+                seed: decision.seed,
+                ballotCount: 0,
+                endedBy: .nothingSurvived,
+                standings: []
+            )
+            result.round = round
+            return result
+        }
+        var result = try methodResult(decision, ballots: ballots, endedBy: endedBy, names: names, weights: weights)
+        result.reasoning = round.reasoning + " " + result.reasoning
+        result.round = round
+        return result
+    }
+
+    /// The round of `decision` counted from its participants' swipes (those who left have none), ended by `ending`.
+    static func round(_ decision: Decision, swipes: [Swipe], names: [String: String], endedBy ending: RoundResult.Ending?, at date: Date?) -> RoundResult? {
+        guard let rule = decision.swipe else { return nil }
+        let answers = decision.participants.map { participant in
+            Dictionary(swipes.filter { $0.userId == participant }.map { ($0.placeId, $0.answer) }, uniquingKeysWith: { _, last in last })
+        }
+        var round = SwipeTally(candidates: decision.candidates, vetoes: rule.vetoes, minYes: rule.minYes, answers: answers).result(names: names)
+        round.endedBy = ending
+        round.endedAt = date
+        return round
+    }
+
+    /// The method's own result, among the decision's survivors.
+    private static func methodResult(
         _ decision: Decision,
         ballots: [Ballot],
         endedBy: DecisionResult.Ending,
@@ -14,9 +59,10 @@ enum DecisionTally {
     ) throws(PlacesError) -> DecisionResult {
         switch decision.method {
         case .random:
+            let survivors = Set(decision.survivors)
             let draw = try RandomDraw(
-                candidates: decision.candidates,
-                weights: decision.weighted ? weights : nil,
+                candidates: decision.survivors,
+                weights: decision.weighted ? weights?.filter { survivors.contains($0.key) } : nil,
                 weightedBy: decision.weighted ? "rating score" : nil
             ).draw(seed: decision.seed)
             var result = DecisionResult(
@@ -36,7 +82,7 @@ enum DecisionTally {
             result.roll = draw.roll
             return result
         case .tiered:
-            let tally = try TieredTally(candidates: decision.candidates, ballots: ballots.map(\.ranking))
+            let tally = try TieredTally(candidates: decision.survivors, ballots: ballots.map(\.ranking))
                 .result(seed: TieredTally.seedBytes(decision.seed))
             var result = DecisionResult(
                 method: .tiered,
@@ -68,17 +114,22 @@ enum DecisionTally {
 
     /// The result of a manual decision: the place an admin picked.
     static func manual(_ decision: Decision, winner: String, pickedBy username: String, names: [String: String]) -> DecisionResult {
-        let ranking = [winner] + decision.candidates.filter { $0 != winner }
-        return DecisionResult(
+        let ranking = [winner] + decision.survivors.filter { $0 != winner }
+        var result = DecisionResult(
             method: .manual,
             winner: winner,
             ranking: ranking,
             tieBreak: .none,
-            reasoning: "\(username), an admin, picked \(names[winner] ?? winner) from \(decision.candidates.count) candidates.",
+            reasoning: "\(username), an admin, picked \(names[winner] ?? winner) from \(decision.survivors.count) candidates.",
             seed: decision.seed,
             ballotCount: 0,
             endedBy: .adminPick,
             standings: ranking.map { DecisionResult.Standing(placeId: $0, name: names[$0]) }
         )
+        if let round = decision.round {
+            result.reasoning = round.reasoning + " " + result.reasoning
+            result.round = round
+        }
+        return result
     }
 }

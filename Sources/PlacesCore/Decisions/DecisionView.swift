@@ -25,6 +25,22 @@ public struct DecisionView: Sendable, Encodable {
         public var ballotWithdrawn: Bool
     }
 
+    /// The swipe round as the caller may see it: the rule, who is done (never what anyone answered), and the caller's
+    /// own answers.
+    public struct Round: Sendable, Encodable {
+        public var vetoes: Int
+        public var minYes: Int?
+        public var deadline: Date?
+        /// True while answers are taken.
+        public var open: Bool
+        /// Usernames of the participants who have answered every candidate.
+        public var answered: [String]
+        /// The caller's own answers, by place id (absent when they are not a participant).
+        public var mySwipes: [String: SwipeAnswer]?
+        /// The vetoes the caller has left (absent when they are not a participant).
+        public var vetoesLeft: Int?
+    }
+
     public var id: String
     public var groupId: String?
     public var createdBy: String
@@ -33,8 +49,14 @@ public struct DecisionView: Sendable, Encodable {
     public var status: Decision.Status
     public var candidates: [Candidate]
     public var participants: [Participant]
-    /// Usernames of the participants who have not voted (tiered, while active).
+    /// Usernames of the participants the decision waits for while active: in its swipe round, those who have not
+    /// answered every candidate; then (tiered) those who have not voted.
     public var waitingFor: [String]
+    /// The swipe round, when the decision has one; its counts are in `result.round` (or `roundResult` before the end)
+    /// once it ended, never before.
+    public var swipe: Round?
+    /// The round's result once it ended, while the method goes on (at the end it is the result's `round`).
+    public var roundResult: RoundResult?
     /// Participants who left the group while the decision was open; they no longer take part (absent when none).
     public var departed: [Departed]?
     public var weighted: Bool
@@ -60,6 +82,7 @@ public struct DecisionView: Sendable, Encodable {
     static func make(
         _ decision: Decision,
         ballots: [Ballot],
+        swipes: [Swipe],
         for caller: User,
         people: [String: PublicUser],
         names: [String: String]
@@ -75,9 +98,29 @@ public struct DecisionView: Sendable, Encodable {
             }
         }
         let ended = decision.status != .active
+        let answered = DecisionStages.answered(swipes)
+        let done = Set(decision.participants.filter { (answered[$0] ?? 0) >= decision.candidates.count })
+        let isParticipant = decision.participants.contains(caller.id)
+        let mySwipes = Dictionary(swipes.filter { $0.userId == caller.id }.map { ($0.placeId, $0.answer) }, uniquingKeysWith: { _, last in last })
+        let round = decision.swipe.map { rule in
+            Round(
+                vetoes: rule.vetoes,
+                minYes: rule.minYes,
+                deadline: rule.deadline,
+                open: decision.inRound,
+                answered: participants.filter { done.contains($0.user.id) }.map(\.user.username),
+                mySwipes: isParticipant ? mySwipes : nil,
+                vetoesLeft: isParticipant ? max(0, rule.vetoes - mySwipes.values.filter { $0 == .veto }.count) : nil
+            )
+        }
+        let waitingFor: [String] =
+            if ended { [] }
+            else if decision.inRound { participants.filter { !done.contains($0.user.id) }.map(\.user.username) }
+            else if decision.method == .tiered { participants.filter { !$0.hasVoted }.map(\.user.username) }
+            else { [] }
         let myBallot = ballots.first { $0.userId == caller.id }?.ranking
         var provisional: DecisionResult?
-        if !ended, decision.method == .tiered, myBallot != nil, !ballots.isEmpty {
+        if !ended, !decision.inRound, decision.method == .tiered, myBallot != nil, !ballots.isEmpty {
             provisional = try DecisionTally.result(decision, ballots: ballots, endedBy: .adminClosed, names: names, weights: nil)
         }
         return DecisionView(
@@ -89,7 +132,9 @@ public struct DecisionView: Sendable, Encodable {
             status: decision.status,
             candidates: decision.candidates.map { Candidate(placeId: $0, name: names[$0]) },
             participants: participants,
-            waitingFor: ended || decision.method != .tiered ? [] : participants.filter { !$0.hasVoted }.map(\.user.username),
+            waitingFor: waitingFor,
+            swipe: round,
+            roundResult: ended ? nil : decision.round,
             departed: departed.isEmpty ? nil : departed,
             weighted: decision.weighted,
             scheduled: decision.scheduled,

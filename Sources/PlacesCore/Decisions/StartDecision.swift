@@ -54,6 +54,14 @@ public struct StartDecision: Sendable, Equatable {
         }
     }
 
+    /// A swipe round before the method, as asked: every field optional (`vetoes` defaults to 1).
+    @PublicInit
+    public struct Round: Sendable, Equatable {
+        public var vetoes: Int?
+        public var minYes: Int?
+        public var deadline: Date?
+    }
+
     /// How it is decided.
     public var method: Decision.Method
     /// The candidates.
@@ -76,4 +84,6 @@ public struct StartDecision: Sendable, Equatable {
     public var excludeRecentDays: Int?
     /// The seed of the draw and of tie-breaks (a new one when nil).
     public var seed: UInt64?
+    /// A swipe round before the method, when asked.
+    public var swipe: Round? = nil
 }

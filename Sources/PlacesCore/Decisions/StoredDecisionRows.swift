@@ -18,6 +18,18 @@ public enum StoredDecisionRows {
         .sorted { $0.userId < $1.userId }
     }
 
+    /// The swipes of the decision `id` from their JSON list of [user id, place id, answer, updated at], by user id
+    /// then place id.
+    public static func swipes(of id: String, from text: String) throws -> [Swipe] {
+        try StoredJSON.value([[String]].self, from: text).map { fields in
+            guard fields.count == 4, let answer = SwipeAnswer(rawValue: fields[2]) else {
+                throw PlacesError(.internalError, "a stored answer of decision '\(id)' is unreadable")
+            }
+            return Swipe(userId: fields[0], placeId: fields[1], answer: answer, updatedAt: Timestamp.date(fields[3]) ?? Date(timeIntervalSince1970: 0))
+        }
+        .sorted { ($0.userId, $0.placeId) < ($1.userId, $1.placeId) }
+    }
+
     /// The people the decision `id` names, by id, from their JSON list of [id, username, display name, bio, city,
     /// avatar URL]: the public columns, some of them null.
     public static func people(namedBy id: String, from text: String) throws -> [String: PublicUser] {

@@ -177,7 +177,7 @@ public enum DatabaseCopy {
                 .init("id"), .init("group_id"), .init("created_by"), .init("title"), .init("method"), .init("status"), .init("candidates"),
                 .init("weighted", .bool), .init("scheduled", .bool), .init("seed"), .init("deadline"), .init("visit_date"),
                 .init("created_at"), .init("ended_at"), .init("reminder_sent_at"), .init("result"), .init("departures"),
-                .init("version", .integer), .init("decision_version", .integer),
+                .init("version", .integer), .init("decision_version", .integer), .init("swipe_rule"), .init("round_result"),
             ],
             primaryKey: ["id"]
         ),
@@ -186,6 +186,11 @@ public enum DatabaseCopy {
             name: "ballot",
             columns: [.init("decision_id"), .init("user_id"), .init("ranking"), .init("cast_at"), .init("updated_at")],
             primaryKey: ["decision_id", "user_id"]
+        ),
+        CopiedTable(
+            name: "swipe",
+            columns: [.init("decision_id"), .init("user_id"), .init("place_id"), .init("answer"), .init("updated_at")],
+            primaryKey: ["decision_id", "user_id", "place_id"]
         ),
         CopiedTable(
             name: "declined_request",

@@ -1,8 +1,8 @@
 import Hummingbird
 import PlacesCore
 
-/// The `/v1/decisions` handler that reads more than a body or a path (the generic `Route`s of `routes` answer the rest):
-/// picking the place of a manual decision.
+/// The `/v1/decisions` handlers that read more than a body or a path (the generic `Route`s of `routes` answer the rest):
+/// picking the place of a manual decision, and one answer in a swipe round.
 struct DecisionController: Sendable {
     let decisions: DecisionService
 
@@ -10,6 +10,13 @@ struct DecisionController: Sendable {
     @Sendable func pick(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
         let body = try await RequestBody.object(request, context: context, allowed: ["placeId"])
         return try JSONResponse.make(try await decisions.pick(caller.user, id: try context.pathText("id"), placeID: try body.rawText("placeId")))
+    }
+
+    /// `PUT /v1/decisions/{id}/swipes/{placeId} {answer}` (participants, while the round is open).
+    @Sendable func swipe(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
+        let body = try await RequestBody.object(request, context: context, allowed: ["answer"])
+        let answers = SwipeAnswers(answers: [(try context.pathText("placeId"), try SwipeAnswers.answer(body))])
+        return try JSONResponse.make(try await decisions.swipe(caller.user, id: try context.pathText("id"), answers))
     }
 }
 
@@ -20,6 +27,8 @@ extension DecisionController {
             Route(.get, "v1/decisions", list: decisions.list),
             Route(.post, "v1/decisions", create: decisions.create),
             Route(.get, "v1/decisions/{id}", answer: decisions.view),
+            Route(.put, "v1/decisions/{id}/swipes", change: decisions.swipe),
+            Route(.put, "v1/decisions/{id}/swipes/{placeId}", signedIn: swipe),
             Route(.put, "v1/decisions/{id}/ballot", change: decisions.vote),
             Route(.post, "v1/decisions/{id}/close", answer: decisions.close),
             Route(.post, "v1/decisions/{id}/cancel", answer: decisions.cancel),

@@ -8,7 +8,7 @@ extension StartDecision: RequestCommand {
     /// The fields `POST /v1/decisions` reads.
     public static let fields: Set<String> = [
         "groupId", "title", "method", "candidates", "participants", "deadline", "visitDate", "weighted", "excludeRecentDays",
-        "seed", "scheduled",
+        "seed", "scheduled", "swipe",
     ]
 
     /// The command a `POST /v1/decisions` body asks for.
@@ -45,8 +45,19 @@ extension StartDecision: RequestCommand {
             weighted: try body.bool("weighted"),
             scheduled: try body.bool("scheduled"),
             excludeRecentDays: try body.wholeNumber("excludeRecentDays"),
-            seed: try StartDecision.seed(body)
+            seed: try StartDecision.seed(body),
+            swipe: try StartDecision.round(body)
         )
+    }
+
+    /// `swipe`: `{vetoes, minYes, deadline}`, each optional; nil when absent or null.
+    static func round(_ body: FieldReader) throws(PlacesError) -> Round? {
+        guard let round = try body.object("swipe", allowed: ["vetoes", "minYes", "deadline"]) else { return nil }
+        do {
+            return Round(vetoes: try round.wholeNumber("vetoes"), minYes: try round.wholeNumber("minYes"), deadline: try round.instant("deadline"))
+        } catch {
+            throw PlacesError(error.code, error.message, field: error.field.map { "swipe.\($0)" })
+        }
     }
 
     /// `seed`: a whole number, as JSON's numbers hold them exactly (below 2^53), or a string of digits up to 2^64-1.
@@ -102,5 +113,37 @@ extension CastBallot: RequestCommand {
             throw .invalid("ranking", "ranking is required: candidate place ids, best first")
         }
         self.init(ranking: ranking)
+    }
+}
+
+extension SwipeAnswers: RequestCommand {
+    /// The fields `PUT /v1/decisions/{id}/swipes` reads.
+    public static let fields: Set<String> = ["answers"]
+
+    /// The answers a body gives: `{"answers": [{"placeId", "answer"}, …]}`, at least one.
+    public init(body: FieldReader) throws(PlacesError) {
+        guard let value = body.fields["answers"], value != .null else {
+            throw .invalid("answers", "answers is required: [{\"placeId\": …, \"answer\": \"yes\" | \"no\" | \"veto\"}, …]")
+        }
+        guard case .list(let items) = value, !items.isEmpty else { throw .invalid("answers", "answers must be a list of at least one answer") }
+        var answers: [(placeId: String, answer: SwipeAnswer)] = []
+        for item in items {
+            let entry: FieldReader
+            do {
+                entry = try FieldReader(item, allowed: ["placeId", "answer"])
+            } catch {
+                throw .invalid("answers", "each answer must be an object {placeId, answer}: \(error.message)")
+            }
+            guard let placeID = try entry.rawText("placeId") else { throw .invalid("answers", "each answer needs its placeId") }
+            answers.append((placeID, try SwipeAnswers.answer(entry)))
+        }
+        self.init(answers: answers)
+    }
+
+    /// The answer of `{"answer": "yes" | "no" | "veto"}`.
+    static func answer(_ body: FieldReader) throws(PlacesError) -> SwipeAnswer {
+        guard let text = try body.rawText("answer") else { throw .invalid("answer", "answer is required: yes, no or veto") }
+        guard let answer = SwipeAnswer(rawValue: text) else { throw .invalid("answer", "answer must be yes, no or veto") }
+        return answer
     }
 }

@@ -8,14 +8,15 @@ public struct PostgresDecisionRepository: DecisionRepository {
 
     public func insert(_ decision: Decision, notifications: [UserNotification]) async throws {
         let candidates = try StoredJSON.text(decision.candidates)
+        let swipeRule = try decision.swipe.map(StoredJSON.text)
         try await database.write { connection in
             try await connection.execute(
                 """
                 INSERT INTO decision (id, group_id, created_by, title, method, status, candidates, weighted, scheduled, seed,
-                    deadline, visit_date, created_at)
+                    deadline, visit_date, created_at, swipe_rule)
                 VALUES (\(decision.id), \(decision.groupId), \(decision.createdBy), \(decision.title), \(decision.method.rawValue),
                     \(decision.status.rawValue), \(candidates), \(decision.weighted), \(decision.scheduled), \(String(decision.seed)),
-                    \(decision.deadline.map(Timestamp.text)), \(decision.visitDate), \(Timestamp.text(decision.createdAt)))
+                    \(decision.deadline.map(Timestamp.text)), \(decision.visitDate), \(Timestamp.text(decision.createdAt)), \(swipeRule))
                 """,
                 logger: database.logger
             )
@@ -61,6 +62,8 @@ public struct PostgresDecisionRepository: DecisionRepository {
         let result = try changedDecision?.result.map(StoredJSON.text)
         let departures = try changedDecision.flatMap { $0.departures.isEmpty ? nil : try StoredJSON.text($0.departures) }
         let rankings = try cast.map { try StoredJSON.text($0.ranking) }
+        let roundResult = try changedDecision?.round.map(StoredJSON.text)
+        let answers = state.swipes.filter { !previous.swipes.contains($0) }
         let notes = try PostgresNotificationRepository.NotificationColumns(state.notifications)
         // One statement (`places_save_decision`): it locks the decision's row, checks the version the change depends on
         // (every save's when the decision itself changes, the decision's own when not), writes, and reads who has voted.
@@ -68,7 +71,8 @@ public struct PostgresDecisionRepository: DecisionRepository {
             try await connection.row(
                 Save(
                     id: id, previous: previous, changedDecision: changedDecision, result: result, departures: departures,
-                    leaving: leaving, withdrawn: withdrawn, cast: cast, rankings: rankings, notes: notes
+                    roundResult: roundResult, leaving: leaving, withdrawn: withdrawn, cast: cast, rankings: rankings, answers: answers,
+                    notes: notes
                 ),
                 logger: database.logger
             )
@@ -84,7 +88,11 @@ public struct PostgresDecisionRepository: DecisionRepository {
         return SavedDecision(
             version: try row.get("saved_version"),
             decisionVersion: try row.get("saved_decision_version"),
-            voters: Set(try row.get("saved_voters", as: [String].self))
+            voters: Set(try row.get("saved_voters", as: [String].self)),
+            answered: Dictionary(
+                zip(try row.get("answered_users", as: [String].self), try row.get("answered_counts", as: [Int].self)),
+                uniquingKeysWith: { first, _ in first }
+            )
         )
     }
 
@@ -125,6 +133,7 @@ public struct PostgresDecisionRepository: DecisionRepository {
                 SELECT d.id FROM decision d
                 WHERE d.status = 'active' AND (
                     d.deadline <= \(Timestamp.text(date))
+                    OR (d.swipe_rule IS NOT NULL AND d.round_result IS NULL)
                     OR (d.group_id IS NOT NULL AND EXISTS (
                         SELECT 1 FROM decision_participant p WHERE p.decision_id = d.id
                             AND NOT EXISTS (SELECT 1 FROM group_member m WHERE m.group_id = d.group_id AND m.user_id = p.user_id)))
@@ -176,29 +185,33 @@ public struct PostgresDecisionRepository: DecisionRepository {
     struct Save: PreparedStatement {
         static let name = "places_decision_save"
         static let sql = """
-            SELECT saved_version, saved_decision_version, saved_voters FROM places_save_decision(
-                $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)
+            SELECT saved_version, saved_decision_version, saved_voters, answered_users, answered_counts FROM places_save_decision(
+                $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25,
+                $26, $27, $28)
             """
         static let bindingDataTypes: [PostgresDataType] =
-            [.text, .int8, .int8, .bool, .text, .text, .text, .text, .text] + Array(repeating: .textArray, count: 14)
+            [.text, .int8, .int8, .bool, .text, .text, .text, .text, .text, .text] + Array(repeating: .textArray, count: 18)
         let id: String
         let previous: DecisionState
         /// The decision as it is to be saved, when it changed.
         let changedDecision: Decision?
         let result: String?
         let departures: String?
+        let roundResult: String?
         let leaving: [String]
         let withdrawn: [String]
         let cast: [Ballot]
         let rankings: [String]
+        let answers: [Swipe]
         let notes: PostgresNotificationRepository.NotificationColumns
 
         var values: [(any PostgresThrowingDynamicTypeEncodable & Sendable)?] {
             [
                 id, previous.version, previous.decisionVersion, changedDecision != nil, changedDecision?.status.rawValue,
                 changedDecision?.endedAt.map(Timestamp.text), changedDecision?.reminderSentAt.map(Timestamp.text), result, departures,
-                leaving, withdrawn, cast.map(\.userId), rankings, cast.map { Timestamp.text($0.castAt) },
-                cast.map { Timestamp.text($0.updatedAt) }, notes.ids, notes.recipients, notes.kinds, notes.messages, notes.subjects,
+                roundResult, leaving, withdrawn, cast.map(\.userId), rankings, cast.map { Timestamp.text($0.castAt) },
+                cast.map { Timestamp.text($0.updatedAt) }, answers.map(\.userId), answers.map(\.placeId), answers.map(\.answer.rawValue),
+                answers.map { Timestamp.text($0.updatedAt) }, notes.ids, notes.recipients, notes.kinds, notes.messages, notes.subjects,
                 notes.channels, notes.created, notes.read,
             ]
         }
@@ -210,13 +223,15 @@ public struct PostgresDecisionRepository: DecisionRepository {
     static let stateQuery = """
         SELECT d.id, d.group_id, d.created_by, d.title, d.method, d.status, d.candidates, d.weighted, d.scheduled, d.seed,
             d.deadline, d.visit_date, d.created_at, d.ended_at, d.reminder_sent_at, d.result, d.departures, d.version,
-            d.decision_version,
+            d.decision_version, d.swipe_rule, d.round_result,
             ARRAY(SELECT p.user_id FROM decision_participant p WHERE p.decision_id = d.id) AS participant_ids,
             ARRAY(SELECT p.user_id FROM decision_participant p WHERE p.decision_id = d.id AND d.group_id IS NOT NULL
                 AND NOT EXISTS (SELECT 1 FROM group_member m WHERE m.group_id = d.group_id AND m.user_id = p.user_id)
             ) AS former_member_ids,
             (SELECT coalesce(json_agg(json_build_array(b.user_id, b.ranking, b.cast_at, b.updated_at)), '[]')::text
                 FROM ballot b WHERE b.decision_id = d.id) AS ballot_list,
+            (SELECT coalesce(json_agg(json_build_array(s.user_id, s.place_id, s.answer, s.updated_at)), '[]')::text
+                FROM swipe s WHERE s.decision_id = d.id) AS swipe_list,
             (SELECT coalesce(json_agg(json_build_array(u.id, u.username, u.display_name, u.bio, u.city, u.avatar_url)), '[]')::text
                 FROM user_account u
                 WHERE u.id IN (SELECT p.user_id FROM decision_participant p WHERE p.decision_id = d.id)
@@ -254,9 +269,12 @@ public struct PostgresDecisionRepository: DecisionRepository {
             result: try resultText.map { try StoredJSON.value(DecisionResult.self, from: $0) }
         )
         decision.departures = try departuresText.map { try StoredJSON.value([Departure].self, from: $0) } ?? []
+        decision.swipe = try (try row.get("swipe_rule", as: String?.self)).map { try StoredJSON.value(SwipeRule.self, from: $0) }
+        decision.round = try (try row.get("round_result", as: String?.self)).map { try StoredJSON.value(RoundResult.self, from: $0) }
         return DecisionState(
             decision: decision,
             ballots: try StoredDecisionRows.ballots(of: id, from: try row.get("ballot_list")),
+            swipes: try StoredDecisionRows.swipes(of: id, from: try row.get("swipe_list")),
             formerMembers: Set(try row.get("former_member_ids", as: [String].self)),
             people: try StoredDecisionRows.people(namedBy: id, from: try row.get("people")),
             version: try row.get("version"),

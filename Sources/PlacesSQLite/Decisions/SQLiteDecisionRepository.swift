@@ -11,14 +11,14 @@ public struct SQLiteDecisionRepository: DecisionRepository {
             try db.execute(
                 sql: """
                     INSERT INTO decision (id, group_id, created_by, title, method, status, candidates, weighted, scheduled, seed,
-                        deadline, visit_date, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        deadline, visit_date, created_at, swipe_rule)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     decision.id, decision.groupId, decision.createdBy, decision.title, decision.method.rawValue,
                     decision.status.rawValue, try StoredJSON.text(decision.candidates), decision.weighted, decision.scheduled,
                     String(decision.seed), decision.deadline.map(Timestamp.text), decision.visitDate,
-                    Timestamp.text(decision.createdAt),
+                    Timestamp.text(decision.createdAt), try decision.swipe.map(StoredJSON.text),
                 ]
             )
             try db.execute(
@@ -75,10 +75,12 @@ public struct SQLiteDecisionRepository: DecisionRepository {
                 }
                 let leaving = Set(previous.decision.participants).subtracting(state.decision.participants)
                 if !leaving.isEmpty {
-                    try db.execute(
-                        sql: "DELETE FROM decision_participant WHERE decision_id = ? AND user_id IN (SELECT value FROM json_each(?))",
-                        arguments: [id, SQLiteAccountRepository.jsonArray(Array(leaving))]
-                    )
+                    for table in ["decision_participant", "swipe"] {
+                        try db.execute(
+                            sql: "DELETE FROM \(table) WHERE decision_id = ? AND user_id IN (SELECT value FROM json_each(?))",
+                            arguments: [id, SQLiteAccountRepository.jsonArray(Array(leaving))]
+                        )
+                    }
                 }
                 let withdrawn = Set(previous.ballots.map(\.userId)).subtracting(state.ballots.map(\.userId))
                 if !withdrawn.isEmpty {
@@ -100,10 +102,34 @@ public struct SQLiteDecisionRepository: DecisionRepository {
                         arguments: [id, StoredJSON.plainText(cast)]
                     )
                 }
+                let answers = state.swipes.filter { !previous.swipes.contains($0) }.map { swipe in
+                    [swipe.userId, swipe.placeId, swipe.answer.rawValue, Timestamp.text(swipe.updatedAt)]
+                }
+                if !answers.isEmpty {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO swipe (decision_id, user_id, place_id, answer, updated_at)
+                            SELECT ?, value ->> '$[0]', value ->> '$[1]', value ->> '$[2]', value ->> '$[3]' FROM json_each(?) WHERE true
+                            ON CONFLICT (decision_id, user_id, place_id) DO UPDATE SET answer = excluded.answer, updated_at = excluded.updated_at
+                            """,
+                        arguments: [id, StoredJSON.plainText(answers)]
+                    )
+                }
                 try SQLiteNotificationRepository.insert(state.notifications, in: db)
                 // Read last, so that of two last ballots saved at once the second sees both.
                 let voters = try String.fetchAll(db, sql: "SELECT user_id FROM ballot WHERE decision_id = ?", arguments: [id])
-                return SavedDecision(version: current.version, decisionVersion: current.decisionVersion, voters: Set(voters))
+                // Answers are counted only in a decision that has a swipe round (a ballot's save costs no statement more).
+                let answered = state.decision.swipe == nil ? [] : try Row.fetchAll(
+                    db,
+                    sql: "SELECT user_id, count(*) AS answers FROM swipe WHERE decision_id = ? GROUP BY user_id",
+                    arguments: [id]
+                ).map { row -> (String, Int) in (row["user_id"], row["answers"]) }
+                return SavedDecision(
+                    version: current.version,
+                    decisionVersion: current.decisionVersion,
+                    voters: Set(voters),
+                    answered: Dictionary(answered, uniquingKeysWith: { first, _ in first })
+                )
             }
         } catch is VersionMoved {
             return nil
@@ -144,6 +170,7 @@ public struct SQLiteDecisionRepository: DecisionRepository {
                     SELECT d.id FROM decision d
                     WHERE d.status = 'active' AND (
                         d.deadline <= ?
+                        OR (d.swipe_rule IS NOT NULL AND d.round_result IS NULL)
                         OR (d.group_id IS NOT NULL AND EXISTS (
                             SELECT 1 FROM decision_participant p WHERE p.decision_id = d.id
                                 AND NOT EXISTS (SELECT 1 FROM group_member m WHERE m.group_id = d.group_id AND m.user_id = p.user_id)))
@@ -166,7 +193,7 @@ public struct SQLiteDecisionRepository: DecisionRepository {
                     db,
                     sql: """
                         SELECT json_extract(result, '$.winner') FROM decision
-                        WHERE status = 'completed' AND \(scope) AND ended_at >= ? AND result IS NOT NULL
+                        WHERE status = 'completed' AND \(scope) AND ended_at >= ? AND json_extract(result, '$.winner') IS NOT NULL
                         """,
                     arguments: [groupID ?? userID, Timestamp.text(since)]
                 )
@@ -198,10 +225,14 @@ public struct SQLiteDecisionRepository: DecisionRepository {
         var assignments = "version = version + 1"
         var arguments: StatementArguments = []
         if let decision {
-            assignments += ", decision_version = decision_version + 1, status = ?, ended_at = ?, reminder_sent_at = ?, result = ?, departures = ?"
+            assignments += """
+                , decision_version = decision_version + 1, status = ?, ended_at = ?, reminder_sent_at = ?, result = ?, departures = ?,
+                round_result = ?
+                """
             arguments += [
                 decision.status.rawValue, decision.endedAt.map(Timestamp.text), decision.reminderSentAt.map(Timestamp.text),
                 try decision.result.map(StoredJSON.text), decision.departures.isEmpty ? nil : try StoredJSON.text(decision.departures),
+                try decision.round.map(StoredJSON.text),
             ]
         }
         arguments += [id, expected]
@@ -223,6 +254,8 @@ public struct SQLiteDecisionRepository: DecisionRepository {
             ) AS former_member_ids,
             (SELECT json_group_array(json_array(b.user_id, b.ranking, b.cast_at, b.updated_at))
                 FROM ballot b WHERE b.decision_id = d.id) AS ballot_list,
+            (SELECT json_group_array(json_array(s.user_id, s.place_id, s.answer, s.updated_at))
+                FROM swipe s WHERE s.decision_id = d.id) AS swipe_list,
             (SELECT json_group_array(json_array(u.id, u.username, u.display_name, u.bio, u.city, u.avatar_url))
                 FROM user_account u
                 WHERE u.id IN (SELECT p.user_id FROM decision_participant p WHERE p.decision_id = d.id)
@@ -259,9 +292,12 @@ public struct SQLiteDecisionRepository: DecisionRepository {
             result: try resultText.map { try StoredJSON.value(DecisionResult.self, from: $0) }
         )
         decision.departures = try departuresText.map { try StoredJSON.value([Departure].self, from: $0) } ?? []
+        decision.swipe = try (row["swipe_rule"] as String?).map { try StoredJSON.value(SwipeRule.self, from: $0) }
+        decision.round = try (row["round_result"] as String?).map { try StoredJSON.value(RoundResult.self, from: $0) }
         return DecisionState(
             decision: decision,
             ballots: try StoredDecisionRows.ballots(of: id, from: row["ballot_list"]),
+            swipes: try StoredDecisionRows.swipes(of: id, from: row["swipe_list"]),
             formerMembers: Set(try StoredJSON.value([String].self, from: row["former_member_ids"])),
             people: try StoredDecisionRows.people(namedBy: id, from: row["people"]),
             version: row["version"],
