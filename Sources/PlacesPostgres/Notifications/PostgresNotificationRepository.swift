@@ -30,13 +30,7 @@ public struct PostgresNotificationRepository: NotificationRepository {
     }
 
     public func unreadCount(recipientID: String) async throws -> Int {
-        try await database.read { connection in
-            try await connection.value(
-                "SELECT count(*) FROM notification WHERE recipient_id = \(recipientID) AND read_at IS NULL",
-                as: Int.self,
-                logger: database.logger
-            ) ?? 0
-        }
+        try await database.count("SELECT count(*) FROM notification WHERE recipient_id = \(recipientID) AND read_at IS NULL")
     }
 
     public func markRead(id: String, recipientID: String, now: Date) async throws -> Bool {
