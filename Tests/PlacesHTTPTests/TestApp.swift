@@ -6,23 +6,16 @@ import Logging
 import PlacesCore
 import PlacesHTTP
 import PlacesSQLite
+import PlacesTestSupport
 import Testing
 
 /// An application over a fresh in-memory database holding `places`, for one test.
 enum TestApp {
-    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+    static let now = TestPlaces.now
 
+    /// A seeded place in Testville.
     static func place(_ id: String, _ lat: Double, _ lon: Double, kind: PlaceKind = .gem, name: String? = nil) -> Place {
-        Place(
-            id: id,
-            kind: kind,
-            name: name ?? "Place \(id)",
-            coordinate: Coordinate(latitude: lat, longitude: lon),
-            city: "Testville",
-            seedSource: "test.json",
-            createdAt: now,
-            updatedAt: now
-        )
+        TestPlaces.place(id, lat: lat, lon: lon, kind: kind, name: name, city: "Testville")
     }
 
     /// The login throttle's bounds in tests: the production bounds, but registrations from the one test client
