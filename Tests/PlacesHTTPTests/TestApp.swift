@@ -166,6 +166,18 @@ extension TestClientProtocol {
         return response
     }
 
+    /// Signs `username` up and adds a gem, "New Spot", a few metres from (40, -74), expecting 201; the answer.
+    func signUpAndAddNewSpot(_ username: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> TestResponse {
+        let response = try await json(
+            .post,
+            "/v1/places",
+            token: try await signUp(username),
+            body: ["name": "New Spot", "kind": "gem", "lat": 40.0001, "lon": -74.0001]
+        )
+        #expect(response.status == .created, sourceLocation: sourceLocation)
+        return response
+    }
+
     /// Registers `username` with a password and an e-mail, logs in and returns the token.
     func signUp(_ username: String, password: String = "correct horse battery") async throws -> String {
         try await register(["username": username, "email": "\(username)@example.com", "password": password])
