@@ -104,21 +104,28 @@ let package = Package(
             dependencies: ["GeoIndex", "PlacesCore", grdb, argumentParser],
             swiftSettings: swiftSettings
         ),
+        // The fixtures every test target builds from: a place as the tests make it, random coordinates around a centre.
+        .target(
+            name: "PlacesTestSupport",
+            dependencies: ["GeoIndex", "PlacesCore"],
+            path: "Tests/PlacesTestSupport",
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "PlacesRepositoryContract",
-            dependencies: ["GeoIndex", "PlacesCore"],
+            dependencies: ["GeoIndex", "PlacesCore", "PlacesTestSupport"],
             path: "Tests/RepositoryContract",
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "GeoIndexTests", dependencies: ["GeoIndex"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PlacesCoreTests",
-            dependencies: ["GeoIndex", "PlacesCore", crypto],
+            dependencies: ["GeoIndex", "PlacesCore", "PlacesTestSupport", crypto],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PlacesSQLiteTests",
-            dependencies: ["GeoIndex", "PlacesCore", "PlacesRepositoryContract", "PlacesSQLite", grdb],
+            dependencies: ["GeoIndex", "PlacesCore", "PlacesRepositoryContract", "PlacesSQLite", "PlacesTestSupport", grdb],
             swiftSettings: swiftSettings
         ),
         // The PostgreSQL server of the tests (PLACES_TEST_POSTGRES_URL) and a fresh schema on it per test.
@@ -130,7 +137,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PlacesPostgresTests",
-            dependencies: ["GeoIndex", "PlacesCore", "PlacesRepositoryContract", "PlacesPostgres", "PlacesTestPostgres", logging],
+            dependencies: ["GeoIndex", "PlacesCore", "PlacesRepositoryContract", "PlacesPostgres", "PlacesTestPostgres", "PlacesTestSupport", logging],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -142,6 +149,7 @@ let package = Package(
                 "PlacesPostgres",
                 "PlacesSQLite",
                 "PlacesTestPostgres",
+                "PlacesTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 logging,
@@ -150,7 +158,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PlacesCLITests",
-            dependencies: ["GeoIndex", "PlacesCLI", "PlacesCore", "PlacesPostgres", "PlacesSQLite", "PlacesTestPostgres", logging],
+            dependencies: ["GeoIndex", "PlacesCLI", "PlacesCore", "PlacesPostgres", "PlacesSQLite", "PlacesTestPostgres", "PlacesTestSupport", logging],
             swiftSettings: swiftSettings
         ),
     ],

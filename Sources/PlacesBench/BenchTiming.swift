@@ -1,8 +1,19 @@
+import PlacesCore
+
 /// What the map and search runs share: durations in the units they print, the median and p99 of a row's timings,
 /// and right-aligned columns.
 extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
     var microseconds: Double { Double(components.seconds) * 1e6 + Double(components.attoseconds) / 1e12 }
+}
+
+extension PlaceIndex {
+    /// An index holding `summaries`, and how long loading them took.
+    static func timedLoad(_ summaries: [PlaceSummary]) -> (PlaceIndex, Duration) {
+        let index = PlaceIndex()
+        let loaded = ContinuousClock().measure { index.replaceAll(PlaceSnapshot(summaries: summaries, revision: 1)) }
+        return (index, loaded)
+    }
 }
 
 extension Array where Element == Double {

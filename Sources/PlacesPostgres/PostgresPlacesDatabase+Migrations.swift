@@ -13,6 +13,21 @@ extension PostgresPlacesDatabase {
     /// then sort alike on both engines, and `lower()` folds ASCII only, as SQLite's NOCASE does.
     private static let text = #"TEXT COLLATE "C""#
 
+    /// `CREATE FUNCTION places_feed_<name>()`: a trigger function of the change feed that runs `insert` and returns
+    /// NULL. With `changed` (a table), the row the trigger fired for is `changed`: the old row for a delete, else the
+    /// new one. Migrations call it, so its text must stay what shipped migrations ran.
+    private static func feedFunction(_ name: String, changed table: String? = nil, inserting insert: String) -> String {
+        let declare = table.map { "DECLARE\n    changed \($0);\n" } ?? ""
+        let pick = table == nil ? "" : "    IF TG_OP = 'DELETE' THEN changed := OLD; ELSE changed := NEW; END IF;\n"
+        return """
+            CREATE FUNCTION places_feed_\(name)() RETURNS trigger LANGUAGE plpgsql AS $$
+            \(declare)BEGIN
+            \(pick)    \(insert);
+                RETURN NULL;
+            END $$
+            """
+    }
+
     /// The schema's history. Never edit a shipped migration: add a new one. Timestamps are ISO-8601 text (as on
     /// SQLite), so a page's cursor and `places copy` carry them unchanged.
     static let migrations: [Migration] = [
@@ -331,74 +346,39 @@ extension PostgresPlacesDatabase {
                 // The place rows' `revision` is now the id of the transaction that last wrote them (a seed tells its own
                 // rows by it); the feed, not the column, says what changed.
                 "DROP INDEX place_revision",
-                """
-                CREATE FUNCTION places_feed_place() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN
-                    INSERT INTO feed (kind, subject) SELECT 'place', id FROM changed;
-                    RETURN NULL;
-                END $$
-                """,
+                feedFunction("place", inserting: "INSERT INTO feed (kind, subject) SELECT 'place', id FROM changed"),
                 "CREATE TRIGGER place_feed_insert AFTER INSERT ON place REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION places_feed_place()",
                 "CREATE TRIGGER place_feed_update AFTER UPDATE ON place REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION places_feed_place()",
                 "CREATE TRIGGER place_feed_delete AFTER DELETE ON place REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION places_feed_place()",
                 // A decision started, saved (a ballot, a departure) or ended: its status and version.
-                """
-                CREATE FUNCTION places_feed_decision() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN
-                    INSERT INTO feed (kind, subject, detail, version) VALUES ('decision', NEW.id, NEW.status, NEW.version);
-                    RETURN NULL;
-                END $$
-                """,
+                feedFunction(
+                    "decision",
+                    inserting: "INSERT INTO feed (kind, subject, detail, version) VALUES ('decision', NEW.id, NEW.status, NEW.version)"
+                ),
                 "CREATE TRIGGER decision_feed AFTER INSERT OR UPDATE ON decision FOR EACH ROW EXECUTE FUNCTION places_feed_decision()",
                 // A ballot arrived, changed or was withdrawn: who (never what), at the decision's version.
-                """
-                CREATE FUNCTION places_feed_ballot() RETURNS trigger LANGUAGE plpgsql AS $$
-                DECLARE
-                    changed ballot;
-                BEGIN
-                    IF TG_OP = 'DELETE' THEN changed := OLD; ELSE changed := NEW; END IF;
-                    INSERT INTO feed (kind, subject, detail, version)
-                    VALUES ('ballot', changed.decision_id, changed.user_id, (SELECT version FROM decision WHERE id = changed.decision_id));
-                    RETURN NULL;
-                END $$
-                """,
+                feedFunction(
+                    "ballot",
+                    changed: "ballot",
+                    inserting: """
+                        INSERT INTO feed (kind, subject, detail, version)
+                            VALUES ('ballot', changed.decision_id, changed.user_id, (SELECT version FROM decision WHERE id = changed.decision_id))
+                        """
+                ),
                 "CREATE TRIGGER ballot_feed AFTER INSERT OR UPDATE OR DELETE ON ballot FOR EACH ROW EXECUTE FUNCTION places_feed_ballot()",
                 // A notification for its recipient.
-                """
-                CREATE FUNCTION places_feed_notification() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN
-                    INSERT INTO feed (kind, subject, detail) VALUES ('notification', NEW.recipient_id, NEW.id);
-                    RETURN NULL;
-                END $$
-                """,
+                feedFunction("notification", inserting: "INSERT INTO feed (kind, subject, detail) VALUES ('notification', NEW.recipient_id, NEW.id)"),
                 "CREATE TRIGGER notification_feed AFTER INSERT ON notification FOR EACH ROW EXECUTE FUNCTION places_feed_notification()",
                 // Who may see what: a member joined or left a group, an account was deleted, a session revoked.
-                """
-                CREATE FUNCTION places_feed_member() RETURNS trigger LANGUAGE plpgsql AS $$
-                DECLARE
-                    changed group_member;
-                BEGIN
-                    IF TG_OP = 'DELETE' THEN changed := OLD; ELSE changed := NEW; END IF;
-                    INSERT INTO feed (kind, subject, detail) VALUES ('member', changed.group_id, changed.user_id);
-                    RETURN NULL;
-                END $$
-                """,
+                feedFunction(
+                    "member",
+                    changed: "group_member",
+                    inserting: "INSERT INTO feed (kind, subject, detail) VALUES ('member', changed.group_id, changed.user_id)"
+                ),
                 "CREATE TRIGGER member_feed AFTER INSERT OR DELETE ON group_member FOR EACH ROW EXECUTE FUNCTION places_feed_member()",
-                """
-                CREATE FUNCTION places_feed_account() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN
-                    INSERT INTO feed (kind, subject) VALUES ('account', OLD.id);
-                    RETURN NULL;
-                END $$
-                """,
+                feedFunction("account", inserting: "INSERT INTO feed (kind, subject) VALUES ('account', OLD.id)"),
                 "CREATE TRIGGER account_feed AFTER DELETE ON user_account FOR EACH ROW EXECUTE FUNCTION places_feed_account()",
-                """
-                CREATE FUNCTION places_feed_session() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN
-                    INSERT INTO feed (kind, subject, detail) VALUES ('session', OLD.user_id, OLD.token_hash);
-                    RETURN NULL;
-                END $$
-                """,
+                feedFunction("session", inserting: "INSERT INTO feed (kind, subject, detail) VALUES ('session', OLD.user_id, OLD.token_hash)"),
                 "CREATE TRIGGER session_feed AFTER DELETE ON session FOR EACH ROW EXECUTE FUNCTION places_feed_session()",
             ]
         ),

@@ -31,6 +31,13 @@ extension PostgresConnection {
     }
 }
 
+extension PostgresPlacesDatabase {
+    /// The number `query` (a `SELECT count(…)`) answers, read outside a transaction.
+    func count(_ query: PostgresQuery) async throws -> Int {
+        try await read { connection in try await connection.value(query, as: Int.self, logger: self.logger) ?? 0 }
+    }
+}
+
 extension PostgresRandomAccessRow {
     /// The column's value; an optional type reads NULL as nil.
     func get<T: PostgresDecodable>(_ column: String, as type: T.Type = T.self) throws -> T {

@@ -4,6 +4,7 @@ import PlacesCore
 import PlacesPostgres
 import PlacesSQLite
 import PlacesTestPostgres
+import PlacesTestSupport
 import Synchronization
 import Testing
 
@@ -206,18 +207,18 @@ enum CopyWorld {
 
     /// A seeded place near Lisbon.
     static func place(_ id: String, _ name: String, offset: Double = 0) -> Place {
-        var place = Place(
-            id: id,
+        var place = TestPlaces.place(
+            id,
+            lat: lisbon.latitude + offset,
+            lon: lisbon.longitude + offset,
             kind: .restaurant,
             name: name,
             description: "A place called \(name)",
-            coordinate: Coordinate(latitude: lisbon.latitude + offset, longitude: lisbon.longitude + offset),
-            createdAt: now,
-            updatedAt: now
+            tags: ["Fado", "Petiscos"],
+            seedSource: "lisbon.json",
+            at: now
         )
-        place.tags = ["Fado", "Petiscos"]
         place.cuisine = "Portuguese"
-        place.seedSource = "lisbon.json"
         return place
     }
 

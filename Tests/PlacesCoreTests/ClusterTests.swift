@@ -1,5 +1,6 @@
 import Foundation
 import GeoIndex
+import PlacesTestSupport
 import Testing
 
 @testable import PlacesCore
@@ -13,16 +14,12 @@ struct ClusterTests {
         var rng = SplitMix64(seed: seed)
         let centres = [(37.77, -122.42, 0.3), (-17.8, 180.0, 0.4), (89.5, 0, 1.0), (-88, 40, 3.0), (0, 0, 40.0), (40.7, -74.0, 5.0)]
         return (0..<count).map { i in
-            let centre = centres[i % centres.count]
-            let lat = min(90, max(-90, centre.0 + Double.random(in: -centre.2...centre.2, using: &rng)))
-            var lon = centre.1 + Double.random(in: -centre.2...centre.2, using: &rng)
-            if lon > 180 { lon -= 360 }
-            if lon < -180 { lon += 360 }
+            let (lat, lon, spread) = centres[i % centres.count]
             var summary = PlaceSummary(
                 id: "p\(i)",
                 kind: i % 3 == 0 ? .restaurant : .gem,
                 name: "Place \(i)",
-                coordinate: Coordinate(latitude: lat, longitude: lon)
+                coordinate: rng.coordinate(near: Coordinate(latitude: lat, longitude: lon), latitudeSpread: spread, longitudeSpread: spread)
             )
             summary.tags = i % 4 == 0 ? ["views"] : []
             return summary

@@ -1,5 +1,6 @@
 import Foundation
 import GeoIndex
+import PlacesTestSupport
 import Testing
 
 @testable import PlacesCore
@@ -12,17 +13,13 @@ struct ViewportTests {
         var rng = SplitMix64(seed: seed)
         let centres = [(37.77, -122.42), (-17.8, 179.95), (-17.8, -179.95), (89.9, 0), (0, 0)]
         return (0..<count).map { i in
-            let centre = centres[i % centres.count]
-            let lat = min(90, max(-90, centre.0 + Double.random(in: -0.5...0.5, using: &rng)))
-            var lon = centre.1 + Double.random(in: -0.5...0.5, using: &rng)
-            if lon > 180 { lon -= 360 }
-            if lon < -180 { lon += 360 }
+            let (lat, lon) = centres[i % centres.count]
             // Ids of unequal length sharing long prefixes, so the prefix tie-break is exercised.
             var summary = PlaceSummary(
                 id: i % 3 == 0 ? "place-\(i)" : "place-long-common-prefix-\(i % 97)-\(i)",
                 kind: i % 2 == 0 ? .gem : .restaurant,
                 name: "Place \(i)",
-                coordinate: Coordinate(latitude: lat, longitude: lon)
+                coordinate: rng.coordinate(near: Coordinate(latitude: lat, longitude: lon), latitudeSpread: 0.5, longitudeSpread: 0.5)
             )
             let count = [0, 0, 1, 3, 10][Int.random(in: 0..<5, using: &rng)]
             summary.rating = RatingAggregate(count: count, sum: count * Int.random(in: 1...5, using: &rng))

@@ -108,14 +108,7 @@ struct PostgresRevisionTests {
             let seed = try await database.places.beginSeed()
             #expect(try await seed.upsert([TestApp.place("seeded", 40.0002, -74.0002)]).isEmpty)
             let written = try await first.test(.router) { client in
-                let token = try await client.signUp("ana")
-                let response = try await client.json(
-                    .post,
-                    "/v1/places",
-                    token: token,
-                    body: ["name": "New Spot", "kind": "gem", "lat": 40.0001, "lon": -74.0001]
-                )
-                #expect(response.status == .created)
+                let response = try await client.signUpAndAddNewSpot("ana")
                 let revision = try #require(response.headers[Self.revisionHeader].flatMap { Int64($0) })
                 let own = try await client.json(.get, "/v1/places/nearby?lat=40&lon=-74&radius=1")
                 #expect(try TestApp.object(own.body)["count"] as? Int == 2, "the write is in its own instance's answers")

@@ -23,14 +23,7 @@ struct RevisionEndpointTests {
             let first = try await TestApp.togetherServices([TestApp.place("a", 40, -74)], database: try PlacesDatabase(path: path)).app
             let second = try await TestApp.togetherServices([], database: try PlacesDatabase(path: path)).app
             let written = try await first.test(.router) { client in
-                let token = try await client.signUp("ana")
-                let response = try await client.json(
-                    .post,
-                    "/v1/places",
-                    token: token,
-                    body: ["name": "New Spot", "kind": "gem", "lat": 40.0001, "lon": -74.0001]
-                )
-                #expect(response.status == .created)
+                let response = try await client.signUpAndAddNewSpot("ana")
                 return try #require(Self.revision(response))
             }
             try await second.test(.router) { client in

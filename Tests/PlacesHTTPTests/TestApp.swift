@@ -6,23 +6,16 @@ import Logging
 import PlacesCore
 import PlacesHTTP
 import PlacesSQLite
+import PlacesTestSupport
 import Testing
 
 /// An application over a fresh in-memory database holding `places`, for one test.
 enum TestApp {
-    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+    static let now = TestPlaces.now
 
+    /// A seeded place in Testville.
     static func place(_ id: String, _ lat: Double, _ lon: Double, kind: PlaceKind = .gem, name: String? = nil) -> Place {
-        Place(
-            id: id,
-            kind: kind,
-            name: name ?? "Place \(id)",
-            coordinate: Coordinate(latitude: lat, longitude: lon),
-            city: "Testville",
-            seedSource: "test.json",
-            createdAt: now,
-            updatedAt: now
-        )
+        TestPlaces.place(id, lat: lat, lon: lon, kind: kind, name: name, city: "Testville")
     }
 
     /// The login throttle's bounds in tests: the production bounds, but registrations from the one test client
@@ -170,6 +163,18 @@ extension TestClientProtocol {
     ) async throws -> TestResponse {
         let response = try await json(.post, "/v1/auth/login", body: who.merging(["password": password]) { name, _ in name })
         #expect(response.status == status, "log in as \(who): \(String(buffer: response.body))", sourceLocation: sourceLocation)
+        return response
+    }
+
+    /// Signs `username` up and adds a gem, "New Spot", a few metres from (40, -74), expecting 201; the answer.
+    func signUpAndAddNewSpot(_ username: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> TestResponse {
+        let response = try await json(
+            .post,
+            "/v1/places",
+            token: try await signUp(username),
+            body: ["name": "New Spot", "kind": "gem", "lat": 40.0001, "lon": -74.0001]
+        )
+        #expect(response.status == .created, sourceLocation: sourceLocation)
         return response
     }
 

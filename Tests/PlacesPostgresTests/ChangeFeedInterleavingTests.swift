@@ -2,6 +2,7 @@ import Foundation
 import GeoIndex
 import Logging
 import PlacesTestPostgres
+import PlacesTestSupport
 import PostgresNIO
 import Testing
 
@@ -15,18 +16,7 @@ import Testing
 struct ChangeFeedInterleavingTests {
     /// A gem at (lat, lon), seeded.
     static func place(_ id: String, name: String? = nil, lat: Double = 40, lon: Double = -74) -> Place {
-        let now = Date(timeIntervalSince1970: 1_800_000_000)
-        return Place(
-            id: id,
-            kind: .gem,
-            name: name ?? "Place \(id)",
-            description: "",
-            coordinate: Coordinate(latitude: lat, longitude: lon),
-            tags: [],
-            seedSource: "feed.json",
-            createdAt: now,
-            updatedAt: now
-        )
+        TestPlaces.place(id, lat: lat, lon: lon, name: name, seedSource: "feed.json")
     }
 
     /// Runs `body` with a fresh database and an index following it, closing both after.

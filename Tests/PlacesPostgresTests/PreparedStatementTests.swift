@@ -2,6 +2,7 @@ import Foundation
 import GeoIndex
 import PlacesCore
 import PlacesTestPostgres
+import PlacesTestSupport
 import PostgresNIO
 import Testing
 
@@ -17,7 +18,7 @@ struct PreparedStatementTests {
         return try await PostgresPlacesDatabase.open(try TestPostgres.location(), schema: schema, maximumConnections: 1, leaseTimeout: .seconds(30))
     }
 
-    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+    static let now = TestPlaces.now
 
     /// Stores the account `ann` and answers its id.
     static func addAnn(_ database: PostgresPlacesDatabase) async throws -> String {
@@ -28,10 +29,7 @@ struct PreparedStatementTests {
 
     /// A gem, owned by `owner` or seeded.
     static func place(_ id: String, owner: String? = nil) -> Place {
-        Place(
-            id: id, kind: .gem, name: "Place \(id)", description: "", coordinate: Coordinate(latitude: 40, longitude: -74),
-            ownerID: owner, seedSource: owner == nil ? "prepared.json" : nil, createdAt: now, updatedAt: now
-        )
+        TestPlaces.place(id, owner: owner, seedSource: "prepared.json")
     }
 
     @Test func aColumnThatALaterReleaseAddsDoesNotFailWhatARunningInstancePrepared() async throws {

@@ -1,23 +1,16 @@
 import Foundation
 import GeoIndex
 import PlacesCore
+import PlacesTestSupport
 
 /// Small helpers shared by the storage tests.
 enum Fixtures {
-    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+    static let now = TestPlaces.now
 
+    /// A place with a tag that needs quoting, owned by the seed file `source`.
     static func place(_ id: String, _ lat: Double, _ lon: Double, name: String? = nil, kind: PlaceKind = .gem, source: String? = "test.json") -> Place
     {
-        Place(
-            id: id,
-            kind: kind,
-            name: name ?? "Place \(id)",
-            coordinate: Coordinate(latitude: lat, longitude: lon),
-            tags: ["a\"quote", "b"],
-            seedSource: source,
-            createdAt: now,
-            updatedAt: now
-        )
+        TestPlaces.place(id, lat: lat, lon: lon, kind: kind, name: name, tags: ["a\"quote", "b"], seedSource: source)
     }
 
     /// A fresh temporary folder, removed by the caller.

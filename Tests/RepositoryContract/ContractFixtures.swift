@@ -1,30 +1,29 @@
 import Foundation
 import GeoIndex
 import PlacesCore
+import PlacesTestSupport
 import Testing
 
 /// Fixed moments and small builders the contract cases share: nothing reads the clock, so nothing can flake.
 enum Sample {
     /// The moment every case starts from (whole seconds, so every engine stores it exactly).
-    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+    static let now = TestPlaces.now
 
     /// `seconds` after `now`.
     static func at(_ seconds: Int) -> Date { now.addingTimeInterval(TimeInterval(seconds)) }
 
     /// A gem near (lat, lon); seeded (owned by seeds) unless an owner is given.
     static func place(_ id: String, lat: Double = 40, lon: Double = -74, name: String? = nil, owner: String? = nil) -> Place {
-        Place(
-            id: id,
-            kind: .gem,
-            name: name ?? "Place \(id)",
+        TestPlaces.place(
+            id,
+            lat: lat,
+            lon: lon,
+            name: name,
             description: "A place called \(id)",
-            coordinate: Coordinate(latitude: lat, longitude: lon),
             city: "Testville",
             tags: ["quiet", "view"],
-            ownerID: owner,
-            seedSource: owner == nil ? "contract.json" : nil,
-            createdAt: now,
-            updatedAt: now
+            owner: owner,
+            seedSource: "contract.json"
         )
     }
 

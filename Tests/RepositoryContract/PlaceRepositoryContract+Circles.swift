@@ -1,6 +1,7 @@
 import Foundation
 import GeoIndex
 import PlacesCore
+import PlacesTestSupport
 import Testing
 
 extension PlaceRepositoryContract {
@@ -19,16 +20,13 @@ extension PlaceRepositoryContract {
                     Coordinate(latitude: -89.95, longitude: -120),  // and the South Pole
                     Coordinate(latitude: 0, longitude: 0),
                 ]
-                var random = ContractRandom(seed: 20)
+                var random = SplitMix64(seed: 20)
                 var places: [Place] = []
                 for (number, centre) in centres.enumerated() {
                     let spread = min(180, 0.7 / max(0.01, cos(centre.latitude * Double.pi / 180)))
                     for index in 0..<60 {
-                        let latitude = min(89.999, max(-89.999, centre.latitude + random.unit() * 0.7))
-                        var longitude = centre.longitude + random.unit() * spread
-                        if longitude > 180 { longitude -= 360 }
-                        if longitude < -180 { longitude += 360 }
-                        places.append(Sample.place("c\(number)-\(index)", lat: latitude, lon: longitude, name: "Circle Stop"))
+                        let coordinate = random.coordinate(near: centre, latitudeSpread: 0.7, longitudeSpread: spread, latitudes: -89.999...89.999)
+                        places.append(Sample.place("c\(number)-\(index)", lat: coordinate.latitude, lon: coordinate.longitude, name: "Circle Stop"))
                     }
                 }
                 try await store.places.seed(places)
@@ -47,22 +45,5 @@ extension PlaceRepositoryContract {
                 }
             }
         ]
-    }
-}
-
-/// A small seeded generator (SplitMix64), so a case's places are the same on every run and engine.
-struct ContractRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    /// A number in [-1, 1).
-    mutating func unit() -> Double {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return Double(z >> 11) / Double(1 << 52) - 1
     }
 }

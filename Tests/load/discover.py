@@ -13,7 +13,7 @@ how long it took to be ready. --binary measures another build (one without `sort
 
 The generated places and their databases are those of run-load.py (kept in --work and reused).
 """
-import argparse, http.client, importlib.util, json, os, statistics, sys, time, urllib.parse
+import importlib.util, json, os, statistics, sys, urllib.parse
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
@@ -35,62 +35,31 @@ QUERIES = [
 ]
 
 
-def measure(args, name, database):
-    server = run_load.Server(args, database, args.binary)
-    try:
-        ready = server.wait_until_ready()
-        connection = http.client.HTTPConnection("127.0.0.1", args.port, timeout=30)
-        rows = []
-        for label, extra in QUERIES:
-            times, counts, refused = [], [], None
-            for lat, lon in generate_places.CITIES:
-                query = {"lat": str(lat), "lon": str(lon), "radius": "20", "limit": "50", **extra}
-                path = "/v1/places/nearby?" + urllib.parse.urlencode(query)
-                for _ in range(args.repeats):
-                    began = time.perf_counter()
-                    connection.request("GET", path)
-                    response = connection.getresponse()
-                    body = response.read()
-                    times.append((time.perf_counter() - began) * 1000)
-                    if response.status == 400:
-                        refused = json.loads(body)["error"]["field"]
-                        break
-                    if response.status != 200:
-                        raise SystemExit(f"discover: {path} answered {response.status}: {body[:200]}")
-                if refused:
-                    break
-                counts.append(json.loads(body)["count"])
-            rows.append((label, times, counts, refused))
-        rss = server.rss_mib()
-    finally:
-        server.stop()
-    return {"engine": name, "ready_s": round(ready, 1), "rss_mib": round(rss), "rows": rows}
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--binary", default=os.path.join(root, ".build", "release", "places"))
-    run_load.add_measurement_arguments(parser, seconds=0, warmup=0)
-    parser.add_argument("--port", type=int, default=18782)
-    parser.add_argument("--repeats", type=int, default=10, help="times each query is asked at each city")
-    parser.add_argument("--postgres", action="store_true", help="measure on PostgreSQL too, after SQLite")
-    args = parser.parse_args()
-    if not os.path.exists(args.binary):
-        raise SystemExit(f"discover: no binary at {args.binary}; run `swift build -c release --product places` first")
-    results = run_load.on_each_engine(args, measure)
-    for result in results:
-        print(f"{result['engine']}: {args.places:,} places, ready in {result['ready_s']} s, {result['rss_mib']} MiB resident")
-        print(f"{'20-mile circles, 50 places':32} {'asked':>6} {'median ms':>10} {'p99 ms':>8} {'places':>7}")
-        for label, times, counts, refused in result["rows"]:
+def ask(args, connection):
+    rows = []
+    for label, extra in QUERIES:
+        times, counts, refused = [], [], None
+        for lat, lon in generate_places.CITIES:
+            query = {"lat": str(lat), "lon": str(lon), "radius": "20", "limit": "50", **extra}
+            path = "/v1/places/nearby?" + urllib.parse.urlencode(query)
+            asked, body, refused = run_load.timed_gets(connection, path, args.repeats, "discover", refusal_ends=True)
+            times += asked
             if refused:
-                print(f"{label:32} refused: 400 naming {refused}")
-                continue
-            print(f"{label:32} {len(times):6} {statistics.median(times):10.2f} {run_load.percentile(times, 0.99):8.2f} "
-                  f"{statistics.mean(counts):7.1f}")
-        print()
-    if args.json:
-        print(json.dumps(results))
+                break
+            counts.append(json.loads(body)["count"])
+        rows.append((label, times, counts, refused))
+    return rows
+
+
+def print_rows(result):
+    print(f"{'20-mile circles, 50 places':32} {'asked':>6} {'median ms':>10} {'p99 ms':>8} {'places':>7}")
+    for label, times, counts, refused in result["rows"]:
+        if refused:
+            print(f"{label:32} refused: 400 naming {refused}")
+            continue
+        print(f"{label:32} {len(times):6} {statistics.median(times):10.2f} {run_load.percentile(times, 0.99):8.2f} "
+              f"{statistics.mean(counts):7.1f}")
 
 
 if __name__ == "__main__":
-    main()
+    run_load.time_answers(__doc__, "discover", ask, print_rows, port=18782, repeats=10, repeats_help="times each query is asked at each city")

@@ -19,7 +19,7 @@ fresh for every run, so writes of one run never reach the next. With --postgres 
 --work: the CSV is seeded once into a template database (the seeding time is printed), and every run gets a fresh
 database made from it.
 """
-import argparse, json, os, re, shutil, statistics, subprocess, sys, time
+import argparse, http.client, json, os, re, shutil, statistics, subprocess, sys, time
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
@@ -41,6 +41,81 @@ def add_measurement_arguments(parser, seconds, warmup):
     parser.add_argument("--log-level", default="info", help="the places server's log level (info writes one access line a request)")
     parser.add_argument("--work", default="/tmp/places-load")
     parser.add_argument("--json", action="store_true", help="also print the results as one JSON object")
+
+
+def time_answers(doc, script, ask, print_rows, port, repeats, repeats_help):
+    """The main of a script that times single answers (discover.py, search-as-you-type.py): its options, then
+    `report_answer_times`."""
+    report_answer_times(answer_time_arguments(doc.splitlines()[0], script, port, repeats, repeats_help), ask, print_rows)
+
+
+def answer_time_arguments(description, script, port, repeats, repeats_help):
+    """The options of a script that times single answers of a release binary on each engine (discover.py,
+    search-as-you-type.py): --binary, the measured load's, --port, --repeats and --postgres. Exits when there is no
+    binary to run."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--binary", default=os.path.join(root, ".build", "release", "places"))
+    add_measurement_arguments(parser, seconds=0, warmup=0)
+    parser.add_argument("--port", type=int, default=port)
+    parser.add_argument("--repeats", type=int, default=repeats, help=repeats_help)
+    parser.add_argument("--postgres", action="store_true", help="measure on PostgreSQL too, after SQLite")
+    args = parser.parse_args()
+    if not os.path.exists(args.binary):
+        raise SystemExit(f"{script}: no binary at {args.binary}; run `swift build -c release --product places` first")
+    return args
+
+
+def answer_times(args, ask):
+    """On each engine (`on_each_engine`): serves the database with --binary and hands `ask(args, connection)` one
+    kept-alive connection to it (so what it times is the server's answer plus one loopback round trip). Answers each
+    engine's result: how long the server took to be ready, its resident memory after the questions, and the rows `ask`
+    answered."""
+    def served(args, name, database):
+        server = Server(args, database, args.binary)
+        try:
+            ready = server.wait_until_ready()
+            rows = ask(args, http.client.HTTPConnection("127.0.0.1", args.port, timeout=30))
+            rss = server.rss_mib()
+        finally:
+            server.stop()
+        return {"engine": name, "ready_s": round(ready, 1), "rss_mib": round(rss), "rows": rows}
+    return on_each_engine(args, served)
+
+
+def report_answer_times(args, ask, print_rows):
+    """Runs `answer_times` and prints each engine's results: a line of its places, readiness and memory, then
+    `print_rows(result)`, then a blank line; with --json, all of them after as one JSON object."""
+    results = answer_times(args, ask)
+    for result in results:
+        print(f"{result['engine']}: {args.places:,} places, ready in {result['ready_s']} s, {result['rss_mib']} MiB resident")
+        print_rows(result)
+        print()
+    if args.json:
+        print(json.dumps(results))
+
+
+def timed_get(connection, path):
+    """GETs `path` on a kept-alive connection: (milliseconds until the whole answer was read, its status, its body)."""
+    began = time.perf_counter()
+    connection.request("GET", path)
+    response = connection.getresponse()
+    body = response.read()
+    return (time.perf_counter() - began) * 1000, response.status, body
+
+
+def timed_gets(connection, path, repeats, script, refusal_ends=False):
+    """GETs `path` `repeats` times: (each answer's milliseconds, the last body, the field a 400 named or None). A 400
+    ends the repeats when `refusal_ends` (a build that does not know a parameter refuses it); any other status but 200
+    ends the script."""
+    times = []
+    for _ in range(repeats):
+        milliseconds, status, body = timed_get(connection, path)
+        times.append(milliseconds)
+        if status == 400 and refusal_ends:
+            return times, body, json.loads(body)["error"]["field"]
+        if status != 200:
+            raise SystemExit(f"{script}: {path} answered {status}: {body[:200]}")
+    return times, body, None
 
 
 def parse_arguments():

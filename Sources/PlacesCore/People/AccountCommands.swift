@@ -1,32 +1,17 @@
 /// A person's profile as they change it: each field kept, cleared or set (`PATCH /v1/me`); a registration sets some.
+/// Every field is kept unless given.
+@PublicInit
 public struct ProfilePatch: Sendable, Equatable {
     /// The name shown to others.
-    public var displayName: Patch<String>
-    public var bio: Patch<String>
-    public var city: Patch<String>
+    public var displayName: Patch<String> = .keep
+    public var bio: Patch<String> = .keep
+    public var city: Patch<String> = .keep
     /// An http(s) URL of their picture.
-    public var avatarURL: Patch<String>
+    public var avatarURL: Patch<String> = .keep
     /// Their e-mail address (an account keeps an e-mail or a phone).
-    public var email: Patch<String>
+    public var email: Patch<String> = .keep
     /// Their phone number in international form.
-    public var phone: Patch<String>
-
-    /// Makes a patch; every field is kept unless given.
-    public init(
-        displayName: Patch<String> = .keep,
-        bio: Patch<String> = .keep,
-        city: Patch<String> = .keep,
-        avatarURL: Patch<String> = .keep,
-        email: Patch<String> = .keep,
-        phone: Patch<String> = .keep
-    ) {
-        self.displayName = displayName
-        self.bio = bio
-        self.city = city
-        self.avatarURL = avatarURL
-        self.email = email
-        self.phone = phone
-    }
+    public var phone: Patch<String> = .keep
 }
 
 /// Creating an account (`POST /v1/auth/register`, `places user create`).

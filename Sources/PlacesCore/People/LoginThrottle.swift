@@ -12,33 +12,20 @@ import Foundation
 /// The counts live in the database (`ThrottleRepository`), so every instance over it counts the same attempts: ten
 /// wrong passwords spread over three instances throttle like ten sent to one. The clock is the caller's (`now`).
 public struct LoginThrottle: Sendable {
-    /// The bounds and the windows.
+    /// The bounds and the windows; by default 10 per account and address, 100 per address, in 15 minutes; 20
+    /// registrations per address in an hour.
+    @PublicInit
     public struct Policy: Sendable {
         /// Failed logins allowed for one account from one address within the window.
-        public var perAccountAndAddress: Int
+        public var perAccountAndAddress: Int = 10
         /// Failed logins allowed from one address, over all accounts, within the window.
-        public var perAddress: Int
+        public var perAddress: Int = 100
         /// The sliding window of logins.
-        public var window: TimeInterval
+        public var window: TimeInterval = 15 * 60
         /// Registrations allowed from one address within `registrationWindow`.
-        public var registrationsPerAddress: Int
+        public var registrationsPerAddress: Int = 20
         /// The sliding window of registrations.
-        public var registrationWindow: TimeInterval
-
-        /// 10 per account and address, 100 per address, in 15 minutes; 20 registrations per address in an hour.
-        public init(
-            perAccountAndAddress: Int = 10,
-            perAddress: Int = 100,
-            window: TimeInterval = 15 * 60,
-            registrationsPerAddress: Int = 20,
-            registrationWindow: TimeInterval = 60 * 60
-        ) {
-            self.perAccountAndAddress = perAccountAndAddress
-            self.perAddress = perAddress
-            self.window = window
-            self.registrationsPerAddress = registrationsPerAddress
-            self.registrationWindow = registrationWindow
-        }
+        public var registrationWindow: TimeInterval = 60 * 60
     }
 
     /// A login attempt that has been counted; `succeeded` gives its slot back, a failure leaves it counted.

@@ -2,43 +2,26 @@ import Foundation
 
 /// What one account can make, far above what a person does and far below what a script can do. Reaching a bound on
 /// things that stay (groups, collections, open decisions, pending requests) is 409 `limit_reached`; reaching the
-/// daily bound on new places is 429 `too_many_attempts` with `Retry-After`.
+/// daily bound on new places is 429 `too_many_attempts` with `Retry-After`. By default: 100 groups, 200 collections,
+/// 50 open decisions, 200 places a day, 100 pending invitations and 100 pending friend requests; 30 days of quiet
+/// after a decline.
+@PublicInit
 public struct UsageLimits: Sendable, Hashable {
     /// Groups one person belongs to (made or joined).
-    public var groupsPerPerson: Int
+    public var groupsPerPerson: Int = 100
     /// Personal collections of one person, and collections of one group.
-    public var collectionsPerOwner: Int
+    public var collectionsPerOwner: Int = 200
     /// Active decisions one person started.
-    public var activeDecisionsPerPerson: Int
+    public var activeDecisionsPerPerson: Int = 50
     /// Places one person adds in 24 hours.
-    public var placesPerDay: Int
+    public var placesPerDay: Int = 200
     /// Pending group invitations one person has sent.
-    public var pendingInvitationsSent: Int
+    public var pendingInvitationsSent: Int = 100
     /// Pending friend requests one person has sent.
-    public var pendingFriendRequestsSent: Int
+    public var pendingFriendRequestsSent: Int = 100
     /// After someone declines a friend request or an invitation, asking them again within this time is stored but
     /// does not notify them again.
-    public var quietAfterDecline: TimeInterval
-
-    /// 100 groups, 200 collections, 50 open decisions, 200 places a day, 100 pending invitations and 100 pending
-    /// friend requests; 30 days of quiet after a decline.
-    public init(
-        groupsPerPerson: Int = 100,
-        collectionsPerOwner: Int = 200,
-        activeDecisionsPerPerson: Int = 50,
-        placesPerDay: Int = 200,
-        pendingInvitationsSent: Int = 100,
-        pendingFriendRequestsSent: Int = 100,
-        quietAfterDecline: TimeInterval = 30 * 24 * 60 * 60
-    ) {
-        self.groupsPerPerson = groupsPerPerson
-        self.collectionsPerOwner = collectionsPerOwner
-        self.activeDecisionsPerPerson = activeDecisionsPerPerson
-        self.placesPerDay = placesPerDay
-        self.pendingInvitationsSent = pendingInvitationsSent
-        self.pendingFriendRequestsSent = pendingFriendRequestsSent
-        self.quietAfterDecline = quietAfterDecline
-    }
+    public var quietAfterDecline: TimeInterval = 30 * 24 * 60 * 60
 
     /// Throws 409 `limit_reached` when `count` things already reach `bound`.
     static func check(_ count: Int, below bound: Int, _ what: String) throws(PlacesError) {

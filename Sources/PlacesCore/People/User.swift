@@ -1,6 +1,7 @@
 import Foundation
 
 /// A person with an account: how they sign in and what others see of them.
+@PublicInit
 public struct User: Sendable, Hashable, Identifiable {
     /// Stable id (`u-` and 16 hex digits), never reused.
     public var id: String
@@ -13,32 +14,11 @@ public struct User: Sendable, Hashable, Identifiable {
     /// The bcrypt hash of the password; never leaves the service.
     public var passwordHash: String
     /// The profile others see.
-    public var profile: Profile
+    public var profile: Profile = Profile()
     /// When the account was made.
     public var createdAt: Date
     /// When the account last changed.
     public var updatedAt: Date
-
-    /// Makes a user.
-    public init(
-        id: String,
-        username: String,
-        email: String?,
-        phone: String?,
-        passwordHash: String,
-        profile: Profile = Profile(),
-        createdAt: Date,
-        updatedAt: Date
-    ) {
-        self.id = id
-        self.username = username
-        self.email = email
-        self.phone = phone
-        self.passwordHash = passwordHash
-        self.profile = profile
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
-    }
 
     /// The editable, public part of an account.
     @PublicInit

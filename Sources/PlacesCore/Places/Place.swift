@@ -1,7 +1,9 @@
 import Foundation
 import GeoIndex
 
-/// A place people can find: a hidden gem or a restaurant, with where it is and what it offers.
+/// A place people can find: a hidden gem or a restaurant, with where it is and what it offers. Its initialiser takes
+/// every field; use `PlaceDraft.validated` to make one from user input.
+@PublicInit
 public struct Place: Sendable, Hashable, Identifiable {
     /// Stable id: from the seed file, derived from name and coordinate, or generated.
     public var id: String
@@ -10,7 +12,7 @@ public struct Place: Sendable, Hashable, Identifiable {
     /// Display name (NFC, 1–200 characters).
     public var name: String
     /// Free text (NFC, up to 5,000 characters).
-    public var description: String
+    public var description: String = ""
     /// Where it is (WGS-84 degrees).
     public var coordinate: Coordinate
     /// Street address, if known.
@@ -18,7 +20,7 @@ public struct Place: Sendable, Hashable, Identifiable {
     /// City, if known.
     public var city: String?
     /// Short labels (at most 20, each up to 40 characters).
-    public var tags: [String]
+    public var tags: [String] = []
     /// Restaurant only: the cuisine.
     public var cuisine: String?
     /// Restaurant only: 1 (cheap) to 4 (expensive).
@@ -42,35 +44,7 @@ public struct Place: Sendable, Hashable, Identifiable {
     /// When it was soft-deleted; deleted places leave every query.
     public var deletedAt: Date?
     /// Its ratings in aggregate.
-    public var rating = RatingAggregate()
-
-    /// Makes a place; use `PlaceDraft.validated` to make one from user input. The address, the restaurant fields, the
-    /// time zone and the deletion are set on the value.
-    public init(
-        id: String,
-        kind: PlaceKind,
-        name: String,
-        description: String = "",
-        coordinate: Coordinate,
-        city: String? = nil,
-        tags: [String] = [],
-        ownerID: String? = nil,
-        seedSource: String? = nil,
-        createdAt: Date,
-        updatedAt: Date
-    ) {
-        self.id = id
-        self.kind = kind
-        self.name = name
-        self.description = description
-        self.coordinate = coordinate
-        self.city = city
-        self.tags = tags
-        self.ownerID = ownerID
-        self.seedSource = seedSource
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
-    }
+    public var rating: RatingAggregate = RatingAggregate()
 
     /// What the in-memory index keeps of this place to answer nearby queries without the database.
     public var summary: PlaceSummary {

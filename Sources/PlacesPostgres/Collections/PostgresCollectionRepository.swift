@@ -46,14 +46,10 @@ public struct PostgresCollectionRepository: CollectionRepository {
     }
 
     public func collectionCount(ownerID: String?, groupID: String?) async throws -> Int {
-        try await database.read { connection in
-            let query: PostgresQuery =
-                if let ownerID {
-                    "SELECT count(*) FROM place_collection WHERE owner_id = \(ownerID)"
-                } else {
-                    "SELECT count(*) FROM place_collection WHERE group_id = \(groupID)"
-                }
-            return try await connection.value(query, as: Int.self, logger: database.logger) ?? 0
+        if let ownerID {
+            try await database.count("SELECT count(*) FROM place_collection WHERE owner_id = \(ownerID)")
+        } else {
+            try await database.count("SELECT count(*) FROM place_collection WHERE group_id = \(groupID)")
         }
     }
 

@@ -69,13 +69,7 @@ extension PostgresGroupRepository {
     }
 
     public func pendingFriendRequestCount(requesterID: String) async throws -> Int {
-        try await database.read { connection in
-            try await connection.value(
-                "SELECT count(*) FROM friendship WHERE requester_id = \(requesterID) AND status = 'pending'",
-                as: Int.self,
-                logger: database.logger
-            ) ?? 0
-        }
+        try await database.count("SELECT count(*) FROM friendship WHERE requester_id = \(requesterID) AND status = 'pending'")
     }
 
     public func lastDeclined(_ kind: DeclinedKind, subjectID: String, recipientID: String) async throws -> Date? {

@@ -173,13 +173,7 @@ public struct PostgresGroupRepository: GroupRepository {
     }
 
     public func pendingInvitationCount(inviterID: String) async throws -> Int {
-        try await database.read { connection in
-            try await connection.value(
-                "SELECT count(*) FROM group_invitation WHERE inviter_id = \(inviterID)",
-                as: Int.self,
-                logger: database.logger
-            ) ?? 0
-        }
+        try await database.count("SELECT count(*) FROM group_invitation WHERE inviter_id = \(inviterID)")
     }
 
     public func setRole(groupID: String, userID: String, role: GroupRole) async throws {

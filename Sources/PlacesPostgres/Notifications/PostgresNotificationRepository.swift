@@ -30,13 +30,7 @@ public struct PostgresNotificationRepository: NotificationRepository {
     }
 
     public func unreadCount(recipientID: String) async throws -> Int {
-        try await database.read { connection in
-            try await connection.value(
-                "SELECT count(*) FROM notification WHERE recipient_id = \(recipientID) AND read_at IS NULL",
-                as: Int.self,
-                logger: database.logger
-            ) ?? 0
-        }
+        try await database.count("SELECT count(*) FROM notification WHERE recipient_id = \(recipientID) AND read_at IS NULL")
     }
 
     public func markRead(id: String, recipientID: String, now: Date) async throws -> Bool {
@@ -110,27 +104,13 @@ public struct PostgresNotificationRepository: NotificationRepository {
     }
 
     static func notification(_ row: PostgresRandomAccessRow) throws -> UserNotification {
-        let id: String = try row.get("id")
-        let kindText: String = try row.get("kind")
-        guard let kind = UserNotification.Kind(rawValue: kindText) else {
-            throw PlacesError(.internalError, "stored notification '\(id)' has an unknown kind '\(kindText)'")
-        }
-        let decoder = JSONDecoder()
-        let subject: UserNotification.Subject
-        let channels: [String]
-        do {
-            subject = try decoder.decode(UserNotification.Subject.self, from: Data(try row.get("subject", as: String.self).utf8))
-            channels = try decoder.decode([String].self, from: Data(try row.get("channels", as: String.self).utf8))
-        } catch {
-            throw PlacesError(.internalError, "stored notification '\(id)' is unreadable")
-        }
-        return UserNotification(
-            id: id,
-            recipientId: try row.get("recipient_id"),
-            kind: kind,
+        try StoredText.decodeNotification(
+            id: try row.get("id"),
+            recipientID: try row.get("recipient_id"),
+            kind: try row.get("kind"),
             message: try row.get("message"),
-            subject: subject,
-            channels: channels,
+            subject: try row.get("subject"),
+            channels: try row.get("channels"),
             createdAt: try row.date("created_at"),
             readAt: try row.optionalDate("read_at")
         )

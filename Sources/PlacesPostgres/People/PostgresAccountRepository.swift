@@ -29,12 +29,7 @@ public struct PostgresAccountRepository: AccountRepository {
 
     /// Names the field a new or changed user would collide on, so the answer says which one is taken.
     static func checkUnique(_ user: User, on connection: PostgresConnection, database: PostgresPlacesDatabase) async throws {
-        let checks: [(field: String, column: String, value: String?)] = [
-            ("username", "username_key", AccountRules.usernameKey(user.username)),
-            ("email", "email", user.email),
-            ("phone", "phone", user.phone),
-        ]
-        for check in checks {
+        for check in StoredText.uniqueNames(of: user) {
             guard let value = check.value else { continue }
             let taken = try await connection.value(
                 "SELECT EXISTS (SELECT 1 FROM user_account WHERE \(unescaped: check.column) = \(value) AND id <> \(user.id))",
@@ -55,12 +50,7 @@ public struct PostgresAccountRepository: AccountRepository {
     }
 
     public func user(login: LoginName) async throws -> User? {
-        let (column, value): (String, String) =
-            switch login {
-            case .username(let name): ("username_key", AccountRules.usernameKey(name))
-            case .email(let email): ("email", email)
-            case .phone(let phone): ("phone", phone)
-            }
+        let (column, value) = StoredText.accountColumn(of: login)
         return try await database.read { connection in
             try await connection.row("SELECT * FROM user_account WHERE \(unescaped: column) = \(value)", logger: database.logger)
                 .map(PostgresAccountRepository.user)
@@ -211,16 +201,7 @@ public struct PostgresAccountRepository: AccountRepository {
         let text = try await database.read { connection in
             try await connection.value("SELECT settings FROM user_settings WHERE user_id = \(userID)", as: String.self, logger: database.logger)
         }
-        return try text.map { text throws(PlacesError) in try PostgresAccountRepository.settings(text, userID: userID) }
-    }
-
-    /// Stored settings text read back; `internal_error` naming the user when it cannot be.
-    static func settings(_ text: String, userID: String) throws(PlacesError) -> UserSettings {
-        do {
-            return try JSONDecoder().decode(UserSettings.self, from: Data(text.utf8))
-        } catch {
-            throw PlacesError(.internalError, "stored settings of user '\(userID)' are unreadable")
-        }
+        return try text.map { text throws(PlacesError) in try StoredText.decodeSettings(text, userID: userID) }
     }
 
     public func settings(userIDs: [String]) async throws -> [String: UserSettings] {
@@ -234,7 +215,7 @@ public struct PostgresAccountRepository: AccountRepository {
         var found: [String: UserSettings] = [:]
         for row in rows {
             let userID: String = try row.get("user_id")
-            found[userID] = try PostgresAccountRepository.settings(try row.get("settings"), userID: userID)
+            found[userID] = try StoredText.decodeSettings(try row.get("settings"), userID: userID)
         }
         return found
     }
@@ -264,7 +245,7 @@ public struct PostgresAccountRepository: AccountRepository {
                 "SELECT settings FROM user_settings WHERE user_id = \(userID)",
                 as: String.self,
                 logger: database.logger
-            ).map { text throws(PlacesError) in try PostgresAccountRepository.settings(text, userID: userID) }
+            ).map { text throws(PlacesError) in try StoredText.decodeSettings(text, userID: userID) }
             return AccountExport(
                 account: OwnUser(try PostgresAccountRepository.user(user)),
                 settings: settings ?? UserSettings(),

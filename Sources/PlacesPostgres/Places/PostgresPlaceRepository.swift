@@ -291,19 +291,13 @@ public struct PostgresPlaceRepository: PlaceRepository {
     }
 
     public func changeCount(since revision: Int64) async throws -> Int {
-        try await database.read { connection in
-            try await connection.value(
-                "SELECT count(DISTINCT subject) FROM (\(unescaped: Self.placeRows(after: "'\(revision)'::xid8", below: nil))) AS named",
-                as: Int.self,
-                logger: logger
-            ) ?? 0
-        }
+        try await database.count(
+            "SELECT count(DISTINCT subject) FROM (\(unescaped: Self.placeRows(after: "'\(revision)'::xid8", below: nil))) AS named"
+        )
     }
 
     public func liveCount() async throws -> Int {
-        try await database.read { connection in
-            try await connection.value("SELECT count(*) FROM place WHERE deleted_at IS NULL", as: Int.self, logger: logger) ?? 0
-        }
+        try await database.count("SELECT count(*) FROM place WHERE deleted_at IS NULL")
     }
 
     public func isEmpty() async throws -> Bool {

@@ -93,30 +93,14 @@ public struct SQLiteNotificationRepository: NotificationRepository {
     }
 
     static func notification(_ row: Row) throws -> UserNotification {
-        let id: String = row["id"]
-        let kindText: String = row["kind"]
-        let subjectText: String = row["subject"]
-        let channelsText: String = row["channels"]
         let readAt: String? = row["read_at"]
-        guard let kind = UserNotification.Kind(rawValue: kindText) else {
-            throw PlacesError(.internalError, "stored notification '\(id)' has an unknown kind '\(kindText)'")
-        }
-        let decoder = JSONDecoder()
-        let subject: UserNotification.Subject
-        let channels: [String]
-        do {
-            subject = try decoder.decode(UserNotification.Subject.self, from: Data(subjectText.utf8))
-            channels = try decoder.decode([String].self, from: Data(channelsText.utf8))
-        } catch {
-            throw PlacesError(.internalError, "stored notification '\(id)' is unreadable")
-        }
-        return UserNotification(
-            id: id,
-            recipientId: row["recipient_id"],
-            kind: kind,
+        return try StoredText.decodeNotification(
+            id: row["id"],
+            recipientID: row["recipient_id"],
+            kind: row["kind"],
             message: row["message"],
-            subject: subject,
-            channels: channels,
+            subject: row["subject"],
+            channels: row["channels"],
             createdAt: row.date("created_at"),
             readAt: readAt.flatMap(Timestamp.date)
         )

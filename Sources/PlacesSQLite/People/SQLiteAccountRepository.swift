@@ -26,12 +26,7 @@ public struct SQLiteAccountRepository: AccountRepository {
 
     /// Names the field a new or changed user would collide on, so the answer says which one is taken.
     static func checkUnique(_ user: User, in db: Database) throws {
-        let checks: [(field: String, column: String, value: String?)] = [
-            ("username", "username_key", AccountRules.usernameKey(user.username)),
-            ("email", "email", user.email),
-            ("phone", "phone", user.phone),
-        ]
-        for check in checks {
+        for check in StoredText.uniqueNames(of: user) {
             guard let value = check.value else { continue }
             if try db.exists("SELECT 1 FROM user_account WHERE \(check.column) = ? AND id <> ?", arguments: [value, user.id]) {
                 throw PlacesError(.conflict, "that \(check.field) is already taken", field: check.field)
@@ -51,12 +46,7 @@ public struct SQLiteAccountRepository: AccountRepository {
     }
 
     public func user(login: LoginName) async throws -> User? {
-        let (column, value): (String, String) =
-            switch login {
-            case .username(let name): ("username_key", AccountRules.usernameKey(name))
-            case .email(let email): ("email", email)
-            case .phone(let phone): ("phone", phone)
-            }
+        let (column, value) = StoredText.accountColumn(of: login)
         return try await database.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM user_account WHERE \(column) = ?", arguments: [value])
                 .map(SQLiteAccountRepository.user)
@@ -173,16 +163,7 @@ public struct SQLiteAccountRepository: AccountRepository {
         let text = try await database.read { db in
             try String.fetchOne(db, sql: "SELECT settings FROM user_settings WHERE user_id = ?", arguments: [userID])
         }
-        return try text.map { text throws(PlacesError) in try SQLiteAccountRepository.settings(text, userID: userID) }
-    }
-
-    /// Stored settings text read back; `internal_error` naming the user when it cannot be.
-    static func settings(_ text: String, userID: String) throws(PlacesError) -> UserSettings {
-        do {
-            return try JSONDecoder().decode(UserSettings.self, from: Data(text.utf8))
-        } catch {
-            throw PlacesError(.internalError, "stored settings of user '\(userID)' are unreadable")
-        }
+        return try text.map { text throws(PlacesError) in try StoredText.decodeSettings(text, userID: userID) }
     }
 
     public func settings(userIDs: [String]) async throws -> [String: UserSettings] {
@@ -195,7 +176,7 @@ public struct SQLiteAccountRepository: AccountRepository {
             ).map { (row: Row) -> (String, String) in (row["user_id"], row["settings"]) }
         }
         var found: [String: UserSettings] = [:]
-        for (userID, text) in rows { found[userID] = try SQLiteAccountRepository.settings(text, userID: userID) }
+        for (userID, text) in rows { found[userID] = try StoredText.decodeSettings(text, userID: userID) }
         return found
     }
 
