@@ -10,8 +10,8 @@ extension Places {
             commandName: "decision",
             abstract: "Group decisions and ballots, acting as a user on the database file.",
             subcommands: [
-                Start.self, EveryPage<List>.self, OneCall<Show>.self, Vote.self, OneCall<Close>.self, OneCall<Cancel>.self, Pick.self,
-                OneCall<Recount>.self,
+                Start.self, EveryPage<List>.self, OneCall<Show>.self, Answers.self, Vote.self, OneCall<Close>.self, OneCall<Cancel>.self,
+                Pick.self, OneCall<Recount>.self,
             ]
         )
 
@@ -41,6 +41,9 @@ extension Places {
             @Flag(name: .long, help: "Random only: draw at close, not at once.") var scheduled = false
             @Option(name: .long, help: "Random only: leave out places won in this many days.") var excludeRecentDays: Int?
             @Option(name: .long, help: "The seed of the draw and tie-breaks (default: a new one).") var seed: UInt64?
+            @Option(name: .long, help: "Start with a swipe round: the vetoes each participant may cast (0–10).") var swipeVetoes: Int?
+            @Option(name: .long, help: "Swipe round: the fewest yes a place needs to go on.") var swipeMinYes: Int?
+            @Option(name: .long, help: "Swipe round: when it ends, ISO-8601, before --deadline.") var swipeDeadline: String?
             @Argument(help: ArgumentHelp("Deprecated: fields as NAME=VALUE.", visibility: .hidden)) var fields: [String] = []
             @OptionGroup var acting: ActingOptions
 
@@ -68,12 +71,10 @@ extension Places {
                 } else {
                     candidates = .places(place)
                 }
-                var instant: Date?
-                if let deadline {
-                    guard let date = ISO8601Time.date(deadline) else {
-                        throw .invalid("deadline", "deadline must be an ISO-8601 time such as 2026-11-22T18:30:00Z")
-                    }
-                    instant = date
+                let instant = try Start.instant(deadline, field: "deadline")
+                var round: StartDecision.Round?
+                if swipeVetoes != nil || swipeMinYes != nil || swipeDeadline != nil {
+                    round = StartDecision.Round(vetoes: swipeVetoes, minYes: swipeMinYes, deadline: try Start.instant(swipeDeadline, field: "swipe.deadline"))
                 }
                 return StartDecision(
                     method: method,
@@ -86,8 +87,18 @@ extension Places {
                     weighted: weighted ? true : nil,
                     scheduled: scheduled ? true : nil,
                     excludeRecentDays: excludeRecentDays,
-                    seed: seed
+                    seed: seed,
+                    swipe: round
                 )
+            }
+
+            /// The ISO-8601 time `text`, when given.
+            static func instant(_ text: String?, field: String) throws(PlacesError) -> Date? {
+                guard let text else { return nil }
+                guard let date = ISO8601Time.date(text) else {
+                    throw .invalid(field, "\(field) must be an ISO-8601 time such as 2026-11-22T18:30:00Z")
+                }
+                return date
             }
 
             func answer(_ together: Together) async throws -> DecisionView {
@@ -103,6 +114,34 @@ extension Places {
         enum Show: DecisionCall {
             static let configuration = CommandConfiguration(commandName: "show", abstract: "One decision as the user may see it.")
             static let call: UserCall = DecisionService.view(_:id:)
+        }
+
+        struct Answers: ActingCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "swipe",
+                abstract: "Answer in a decision's swipe round: PLACE=yes, PLACE=no or PLACE=veto, all saved or none.",
+                discussion: "For example: places decision swipe d-… lx-a-tasca=yes lx-b-miradouro=veto. Nobody else sees your answers."
+            )
+            @Argument(help: "The decision's id.") var id: String
+            @Argument(help: "PLACE=ANSWER, one or more (yes, no or veto).") var answers: [String]
+            @OptionGroup var acting: ActingOptions
+
+            /// The answers the arguments give.
+            func given() throws(PlacesError) -> SwipeAnswers {
+                var given: [(placeId: String, answer: SwipeAnswer)] = []
+                for argument in answers {
+                    let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+                    guard parts.count == 2, !parts[0].isEmpty, let answer = SwipeAnswer(rawValue: parts[1]) else {
+                        throw .invalid("answer", "\(PlacesError.quoted(argument)) is not PLACE=yes, PLACE=no or PLACE=veto")
+                    }
+                    given.append((parts[0], answer))
+                }
+                return SwipeAnswers(answers: given)
+            }
+
+            func answer(_ together: Together) async throws -> DecisionView {
+                try await together.services.decisions.swipe(together.caller, id: id, try given())
+            }
         }
 
         struct Vote: ActingCommand {

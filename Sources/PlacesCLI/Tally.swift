@@ -9,7 +9,9 @@ extension Places {
             abstract: "Compute a tiered (Schulze) or random result from a JSON file of candidates and ballots.",
             discussion: """
                 FILE is {"candidates": ["id", ...], "ballots": [["id", ...], ...]}: rankings, best first, no id twice. \
-                For random the ballots are ignored and "weights": {"id": number} may be given. Without --seed, a tiered \
+                For random the ballots are ignored and "weights": {"id": number} may be given. A swipe round, \
+                "round": {"vetoes": 1, "minYes": 2, "swipes": [{"yes": [...], "no": [...], "veto": [...]}, ...]} (one \
+                entry per participant), is counted first and the method runs on its survivors. Without --seed, a tiered \
                 tally's lot uses the SHA-256 of the canonical ballots, and a random draw a seed from the system's \
                 generator (printed, so the draw can be repeated).
                 """
@@ -40,23 +42,41 @@ extension Places {
                     throw PlacesError.invalid("file", "cannot read the tally file '\(file)'")
                 }
                 let tally = try TallyFile.parse(Array(data))
+                // A swipe round first, when the file has one: the method runs on its survivors.
+                let round = tally.round?.result()
+                let candidates = round?.survivors ?? tally.candidates
+                if let round {
+                    if json, candidates.isEmpty { return try printJSON(["round": round]) }
+                    if !json { print(round.reasoning) }
+                    if candidates.isEmpty { return print("winner: none (nothing survived the swipe round)") }
+                }
                 if method == "tiered" {
-                    let count = try TieredTally(candidates: tally.candidates, ballots: tally.ballots)
-                    let lot = seedValue.map(TieredTally.seedBytes) ?? TieredTally.canonicalSeed(candidates: tally.candidates, ballots: tally.ballots)
+                    let count = try TieredTally(candidates: candidates, ballots: tally.ballots)
+                    let lot = seedValue.map(TieredTally.seedBytes) ?? TieredTally.canonicalSeed(candidates: candidates, ballots: tally.ballots)
                     let result = count.result(seed: lot)
-                    try show(result, winner: result.winner, ranking: result.ranking, tieBreak: result.tieBreak, reasoning: result.reasoning)
+                    try show(result, round: round, winner: result.winner, ranking: result.ranking, tieBreak: result.tieBreak, reasoning: result.reasoning)
                 } else {
-                    let draw = try RandomDraw(candidates: tally.candidates, weights: tally.weights)
+                    let survivors = Set(candidates)
+                    let draw = try RandomDraw(candidates: candidates, weights: tally.weights?.filter { survivors.contains($0.key) })
                     let result = draw.draw(seed: seedValue ?? DecisionService.secureSeed())
-                    try show(result, winner: result.winner, ranking: result.ranking, tieBreak: result.tieBreak, reasoning: result.reasoning)
+                    try show(result, round: round, winner: result.winner, ranking: result.ranking, tieBreak: result.tieBreak, reasoning: result.reasoning)
                 }
             } catch {
                 throw Failure.exit(error)
             }
         }
 
-        private func show(_ result: some Encodable, winner: String, ranking: [String], tieBreak: TieBreakStep, reasoning: String) throws {
+        /// The result as JSON (with the round's beside it, when there was one), or as lines.
+        private func show(
+            _ result: some Encodable & Sendable,
+            round: RoundResult?,
+            winner: String,
+            ranking: [String],
+            tieBreak: TieBreakStep,
+            reasoning: String
+        ) throws {
             if json {
+                if let round { return try printJSON(RoundAndResult(round: round, result: result)) }
                 try printJSON(result)
                 return
             }
@@ -66,4 +86,10 @@ extension Places {
             print(reasoning)
         }
     }
+}
+
+/// A tally's JSON when its file had a swipe round: the round's result, then the method's on the survivors.
+private struct RoundAndResult<Result: Encodable>: Encodable {
+    var round: RoundResult
+    var result: Result
 }

@@ -52,4 +52,75 @@ struct TogetherCommandTests {
         #expect(text.status == 0)
         #expect(text.out.contains("winner: Cantina"))
     }
+
+    /// A decision with a swipe round, driven from the command line, and the same round and ballots counted offline by
+    /// `places tally`: the same survivors, winner and ranking.
+    @Test(arguments: CommandEngine.available)
+    func aSwipeRoundFromTheCommandLineAgreesWithTheOfflineTally(_ engine: CommandEngine) async throws {
+        let places = try await PlacesBinary(engine)
+        defer { try? FileManager.default.removeItem(at: places.folder) }
+        for name in ["ana", "ben"] {
+            _ = try places.json(["user", "create", "--username", name, "--email", "\(name)@example.com"], input: "a long password\n")
+        }
+        var ids: [String: String] = [:]
+        for (name, lon) in [("Tasca", 2.350), ("Cantina", 2.351), ("Jardim", 2.352)] {
+            ids[name] = try #require(try places.json(["place", "add", "--name", name, "--lat", "48.85", "--lon", String(lon)])["id"] as? String)
+        }
+        let (tasca, cantina, jardim) = try (#require(ids["Tasca"]), #require(ids["Cantina"]), #require(ids["Jardim"]))
+        let group = try #require(try places.json(["group", "create", "--name", "Crew", "--as", "ana"])["id"] as? String)
+        _ = try places.json(["group", "invite", group, "ben", "--as", "ana"])
+        _ = try places.json(["group", "answer", group, "accept", "--as", "ben"])
+
+        let started = try places.json([
+            "decision", "start", "--method", "tiered", "--group", group, "--place", tasca, "--place", cantina, "--place", jardim,
+            "--swipe-vetoes", "1", "--as", "ana",
+        ])
+        let id = try #require(started["id"] as? String)
+        #expect((started["swipe"] as? [String: Any])?["open"] as? Bool == true)
+        let twoVetoes = try places.run(["decision", "swipe", id, "\(tasca)=veto", "\(cantina)=veto", "--as", "ana"])
+        #expect(twoVetoes.status == 1 && twoVetoes.err.contains("conflict"), "\(twoVetoes.err)")
+        #expect(try places.run(["decision", "swipe", id, "\(tasca)=maybe", "--as", "ana"]).status == 64)
+        _ = try places.json(["decision", "swipe", id, "\(tasca)=yes", "\(cantina)=veto", "\(jardim)=yes", "--as", "ana"])
+        let shown = try places.run(["decision", "show", id, "--as", "ana"])
+        #expect(shown.out.contains("swipe round open") && shown.out.contains("answered: ana") && shown.out.contains("vetoes left: 0"), "\(shown.out)")
+        let ended = try places.json(["decision", "swipe", id, "\(tasca)=yes", "\(cantina)=yes", "\(jardim)=yes", "--as", "ben"])
+        #expect((ended["roundResult"] as? [String: Any])?["survivors"] as? [String] == [jardim, tasca].sorted())
+        _ = try places.json(["decision", "vote", id, jardim, tasca, "--as", "ana"])
+        let done = try places.json(["decision", "vote", id, tasca, jardim, "--as", "ben"])
+        let result = try #require(done["result"] as? [String: Any])
+        let seed = try #require(result["seed"] as? String)
+
+        let file = places.folder.appendingPathComponent("round.json")
+        let tally: [String: Any] = [
+            "candidates": [tasca, cantina, jardim],
+            "round": ["vetoes": 1, "swipes": [["yes": [tasca, jardim], "veto": [cantina]], ["yes": [tasca, cantina, jardim]]]],
+            "ballots": [[jardim, tasca], [tasca, jardim]],
+        ]
+        try JSONSerialization.data(withJSONObject: tally).write(to: file)
+        let offline = try Self.tally(["--method", "tiered", file.path, "--seed", seed, "--json"])
+        #expect(offline.status == 0, "\(offline.err)")
+        let counted = try #require(try JSONSerialization.jsonObject(with: Data(offline.out.utf8)) as? [String: Any])
+        #expect((counted["round"] as? [String: Any])?["survivors"] as? [String] == (result["round"] as? [String: Any])?["survivors"] as? [String])
+        #expect((counted["result"] as? [String: Any])?["winner"] as? String == result["winner"] as? String)
+        #expect((counted["result"] as? [String: Any])?["ranking"] as? [String] == result["ranking"] as? [String])
+        let text = try Self.tally(["--method", "tiered", file.path, "--seed", seed])
+        #expect(text.out.hasPrefix("The swipe round (2 participants; 1 veto each) kept 2 of 3 candidates. Removed: \(cantina) was vetoed."), "\(text.out)")
+        #expect(try places.json(["decision", "recount", id, "--as", "ben"])["agrees"] as? Bool == true)
+    }
+
+    /// `places tally ARGS`, which reads a file and no database.
+    static func tally(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+        let process = Process()
+        process.executableURL = PlacesBinary.executable
+        process.arguments = ["tally"] + arguments
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        let out = stdout.fileHandleForReading.readDataToEndOfFile()
+        let err = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    }
 }

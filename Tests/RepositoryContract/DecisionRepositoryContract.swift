@@ -138,6 +138,45 @@ enum DecisionRepositoryContract {
                 let stored = try #require(try await store.decisions.state(decisionID: "d-1"))
                 #expect(stored.ballots.count == 1 && written.first?.hasPrefix(stored.ballots[0].userId) == true)
             },
+            ContractCase("decisions", "answers of a swipe round saved at once are all written, and the last save finds everyone done") { store in
+                let (ann, bob, cy) = try await prepare(store)
+                var decision = Sample.decision("d-1", group: "g-1", by: ann, participants: [ann, bob, cy])
+                decision.swipe = SwipeRule(vetoes: 1, minYes: nil, deadline: nil)
+                try await store.decisions.insert(decision, notifications: [])
+                let read = try #require(try await store.decisions.state(decisionID: "d-1"))
+                #expect(read.decision.swipe == decision.swipe && read.decision.round == nil && read.swipes.isEmpty)
+                let decisions = store.decisions
+                let seen = try await withThrowingTaskGroup(of: [String: Int]?.self) { tasks in
+                    for (index, voter) in [ann, bob, cy].enumerated() {
+                        tasks.addTask {
+                            var answered = read
+                            answered.swipes = ["p1", "p2"].map { Swipe(userId: voter, placeId: $0, answer: index == 0 ? .veto : .yes, updatedAt: Sample.at(index)) }
+                            answered.swipes[1].answer = .yes
+                            return try await decisions.save(answered, replacing: read)?.answered
+                        }
+                    }
+                    return try await tasks.reduce(into: [[String: Int]?]()) { all, next in all.append(next) }
+                }
+                #expect(seen.allSatisfy { $0 != nil }, "answers alone do not refuse each other")
+                #expect(seen.filter { $0 == [ann: 2, bob: 2, cy: 2] }.count == 1, "\(seen)")
+                let stored = try #require(try await store.decisions.state(decisionID: "d-1"))
+                #expect(stored.swipes.count == 6 && stored.swipes.filter { $0.answer == .veto }.map(\.userId) == [ann])
+                // The round's end is a change of the decision itself: over the read before those answers, it is refused.
+                var ended = read
+                ended.decision.round = RoundResult(survivors: [], counts: [], vetoes: 1, minYes: nil, participants: 3, reasoning: "")
+                #expect(try await store.decisions.save(ended, replacing: read) == nil)
+                var endedNow = stored
+                endedNow.decision.round = ended.decision.round
+                #expect(try await store.decisions.save(endedNow, replacing: stored) != nil)
+                #expect(try await store.decisions.state(decisionID: "d-1")?.decision.round == ended.decision.round)
+                // A participant who leaves takes their answers with them.
+                var left = try #require(try await store.decisions.state(decisionID: "d-1"))
+                let before = left
+                left.decision.participants.removeAll { $0 == cy }
+                left.swipes.removeAll { $0.userId == cy }
+                #expect(try await store.decisions.save(left, replacing: before) != nil)
+                #expect(try await store.decisions.state(decisionID: "d-1")?.swipes.map(\.userId).contains(cy) == false)
+            },
             ContractCase("decisions", "ballots saved at once over one version are all written, and the last save finds everyone voted") { store in
                 let (ann, bob, cy) = try await prepare(store)
                 try await store.decisions.insert(Sample.decision("d-1", group: "g-1", by: ann, participants: [ann, bob, cy]), notifications: [])

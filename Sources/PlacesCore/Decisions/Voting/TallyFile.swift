@@ -1,9 +1,12 @@
-/// The offline tally file `places tally` reads: candidates, ballots and (for a random draw) weights.
+/// The offline tally file `places tally` reads: candidates, ballots, (for a random draw) weights, and a swipe round.
 ///
 /// `{"candidates": ["id", ...], "ballots": [["id", ...], ...], "weights": {"id": number}}`: ids are non-empty
 /// strings, unique among the candidates; each ballot is a ranking, best first, of some or all candidates, none
 /// twice; `ballots` may be left out (a random draw ignores them) and `weights`, for a random draw only, gives every
-/// candidate a number greater than 0. Every mistake is an `invalid_input` error naming where it is.
+/// candidate a number greater than 0. `round`, when given, is a swipe round counted first:
+/// `{"vetoes": 0–10, "minYes": n or absent, "swipes": [{"yes": [...], "no": [...], "veto": [...]}, ...]}`, one entry
+/// per participant (an id in at most one of an entry's lists); the method then runs on its survivors. Every mistake is
+/// an `invalid_input` error naming where it is.
 public struct TallyFile: Sendable, Hashable {
     /// The candidate ids, as listed.
     public var candidates: [String]
@@ -11,6 +14,8 @@ public struct TallyFile: Sendable, Hashable {
     public var ballots: [[String]]
     /// Weights by id for a random draw; nil when the file gives none.
     public var weights: [String: Double]?
+    /// The swipe round counted before the method; nil when the file gives none.
+    public var round: SwipeTally?
 
     /// Parses and checks a tally file's bytes.
     public static func parse(_ bytes: [UInt8]) throws(PlacesError) -> TallyFile {
@@ -24,7 +29,7 @@ public struct TallyFile: Sendable, Hashable {
         guard case .object(let fields) = value else {
             throw .invalid("file", #"the tally file must be a JSON object: {"candidates": [...], "ballots": [[...], ...]}"#)
         }
-        let allowed = ["ballots", "candidates", "weights"]
+        let allowed = ["ballots", "candidates", "round", "weights"]
         if let unknown = fields.keys.sorted().first(where: { !allowed.contains($0) }) {
             throw .invalid(unknown, "unknown field \(PlacesError.quoted(unknown)); expected one of: \(allowed.joined(separator: ", "))")
         }
@@ -89,7 +94,48 @@ public struct TallyFile: Sendable, Hashable {
         case _?:
             throw .invalid("weights", "weights must be an object of numbers by candidate id")
         }
-        return TallyFile(candidates: candidates, ballots: ballots, weights: weights)
+        let round = try fields["round"].flatMap { value throws(PlacesError) in try TallyFile.round(value, candidates: candidates) }
+        return TallyFile(candidates: candidates, ballots: ballots, weights: weights, round: round)
+    }
+
+    /// The swipe round of `value`, checked: nil when it is null.
+    private static func round(_ value: FieldValue, candidates: [String]) throws(PlacesError) -> SwipeTally? {
+        if value == .null { return nil }
+        guard case .object(let fields) = value else { throw .invalid("round", #"round must be an object: {"vetoes": 1, "swipes": [...]}"#) }
+        if let unknown = fields.keys.sorted().first(where: { !["minYes", "swipes", "vetoes"].contains($0) }) {
+            throw .invalid("round.\(unknown)", "unknown field \(PlacesError.quoted(unknown)) in round; expected vetoes, minYes, swipes")
+        }
+        func whole(_ name: String) throws(PlacesError) -> Int? {
+            guard let value = fields[name], value != .null else { return nil }
+            guard case .number(let number) = value, number == number.rounded(), abs(number) < 1e9 else {
+                throw .invalid("round.\(name)", "round.\(name) must be a whole number")
+            }
+            return Int(number)
+        }
+        guard case .list(let entries)? = fields["swipes"] else {
+            throw .invalid("round.swipes", #"round.swipes must be a list, one entry per participant: {"yes": [...], "no": [...], "veto": [...]}"#)
+        }
+        var answers: [[String: SwipeAnswer]] = []
+        for (number, entry) in entries.enumerated() {
+            guard case .object(let lists) = entry else { throw .invalid("round.swipes", "swipes[\(number)] must be an object of yes, no and veto lists") }
+            var given: [String: SwipeAnswer] = [:]
+            for (name, listed) in lists.sorted(by: { $0.key < $1.key }) {
+                guard let answer = SwipeAnswer(rawValue: name) else {
+                    throw .invalid("round.swipes", "swipes[\(number)] has \(PlacesError.quoted(name)); expected yes, no and veto")
+                }
+                guard case .list(let items) = listed else { throw .invalid("round.swipes", "swipes[\(number)].\(name) must be a list of ids") }
+                for (position, item) in items.enumerated() {
+                    let id = try identifier(item, at: "swipes[\(number)].\(name)[\(position)]", field: "round.swipes")
+                    guard given.updateValue(answer, forKey: id) == nil else {
+                        throw .invalid("round.swipes", "swipes[\(number)] answers \(PlacesError.quoted(id)) more than once")
+                    }
+                }
+            }
+            answers.append(given)
+        }
+        let round = SwipeTally(candidates: candidates, vetoes: try whole("vetoes") ?? SwipeRule.defaultVetoes, minYes: try whole("minYes"), answers: answers)
+        try round.check(field: "round")
+        return round
     }
 
     /// The string `value` at `path`, non-empty.
