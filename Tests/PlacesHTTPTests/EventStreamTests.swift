@@ -85,6 +85,40 @@ struct EventStreamTests {
         }
     }
 
+    @Test func aSwipeRoundReachesTheStreamAsWhoAnsweredNeverWhatThenItsEndWithTheSurvivors() async throws {
+        let app = try await TestApp.togetherServices(Lisbon.places, clock: { Date() }).app
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let crew = try await client.crew("Dinner", admin: "ana", members: ["ben"])
+            let started = try await client.object(
+                .post,
+                "/v1/decisions",
+                token: crew.ana,
+                body: ["groupId": crew.id, "method": "tiered", "swipe": ["vetoes": 1], "candidates": ["placeIds": Lisbon.places.map(\.id)]],
+                expect: .created
+            )
+            let decision = try #require(started["id"] as? String)
+            let ben = try await EventStreamClient.open(port: port, "/v1/decisions/\(decision)/events", token: crew.ben)
+            try await ben.events(1)
+            let answers = { (veto: String) in
+                ["answers": Lisbon.places.map { ["placeId": $0.id, "answer": $0.id == veto ? "veto" : "yes"] }]
+            }
+            _ = try await client.object(.put, "/v1/decisions/\(decision)/swipes", token: crew.ana, body: answers("lx-b-miradouro"))
+            let swipe = try await ben.events(2)[1]
+            #expect(swipe.name == "swipe", "one event for four answers")
+            #expect((swipe.object["swiper"] as? [String: Any])?["username"] as? String == "ana")
+            #expect(!swipe.data.contains("lx-b-miradouro\",\"answer") && !swipe.data.contains("\"veto\""), "\(swipe.data)")
+            #expect(((swipe.object["decision"] as? [String: Any])?["swipe"] as? [String: Any])?["answered"] as? [String] == ["ana"])
+
+            _ = try await client.object(.put, "/v1/decisions/\(decision)/swipes", token: crew.ben, body: answers("lx-d-jardim"))
+            let events = try await ben.events(4)
+            #expect(events.map(\.name) == ["snapshot", "swipe", "swipe", "roundEnded"])
+            let round = ((events[3].object["decision"] as? [String: Any])?["roundResult"] as? [String: Any])
+            #expect(round?["survivors"] as? [String] == ["lx-a-tasca", "lx-c-cantina"])
+            #expect(Set(events.compactMap(\.id)).count == 4)
+        }
+    }
+
     @Test func aClientResumingAfterAnIdGetsWhatFollowedItWithNoGapAndNoRepeatThen204OnceItHeardTheEnd() async throws {
         try await Self.withDecision { client, port, crew, decision in
             let first = try await EventStreamClient.open(port: port, "/v1/decisions/\(decision)/events", token: crew.ben)

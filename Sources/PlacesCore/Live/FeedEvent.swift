@@ -39,6 +39,11 @@ public struct FeedEvent: Sendable, Hashable {
         /// A ballot arrived, changed or was withdrawn: `subject` is the decision, `detail` the voter (never what they
         /// voted), `version` the decision's version after the save.
         case ballot
+        /// An answer of a swipe round was given, changed or withdrawn: `subject` is the decision, `detail` who answered
+        /// (never what, never which place), `version` the decision's version after the save.
+        case swipe
+        /// A decision's swipe round ended: `subject` is the decision, `version` its version after the save.
+        case round
         /// A notification was made: `subject` is its recipient, `detail` its id.
         case notification
         /// A member joined or left a group: `subject` is the group, `detail` the person.
@@ -80,7 +85,7 @@ public struct FeedEvents: Sendable {
 
 /// What a stream follows in the feed.
 public enum FeedTopic: Sendable, Hashable {
-    /// A decision's events (`decision` and `ballot` rows of that decision).
+    /// A decision's events (`decision`, `ballot`, `swipe` and `round` rows of that decision).
     case decision(String)
     /// A person's new notifications.
     case notifications(recipientID: String)
@@ -96,7 +101,7 @@ public enum FeedTopic: Sendable, Hashable {
     /// The kinds of the feed's rows this topic carries.
     public var kinds: Set<FeedEvent.Kind> {
         switch self {
-        case .decision: [.decision, .ballot]
+        case .decision: [.decision, .ballot, .swipe, .round]
         case .notifications: [.notification]
         }
     }

@@ -199,20 +199,35 @@ public struct LiveService: Sendable {
             while end < events.endIndex, events[end].version == version { end += 1 }
             let save = events[index..<end]
             index = end
-            let ballots = save.filter { $0.kind == .ballot }
-            for ballot in ballots {
-                let voter = ballot.detail.flatMap { id in
+            let person = { (event: FeedEvent) in
+                event.detail.flatMap { id in
                     view.participants.first { $0.user.id == id }?.user ?? view.departed?.first { $0.user.id == id }?.user
                 }
-                let data = try data(DecisionEvent(version: version, voter: voter, decision: view))
-                rendered.messages.append(.event(id: ballot.id(generation), name: "ballot", data: data))
+            }
+            let ballots = save.filter { $0.kind == .ballot }
+            let swipes = save.filter { $0.kind == .swipe }
+            // A `ballot` event for each ballot, and one `swipe` event for each person who answered in the save however
+            // many places (at their last row): who, never what, never which place. In the feed's order.
+            let lastSwipes = Dictionary(swipes.map { ($0.detail ?? "", $0) }, uniquingKeysWith: { _, last in last }).values
+            for event in (ballots + lastSwipes).sorted(by: { $0.position < $1.position }) {
+                let who = person(event)
+                let data = try data(
+                    event.kind == .ballot
+                        ? DecisionEvent(version: version, voter: who, decision: view) : DecisionEvent(version: version, swiper: who, decision: view)
+                )
+                rendered.messages.append(.event(id: event.id(generation), name: event.kind == .ballot ? "ballot" : "swipe", data: data))
+            }
+            let roundEnded = save.last { $0.kind == .round }
+            if let roundEnded {
+                let data = try data(DecisionEvent(version: version, decision: view))
+                rendered.messages.append(.event(id: roundEnded.id(generation), name: "roundEnded", data: data))
             }
             guard let saved = save.last(where: { $0.kind == .decision }) else { continue }
             if saved.detail != Decision.Status.active.rawValue, let last = save.last {
                 let id = EventID(last.position, generation: generation, final: true).description
                 rendered.messages.append(.event(id: id, name: "ended", data: try data(DecisionEvent(version: version, decision: view))))
                 rendered.final = true
-            } else if ballots.isEmpty {
+            } else if ballots.isEmpty, swipes.isEmpty, roundEnded == nil {
                 rendered.messages.append(
                     .event(id: saved.id(generation), name: "update", data: try data(DecisionEvent(version: version, decision: view)))
                 )
@@ -233,6 +248,8 @@ struct DecisionEvent: Encodable {
     var version: Int64?
     /// Who cast, changed or withdrew a ballot (a `ballot` event).
     var voter: PublicUser?
+    /// Who gave, changed or withdrew answers in the swipe round (a `swipe` event): never what, never which place.
+    var swiper: PublicUser?
     /// The decision as its reader may see it now.
     var decision: DecisionView
 }

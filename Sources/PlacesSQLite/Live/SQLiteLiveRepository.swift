@@ -21,7 +21,7 @@ public struct SQLiteLiveRepository: LiveRepository {
                 db,
                 sql: """
                     SELECT position, kind, subject, detail, version FROM feed
-                    WHERE position >= ? AND kind IN ('decision', 'ballot', 'notification', 'member', 'account', 'session')
+                    WHERE position >= ? AND kind IN ('decision', 'ballot', 'swipe', 'round', 'notification', 'member', 'account', 'session')
                     ORDER BY position LIMIT ?
                     """,
                 arguments: [SQLiteLiveRepository.first(after: position), limit]
@@ -45,7 +45,7 @@ public struct SQLiteLiveRepository: LiveRepository {
                 db,
                 sql: """
                     SELECT position, kind, subject, detail, version FROM feed
-                    WHERE subject = ? AND kind IN ('decision', 'ballot', 'notification') AND position >= ? AND position < ?
+                    WHERE subject = ? AND kind IN ('decision', 'ballot', 'notification', 'swipe', 'round') AND position >= ? AND position < ?
                     ORDER BY position LIMIT ?
                     """,
                 arguments: [topic.subject, SQLiteLiveRepository.first(after: position), bound, limit]
