@@ -479,22 +479,6 @@ extension PlacesDatabase {
                         PRIMARY KEY (decision_id, user_id, place_id)
                     ) WITHOUT ROWID;
 
-                    -- An answer given, changed or withdrawn: who (never what, never which place), at the decision's version.
-                    CREATE TRIGGER swipe_feed_insert AFTER INSERT ON swipe
-                    BEGIN
-                        INSERT INTO feed (kind, subject, detail, version)
-                        VALUES ('swipe', new.decision_id, new.user_id, (SELECT version FROM decision WHERE id = new.decision_id));
-                    END;
-                    CREATE TRIGGER swipe_feed_update AFTER UPDATE ON swipe
-                    BEGIN
-                        INSERT INTO feed (kind, subject, detail, version)
-                        VALUES ('swipe', new.decision_id, new.user_id, (SELECT version FROM decision WHERE id = new.decision_id));
-                    END;
-                    CREATE TRIGGER swipe_feed_delete AFTER DELETE ON swipe
-                    BEGIN
-                        INSERT INTO feed (kind, subject, detail, version)
-                        VALUES ('swipe', old.decision_id, old.user_id, (SELECT version FROM decision WHERE id = old.decision_id));
-                    END;
                     -- The round ended (after the decision's own row of that save).
                     CREATE TRIGGER round_feed AFTER UPDATE OF round_result ON decision
                     WHEN old.round_result IS NULL AND new.round_result IS NOT NULL
@@ -504,6 +488,18 @@ extension PlacesDatabase {
                     CREATE INDEX feed_topic ON feed (subject, position) WHERE kind IN ('decision', 'ballot', 'notification', 'swipe', 'round');
                     """
             )
+            // An answer given, changed or withdrawn: who (never what, never which place), at the decision's version.
+            for (event, row) in [("INSERT", "new"), ("UPDATE", "new"), ("DELETE", "old")] {
+                try db.execute(
+                    sql: """
+                        CREATE TRIGGER swipe_feed_\(event.lowercased()) AFTER \(event) ON swipe
+                        BEGIN
+                            INSERT INTO feed (kind, subject, detail, version)
+                            VALUES ('swipe', \(row).decision_id, \(row).user_id, (SELECT version FROM decision WHERE id = \(row).decision_id));
+                        END
+                        """
+                )
+            }
         }
         return migrator
     }

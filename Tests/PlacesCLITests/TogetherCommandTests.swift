@@ -3,13 +3,19 @@ import Testing
 
 @Suite("places friend, group, collection, decision and notifications")
 struct TogetherCommandTests {
-    @Test(arguments: CommandEngine.available)
-    func aGroupDecidesOnTheDatabase(_ engine: CommandEngine) async throws {
+    /// The binary on a new database of `engine`, with the users ana and ben.
+    static func withAnaAndBen(_ engine: CommandEngine) async throws -> PlacesBinary {
         let places = try await PlacesBinary(engine)
-        defer { try? FileManager.default.removeItem(at: places.folder) }
         for name in ["ana", "ben"] {
             _ = try places.json(["user", "create", "--username", name, "--email", "\(name)@example.com"], input: "a long password\n")
         }
+        return places
+    }
+
+    @Test(arguments: CommandEngine.available)
+    func aGroupDecidesOnTheDatabase(_ engine: CommandEngine) async throws {
+        let places = try await Self.withAnaAndBen(engine)
+        defer { try? FileManager.default.removeItem(at: places.folder) }
         var placeIDs: [String] = []
         for (name, lon) in [("Tasca", 2.350), ("Cantina", 2.351)] {
             let place = try places.json(["place", "add", "--name", name, "--lat", "48.85", "--lon", String(lon), "--kind", "restaurant"])
@@ -57,11 +63,8 @@ struct TogetherCommandTests {
     /// `places tally`: the same survivors, winner and ranking.
     @Test(arguments: CommandEngine.available)
     func aSwipeRoundFromTheCommandLineAgreesWithTheOfflineTally(_ engine: CommandEngine) async throws {
-        let places = try await PlacesBinary(engine)
+        let places = try await Self.withAnaAndBen(engine)
         defer { try? FileManager.default.removeItem(at: places.folder) }
-        for name in ["ana", "ben"] {
-            _ = try places.json(["user", "create", "--username", name, "--email", "\(name)@example.com"], input: "a long password\n")
-        }
         var ids: [String: String] = [:]
         for (name, lon) in [("Tasca", 2.350), ("Cantina", 2.351), ("Jardim", 2.352)] {
             ids[name] = try #require(try places.json(["place", "add", "--name", name, "--lat", "48.85", "--lon", String(lon)])["id"] as? String)
@@ -97,30 +100,14 @@ struct TogetherCommandTests {
             "ballots": [[jardim, tasca], [tasca, jardim]],
         ]
         try JSONSerialization.data(withJSONObject: tally).write(to: file)
-        let offline = try Self.tally(["--method", "tiered", file.path, "--seed", seed, "--json"])
+        let offline = try CopyWorld.places(["tally", "--method", "tiered", file.path, "--seed", seed, "--json"])
         #expect(offline.status == 0, "\(offline.err)")
         let counted = try #require(try JSONSerialization.jsonObject(with: Data(offline.out.utf8)) as? [String: Any])
         #expect((counted["round"] as? [String: Any])?["survivors"] as? [String] == (result["round"] as? [String: Any])?["survivors"] as? [String])
         #expect((counted["result"] as? [String: Any])?["winner"] as? String == result["winner"] as? String)
         #expect((counted["result"] as? [String: Any])?["ranking"] as? [String] == result["ranking"] as? [String])
-        let text = try Self.tally(["--method", "tiered", file.path, "--seed", seed])
+        let text = try CopyWorld.places(["tally", "--method", "tiered", file.path, "--seed", seed])
         #expect(text.out.hasPrefix("The swipe round (2 participants; 1 veto each) kept 2 of 3 candidates. Removed: \(cantina) was vetoed."), "\(text.out)")
         #expect(try places.json(["decision", "recount", id, "--as", "ben"])["agrees"] as? Bool == true)
-    }
-
-    /// `places tally ARGS`, which reads a file and no database.
-    static func tally(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        let process = Process()
-        process.executableURL = PlacesBinary.executable
-        process.arguments = ["tally"] + arguments
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
     }
 }

@@ -15,7 +15,7 @@ enum DecisionTally {
         names: [String: String],
         weights: [String: Double]?
     ) throws(PlacesError) -> DecisionResult {
-        guard let round = decision.round else { return try methodResult(decision, ballots: ballots, endedBy: endedBy, names: names, weights: weights) }
+        guard let round = decision.round else { return try method(decision, ballots: ballots, endedBy: endedBy, names: names, weights: weights) }
         guard !round.survivors.isEmpty else {
             var result = DecisionResult(
                 method: decision.method,
@@ -31,7 +31,7 @@ enum DecisionTally {
             result.round = round
             return result
         }
-        var result = try methodResult(decision, ballots: ballots, endedBy: endedBy, names: names, weights: weights)
+        var result = try method(decision, ballots: ballots, endedBy: endedBy, names: names, weights: weights)
         result.reasoning = round.reasoning + " " + result.reasoning
         result.round = round
         return result
@@ -50,13 +50,9 @@ enum DecisionTally {
     }
 
     /// The method's own result, among the decision's survivors.
-    private static func methodResult(
-        _ decision: Decision,
-        ballots: [Ballot],
-        endedBy: DecisionResult.Ending,
-        names: [String: String],
-        weights: [String: Double]?
-    ) throws(PlacesError) -> DecisionResult {
+    private static func method(_ decision: Decision, ballots: [Ballot], endedBy: DecisionResult.Ending, names: [String: String], weights: [String: Double]?)
+        throws(PlacesError) -> DecisionResult
+    {
         switch decision.method {
         case .random:
             let survivors = Set(decision.survivors)

@@ -2,6 +2,7 @@ import Foundation
 
 /// How a swipe round ended, and what it left: the survivors the method runs on, what it removed and why, and each
 /// candidate's counts (never who answered what).
+@PublicInit
 public struct RoundResult: Sendable, Hashable, Codable {
     /// What ended the round.
     public enum Ending: String, Sendable, Hashable, Codable {
@@ -51,25 +52,4 @@ public struct RoundResult: Sendable, Hashable, Codable {
     public var endedBy: Ending?
     /// When it ended.
     public var endedAt: Date?
-
-    /// Makes a result.
-    public init(
-        survivors: [String],
-        counts: [Count],
-        vetoes: Int,
-        minYes: Int?,
-        participants: Int,
-        reasoning: String,
-        endedBy: Ending? = nil,
-        endedAt: Date? = nil
-    ) {
-        self.survivors = survivors
-        self.counts = counts
-        self.vetoes = vetoes
-        self.minYes = minYes
-        self.participants = participants
-        self.reasoning = reasoning
-        self.endedBy = endedBy
-        self.endedAt = endedAt
-    }
 }
