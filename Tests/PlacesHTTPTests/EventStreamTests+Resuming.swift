@@ -7,8 +7,8 @@ import Testing
 @testable import PlacesHTTP
 
 /// What both engines must do with a careless client: an id ahead of the feed gets a snapshot and the stream goes on
-/// (never an hour of keep-alives and nothing else). The PostgreSQL suite runs the same checks
-/// (`PostgresEventStreamTests`).
+/// (never an hour of keep-alives and nothing else), and a stream its client closes frees its place at once. The
+/// PostgreSQL suite runs the same checks (`PostgresEventStreamTests`).
 extension EventStreamTests {
     /// Keep-alives a year apart: a stream whose client left is never noticed by a write, only by the close itself.
     static let noKeepAlive = LiveFeed.Settings(keepAlive: .seconds(365 * 86_400))
@@ -16,6 +16,12 @@ extension EventStreamTests {
     @Test func anIdAheadOfTheFeedGetsASnapshotThenWhatFollowsNeverASilentStream() async throws {
         try await Self.withDecision(live: Self.noKeepAlive) { client, port, crew, decision in
             try await Self.idsAheadOfTheFeedGetASnapshot(client, port: port, crew: crew, decision: decision)
+        }
+    }
+
+    @Test func aStreamItsClientClosesFreesItsPlaceAtOnce() async throws {
+        try await Self.withDecision(live: Self.noKeepAlive) { client, port, crew, decision in
+            try await Self.aClosedStreamFreesItsPlace(client, port: port, crew: crew, decision: decision)
         }
     }
 
@@ -83,5 +89,38 @@ extension EventStreamTests {
             #expect(refused.status == .badRequest, "Last-Event-ID \(text)")
             #expect(try TestApp.error(refused.body).field == "Last-Event-ID")
         }
+    }
+
+    /// Five streams, the most one person may hold; one is closed by its client, and a sixth opens without waiting for
+    /// a keep-alive or the lease to lapse (with keep-alives a year apart, and the leases renewed, nothing else would
+    /// free its place).
+    static func aClosedStreamFreesItsPlace(_ client: any TestClientProtocol, port: Int, crew: Crew, decision: String) async throws {
+        var streams: [EventStreamClient] = []
+        for _ in 0..<5 {
+            let stream = try await EventStreamClient.open(port: port, "/v1/decisions/\(decision)/events", token: crew.ben)
+            try await stream.events(1)
+            streams.append(stream)
+        }
+        let refused = try await client.json(.get, "/v1/notifications/events", token: crew.ben)
+        #expect(refused.status == .tooManyRequests)
+        streams[0].close()
+        // The server hears of the close a moment after the client closes: try again until it has, within a guard far
+        // above that moment (and far below a keep-alive or a lease).
+        let guardTime = ContinuousClock.now + .seconds(10)
+        var reopened: EventStreamClient?
+        while reopened == nil, ContinuousClock.now < guardTime {
+            let attempt = try await EventStreamClient.open(port: port, "/v1/notifications/events", token: crew.ben)
+            if try await attempt.status() == 200 {
+                reopened = attempt
+            } else {
+                attempt.close()
+                try await Task.sleep(for: .seconds(0.05))
+            }
+        }
+        let stream = try #require(reopened, "the closed stream still holds its place")
+        #expect(try await stream.events(1).map(\.name) == ["snapshot"])
+        // The others were not touched: a ballot still reaches them.
+        try await vote(client, decision, crew.ana, ["lx-a-tasca"])
+        for other in streams.dropFirst() { #expect(try await other.events(2)[1].name == "ballot") }
     }
 }

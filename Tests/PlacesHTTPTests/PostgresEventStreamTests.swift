@@ -82,6 +82,12 @@ struct PostgresEventStreamTests {
         }
     }
 
+    @Test func aStreamItsClientClosesFreesItsPlaceAtOnce() async throws {
+        try await Self.withDecision { client, port, crew, decision in
+            try await EventStreamTests.aClosedStreamFreesItsPlace(client, port: port, crew: crew, decision: decision)
+        }
+    }
+
     /// One live server over PostgreSQL (keep-alives a year apart), with `EventStreamTests.withDecision`'s crew and
     /// decision.
     static func withDecision(_ test: @Sendable (any TestClientProtocol, Int, Crew, String) async throws -> Void) async throws {
