@@ -38,7 +38,7 @@ struct PlaceEndpointTests {
             try await client.execute(uri: "/openapi.yaml", method: .get) { response in
                 #expect(response.status == .ok)
                 let text = String(buffer: response.body)
-                #expect(text.hasPrefix("openapi: 3.1"))
+                #expect(text.hasPrefix("openapi: 3.2"))
                 // Every route the router serves is in the document with exactly its methods (HEAD goes with GET).
                 var documented: [String: Set<String>] = [:]
                 var current: String?

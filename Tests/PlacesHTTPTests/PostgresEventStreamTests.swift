@@ -75,4 +75,35 @@ struct PostgresEventStreamTests {
         second.close()
         try await PostgresStore(database: first).close()
     }
+
+    @Test func anIdAheadOfTheFeedGetsASnapshotThenWhatFollowsNeverASilentStream() async throws {
+        try await Self.withDecision { client, port, crew, decision in
+            try await EventStreamTests.idsAheadOfTheFeedGetASnapshot(client, port: port, crew: crew, decision: decision)
+        }
+    }
+
+    @Test func aStreamItsClientClosesFreesItsPlaceAtOnce() async throws {
+        try await Self.withDecision { client, port, crew, decision in
+            try await EventStreamTests.aClosedStreamFreesItsPlace(client, port: port, crew: crew, decision: decision)
+        }
+    }
+
+    /// One live server over PostgreSQL (keep-alives a year apart), with `EventStreamTests.withDecision`'s crew and
+    /// decision.
+    static func withDecision(_ test: @Sendable (any TestClientProtocol, Int, Crew, String) async throws -> Void) async throws {
+        let database = try await TestPostgres.database()
+        do {
+            try await database.places.seed(Lisbon.places)
+            let app = try await TestApp.postgres(database, clock: { Date() }, listening: true, live: EventStreamTests.noKeepAlive)
+            try await app.test(.live) { client in
+                let port = try #require(client.port)
+                let crew = try await client.crew("Dinner", admin: "ana", members: ["ben", "cleo"], outsiders: ["dan"])
+                try await test(client, port, crew, try await EventStreamTests.startDecision(client, crew))
+            }
+        } catch {
+            try? await PostgresStore(database: database).close()
+            throw error
+        }
+        try await PostgresStore(database: database).close()
+    }
 }

@@ -150,14 +150,16 @@ extension TestApp {
     static func postgres(
         _ database: PostgresPlacesDatabase,
         clock: @escaping @Sendable () -> Date = { TestApp.now },
-        listening: Bool = false
+        listening: Bool = false,
+        live: LiveFeed.Settings = LiveFeed.Settings()
     ) async throws -> some ApplicationProtocol {
         let services = PlacesServices(
             repositories: database.repositories,
             hasher: try TestApp.hasher(),
             throttle: TestApp.throttle(),
             hashing: TestApp.hashing(),
-            clock: clock
+            clock: clock,
+            live: live
         )
         try await services.places.loadIndex()
         let listener = BackgroundTask("change feed") { await database.listenForChanges { services.live.feed.wake() } }

@@ -67,6 +67,24 @@ enum LiveRepositoryContract {
                 #expect(try await store.live.events(of: .decision("d-1"), after: start, before: end, limit: 2) == Array(mine.prefix(2)))
                 #expect(try await store.live.events(of: .notifications(recipientID: bob), after: start, before: end, limit: 100).isEmpty)
             },
+            ContractCase("live", "nothing follows the largest position there is, and no position wraps around to the first") { store in
+                let (ann, bob, _) = try await DecisionRepositoryContract.prepare(store)
+                let start = try await store.live.events(after: nil, limit: 100).through
+                try await store.decisions.insert(
+                    Sample.decision("d-1", group: "g-1", by: ann, participants: [ann, bob]),
+                    notifications: [Sample.notification("n-1", to: bob, kind: .decisionStarted, at: 1)]
+                )
+                #expect(try await settledEvents(store, after: start, count: 2).count == 2)
+                let end = FeedPosition.horizon(.max)
+                for last in [FeedPosition(transaction: .max, row: .max), FeedPosition(transaction: .max, row: 0)] {
+                    #expect(try await store.live.events(of: .decision("d-1"), after: last, before: end, limit: 100).isEmpty, "\(last)")
+                    #expect(try await store.live.events(of: .notifications(recipientID: bob), after: last, before: end, limit: 100).isEmpty)
+                    #expect(try await store.live.events(after: last, limit: 100).events.isEmpty, "\(last)")
+                }
+                // A position in the future, far from the largest: nothing either.
+                let future = FeedPosition(transaction: start.transaction + 1_000_000, row: 0)
+                #expect(try await store.live.events(of: .decision("d-1"), after: future, before: end, limit: 100).isEmpty)
+            },
             ContractCase("live", "a person's streams are counted across holders; expired or closed ones stop counting") { store in
                 let live = store.live
                 let now = Sample.now

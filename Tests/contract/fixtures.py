@@ -26,8 +26,9 @@ ONE_SHOT = 20
 # to decline, the rest friends already (and hosts of groups it has joined).
 FANS = [f"fan{n:02d}" for n in range(1, 2 * ONE_SHOT + 11)]
 # People who never ask `contract` anything: asking one of them is a new request (asking a mate who asked first
-# would answer their request instead).
-STRANGERS = [f"stranger{n:02d}" for n in range(1, 7)]
+# would answer their request instead), and asking one again is refused (409), so there are more of them than the
+# phases ask, and every phase finds some not asked yet.
+STRANGERS = [f"stranger{n:02d}" for n in range(1, 4 * ONE_SHOT + 1)]
 # Seeded places of one city (Seeds/san-francisco.json): the candidates of every decision made here.
 PLACES = ["sf-lupine-salt", "sf-valencia-sourdough-works", "sf-taqueria-los-cuates"]
 
@@ -157,7 +158,7 @@ def main() -> None:
         "collections": collections, "all-collections": collections + empty, "empty-collections": empty, "collections-to-delete": collections_to_delete,
         "tiered-decisions": tiered, "decisions-to-close": to_close, "decisions-to-cancel": to_cancel,
         "decisions-to-pick": to_pick, "completed-decisions": completed,
-        "decisions": tiered + to_pick + completed, "notifications": notifications,
+        "decisions": tiered + to_pick + completed, "followed-decisions": tiered, "notifications": notifications,
     }
     dictionaries = "\n# Made by fixtures.py for this run.\n" + "".join(
         f"[dictionaries.{name}]\nvalues = {toml_list(values)}\n\n" for name, values in made.items()

@@ -23,7 +23,11 @@ def generate(base: str, work: Path) -> None:
     work.mkdir(parents=True, exist_ok=True)
     document = work / "openapi.yaml"
     with urllib.request.urlopen(f"{base}/openapi.yaml", timeout=10) as response:
-        document.write_bytes(response.read())
+        text = response.read().decode()
+    # The document is OpenAPI 3.2 (for the event streams' `itemSchema`); openapi-python-client 0.29.1 refuses any
+    # version but 3.1 by its number alone, and reads the rest as 3.1 (a media type's `itemSchema` it keeps unread,
+    # which a client of the JSON operations does not need).
+    document.write_text(re.sub(r"^openapi: 3\.2\.\d+$", "openapi: 3.1.0", text, count=1, flags=re.MULTILINE))
     generator = Path(sys.executable).with_name("openapi-python-client")
     subprocess.run(
         [str(generator), "generate", "--path", str(document), "--meta", "none", "--output-path", str(work / "places_client"),

@@ -16,11 +16,17 @@ public struct EventID: Sendable, Hashable, CustomStringConvertible {
         self.final = final
     }
 
-    /// Reads an id a client sends back in `Last-Event-ID`; `invalid_input` naming the header when it is not one of ours.
+    /// The longest `Last-Event-ID` read (the document's bound; the server's ids are far shorter).
+    public static let maximumLength = 100
+
+    /// Reads an id a client sends back in `Last-Event-ID`: letters and digits (the generation), a dash, digits, a dash,
+    /// digits, and `-end` on the last id of a decision's stream. `invalid_input` naming the header when it is not in
+    /// that form. A number past the largest position reads as that position: ahead of any feed, which a stream answers
+    /// with a snapshot, and nothing adds to it.
     public init(parsing text: String) throws(PlacesError) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3 || (parts.count == 4 && parts[3] == "end"), let transaction = Int64(parts[1]), let row = Int64(parts[2]),
-            transaction >= 0, row >= 0,
+        guard text.utf8.count <= EventID.maximumLength, parts.count == 3 || (parts.count == 4 && parts[3] == "end"),
+            let transaction = EventID.number(parts[1]), let row = EventID.number(parts[2]),
             parts[0].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }), !parts[0].isEmpty
         else {
             throw PlacesError.invalid("Last-Event-ID", "Last-Event-ID is not the id of an event of this stream; connect without it")
@@ -28,6 +34,12 @@ public struct EventID: Sendable, Hashable, CustomStringConvertible {
         generation = String(parts[0])
         position = FeedPosition(transaction: transaction, row: row)
         final = parts.count == 4
+    }
+
+    /// A position's number: ASCII digits only (no sign, no space), Int64.max for any past it; nil when not digits.
+    private static func number(_ text: Substring) -> Int64? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        return Int64(text) ?? Int64.max
     }
 
     /// True when the id was made by the database of `generation`.

@@ -50,6 +50,8 @@ public final class LiveFeed: Sendable {
         case shutdown
         /// The database was replaced, or the feed pruned past this instance's position: resume for a snapshot.
         case feedReset = "feed_reset"
+        /// The client closed its connection.
+        case clientLeft = "client_left"
     }
 
     /// Who listens, and to what.

@@ -153,7 +153,9 @@ public struct LiveService: Sendable {
             recheck: recheck
         )
         do {
-            if let resume, resume.isOf(generation: subscription.generation), resume.position.transaction >= subscription.prunedBelow {
+            if let resume, resume.isOf(generation: subscription.generation), resume.position.transaction >= subscription.prunedBelow,
+                try await !isAhead(resume.position, of: subscription.start)
+            {
                 // The client heard the end already.
                 if resume.final {
                     await stream.close()
@@ -183,6 +185,16 @@ public struct LiveService: Sendable {
             await stream.close()
             throw error
         }
+    }
+
+    /// True when `position` is past the feed's horizon: no event has had it yet, so the client did not get it from a
+    /// stream (an id made up, or of a database restored from an older copy). Such a client gets a snapshot, as one
+    /// whose id is older than the feed keeps does: resuming from it would skip every event until the feed got there
+    /// (an hour of keep-alives and nothing else). A position past where this instance's reader stands (`start`) is
+    /// looked up in the database, since another instance may have read further and written it.
+    private func isAhead(_ position: FeedPosition, of start: FeedPosition) async throws -> Bool {
+        guard position > start else { return false }
+        return position > (try await feed.repository.events(after: nil, limit: 0)).through
     }
 
     /// A decision's feed rows as its reader sees them: a `ballot` event for each ballot (who, never what), an `update`

@@ -36,6 +36,7 @@ public struct LiveStream: Sendable {
             case .tooSlow: self = .tooSlow
             case .shutdown: self = .shutdown
             case .feedReset: self = .feedReset
+            case .clientLeft: self = .clientLeft
             }
         }
     }
@@ -124,6 +125,13 @@ public struct LiveStream: Sendable {
     /// Ends the stream from outside (the server is stopping): its signals stop, and a write stuck is interrupted.
     public func end() {
         feed.end(subscription.id, .shutdown)
+    }
+
+    /// Ends the stream because its client closed the connection: noticed when it closes rather than at the next write
+    /// (a keep-alive, up to `LiveFeed.Settings.keepAlive` later), so that `close()` gives its lease up at once and the
+    /// client, reloading, may open another.
+    public func clientLeft() {
+        feed.end(subscription.id, .clientLeft)
     }
 
     /// Leaves the feed and gives the stream's lease up, so that it no longer counts.

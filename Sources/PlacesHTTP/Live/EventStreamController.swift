@@ -63,7 +63,17 @@ struct EventStreamController: Sendable {
         let channel = context.channel
         try? await channel.setOption(.socketOption(.so_sndbuf), value: SocketOptionValue(Self.sendBuffer)).get()
         let logger = context.logger
+        let departure = ClientDeparture { stream.clientLeft() }
         let body = ResponseBody { writer in
+            // A client that closes its connection ends the stream at once, and its lease with it: noticed by the
+            // connection's first handler, which sees the end of its input before the HTTP handlers (which take the
+            // next request only once this answer ends). Had it closed before the handler is there, it is noticed at the
+            // next write, a keep-alive at most `LiveFeed.Settings.keepAlive` later.
+            do {
+                try await channel.pipeline.addHandler(departure, position: .first).get()
+            } catch {
+                stream.clientLeft()
+            }
             // A write stuck on a client that does not read is cut off: once the feed has ended the stream (too slow,
             // or the server stopping), the connection is closed a second later if the stream has not finished by then.
             let watchdog = Task {
@@ -90,6 +100,7 @@ struct EventStreamController: Sendable {
             }
             logger.debug("event stream ended", metadata: ["reason": "\(stream.endedByFeed ?? ending)"])
             await stream.close()
+            try? await channel.pipeline.removeHandler(departure).get()
             // The last chunk; when the client is gone already, that fails, and the connection closes all the same.
             try? await writer.finish(nil)
         }

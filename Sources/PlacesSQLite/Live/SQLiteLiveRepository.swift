@@ -17,15 +17,18 @@ public struct SQLiteLiveRepository: LiveRepository {
             guard let position else {
                 return FeedEvents(events: [], through: horizon, generation: feed.generation, prunedBelow: feed.prunedBelow, pending: false)
             }
-            let events = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT position, kind, subject, detail, version FROM feed
-                    WHERE position >= ? AND kind IN ('decision', 'ballot', 'swipe', 'round', 'notification', 'member', 'account', 'session')
-                    ORDER BY position LIMIT ?
-                    """,
-                arguments: [SQLiteLiveRepository.first(after: position), limit]
-            ).compactMap(SQLiteLiveRepository.event)
+            let events =
+                try SQLiteLiveRepository.first(after: position).map { first in
+                    try Row.fetchAll(
+                        db,
+                        sql: """
+                            SELECT position, kind, subject, detail, version FROM feed
+                            WHERE position >= ? AND kind IN ('decision', 'ballot', 'swipe', 'round', 'notification', 'member', 'account', 'session')
+                            ORDER BY position LIMIT ?
+                            """,
+                        arguments: [first, limit]
+                    ).compactMap(SQLiteLiveRepository.event)
+                } ?? []
             let full = events.count >= limit
             return FeedEvents(
                 events: events,
@@ -38,8 +41,11 @@ public struct SQLiteLiveRepository: LiveRepository {
     }
 
     public func events(of topic: FeedTopic, after position: FeedPosition, before end: FeedPosition, limit: Int) async throws -> [FeedEvent] {
-        // Positions before `end`: below its transaction, or at it when the end is past the row.
-        let bound = end.transaction < end.row ? end.transaction &+ 1 : end.transaction
+        // Nothing follows the last position there is (a client's id may name it: adding one would wrap to the first).
+        guard let first = SQLiteLiveRepository.first(after: position) else { return [] }
+        // Positions before `end`: below its transaction, or at it when the end is past the row (then the transaction
+        // is below the row, so below Int64.max, and one more cannot overflow).
+        let bound = end.transaction < end.row ? end.transaction + 1 : end.transaction
         return try await database.readStatement { db in
             try Row.fetchAll(
                 db,
@@ -48,7 +54,7 @@ public struct SQLiteLiveRepository: LiveRepository {
                     WHERE subject = ? AND kind IN ('decision', 'ballot', 'notification', 'swipe', 'round') AND position >= ? AND position < ?
                     ORDER BY position LIMIT ?
                     """,
-                arguments: [topic.subject, SQLiteLiveRepository.first(after: position), bound, limit]
+                arguments: [topic.subject, first, bound, limit]
             ).compactMap(SQLiteLiveRepository.event).filter(topic.carries)
         }
     }
@@ -84,9 +90,11 @@ public struct SQLiteLiveRepository: LiveRepository {
         }
     }
 
-    /// The first row position after `position` (a row's position is its transaction's).
-    static func first(after position: FeedPosition) -> Int64 {
-        position.transaction > position.row ? position.transaction : position.transaction &+ 1
+    /// The first row position after `position` (a row's position is its transaction's); nil when none can follow it.
+    static func first(after position: FeedPosition) -> Int64? {
+        if position.transaction > position.row { return position.transaction }
+        let (next, overflow) = position.transaction.addingReportingOverflow(1)
+        return overflow ? nil : next
     }
 
     static func event(_ row: Row) -> FeedEvent? {
