@@ -68,14 +68,7 @@ extension EventStreamTests {
             lastEventID: "\(generation)-\(Int64.max)-\(Int64.max)"
         )
         #expect(try await notes.events(1).map(\.name) == ["snapshot"])
-        _ = try await client.object(.post, "/v1/decisions/\(decision)/cancel", token: crew.ana)
-        _ = try await client.object(
-            .post,
-            "/v1/decisions",
-            token: crew.ana,
-            body: ["groupId": crew.id, "method": "tiered", "candidates": ["placeIds": ["lx-a-tasca", "lx-c-cantina"]]],
-            expect: .created
-        )
+        try await EventStreamTests.cancelAndStartAnother(client, crew, decision)
         let note = try await notes.events(2)[1]
         #expect(note.name == "notification")
         #expect(note.object["kind"] as? String == "decisionStarted")

@@ -37,6 +37,18 @@ struct EventStreamTests {
         return try #require(started["id"] as? String)
     }
 
+    /// Ana cancels `decision` and starts another, which notifies Ben and Cleo.
+    static func cancelAndStartAnother(_ client: any TestClientProtocol, _ crew: Crew, _ decision: String) async throws {
+        _ = try await client.object(.post, "/v1/decisions/\(decision)/cancel", token: crew.ana)
+        _ = try await client.object(
+            .post,
+            "/v1/decisions",
+            token: crew.ana,
+            body: ["groupId": crew.id, "method": "tiered", "candidates": ["placeIds": ["lx-a-tasca", "lx-c-cantina"]]],
+            expect: .created
+        )
+    }
+
     static func vote(_ client: any TestClientProtocol, _ decision: String, _ token: String, _ ranking: [String]) async throws {
         _ = try await client.object(.put, "/v1/decisions/\(decision)/ballot", token: token, body: ["ranking": ranking])
     }
@@ -238,14 +250,7 @@ struct EventStreamTests {
             let snapshot = try await stream.events(1)[0]
             #expect(snapshot.name == "snapshot")
             #expect(snapshot.object["unreadCount"] as? Int != nil)
-            _ = try await client.object(.post, "/v1/decisions/\(decision)/cancel", token: crew.ana)
-            _ = try await client.object(
-                .post,
-                "/v1/decisions",
-                token: crew.ana,
-                body: ["groupId": crew.id, "method": "tiered", "candidates": ["placeIds": ["lx-a-tasca", "lx-c-cantina"]]],
-                expect: .created
-            )
+            try await Self.cancelAndStartAnother(client, crew, decision)
             let note = try await stream.events(2)[1]
             #expect(note.name == "notification")
             #expect(note.object["kind"] as? String == "decisionStarted")

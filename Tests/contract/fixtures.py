@@ -120,12 +120,12 @@ def main() -> None:
     collections_to_delete = [api.call("POST", "/v1/collections", me, {"name": f"Scratch {n + 1}"})["id"] for n in range(ONE_SHOT)]
 
     # Decisions of the groups `contract` runs, started by mates (one person has at most 50 open): tiered ones to vote
-    # in, close and cancel, manual ones to pick, and completed random draws (to recount).
-    def decisions(method, count):
+    # in, close and cancel, manual ones to pick, completed random draws (to recount), and ones in a swipe round.
+    def decisions(method, count, **more):
         made = []
         for n in range(count):
             starter = mates[MATES[n % 6]]
-            body = {"groupId": ran[n % 3], "method": method, "candidates": {"placeIds": PLACES}}
+            body = {"groupId": ran[n % 3], "method": method, "candidates": {"placeIds": PLACES}, **more}
             made.append(api.call("POST", "/v1/decisions", starter, body)["id"])
         return made
     tiered, to_close, to_cancel = decisions("tiered", 3), decisions("tiered", ONE_SHOT), decisions("tiered", ONE_SHOT)
@@ -133,6 +133,8 @@ def main() -> None:
     for n, decision in enumerate(to_close):
         api.call("PUT", f"/v1/decisions/{decision}/ballot", mates[MATES[n % 6]], {"ranking": PLACES[:1]})
     to_pick, completed = decisions("manual", ONE_SHOT), decisions("random", 3)
+    # Decisions in a swipe round that stays open (the mates never answer), with a veto for every place.
+    in_round = decisions("tiered", 3, swipe={"vetoes": 10})
 
     # Places of `contract`'s own: live ones (to change and delete) and deleted ones (to restore).
     def own_place(n):
@@ -158,7 +160,8 @@ def main() -> None:
         "collections": collections, "all-collections": collections + empty, "empty-collections": empty, "collections-to-delete": collections_to_delete,
         "tiered-decisions": tiered, "decisions-to-close": to_close, "decisions-to-cancel": to_cancel,
         "decisions-to-pick": to_pick, "completed-decisions": completed,
-        "decisions": tiered + to_pick + completed, "followed-decisions": tiered, "notifications": notifications,
+        "decisions": tiered + to_pick + completed + in_round, "followed-decisions": tiered + in_round,
+        "round-decisions": in_round, "notifications": notifications,
     }
     dictionaries = "\n# Made by fixtures.py for this run.\n" + "".join(
         f"[dictionaries.{name}]\nvalues = {toml_list(values)}\n\n" for name, values in made.items()

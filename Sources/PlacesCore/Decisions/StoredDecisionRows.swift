@@ -42,4 +42,17 @@ public enum StoredDecisionRows {
         }
         return Dictionary(people.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
+
+    /// What makes an active decision `d` worth a look for what may be due, besides a deadline the engine compares
+    /// itself (`DecisionRepository.activeDecisions(dueBy:)`), and their order: the same SQL on both engines.
+    public static let mayBeDue = """
+        OR (d.swipe_rule IS NOT NULL AND d.round_result IS NULL)
+        OR (d.group_id IS NOT NULL AND EXISTS (
+            SELECT 1 FROM decision_participant p WHERE p.decision_id = d.id
+                AND NOT EXISTS (SELECT 1 FROM group_member m WHERE m.group_id = d.group_id AND m.user_id = p.user_id)))
+        OR (d.method = 'tiered' AND EXISTS (SELECT 1 FROM ballot b WHERE b.decision_id = d.id) AND NOT EXISTS (
+            SELECT 1 FROM decision_participant p WHERE p.decision_id = d.id
+                AND NOT EXISTS (SELECT 1 FROM ballot b WHERE b.decision_id = d.id AND b.user_id = p.user_id)))
+        ) ORDER BY d.deadline IS NULL, d.deadline, d.id
+        """
 }

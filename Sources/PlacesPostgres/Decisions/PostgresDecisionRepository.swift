@@ -130,18 +130,8 @@ public struct PostgresDecisionRepository: DecisionRepository {
         let rows = try await database.read { connection in
             try await connection.rows(
                 """
-                SELECT d.id FROM decision d
-                WHERE d.status = 'active' AND (
-                    d.deadline <= \(Timestamp.text(date))
-                    OR (d.swipe_rule IS NOT NULL AND d.round_result IS NULL)
-                    OR (d.group_id IS NOT NULL AND EXISTS (
-                        SELECT 1 FROM decision_participant p WHERE p.decision_id = d.id
-                            AND NOT EXISTS (SELECT 1 FROM group_member m WHERE m.group_id = d.group_id AND m.user_id = p.user_id)))
-                    OR (d.method = 'tiered' AND EXISTS (SELECT 1 FROM ballot b WHERE b.decision_id = d.id) AND NOT EXISTS (
-                        SELECT 1 FROM decision_participant p WHERE p.decision_id = d.id
-                            AND NOT EXISTS (SELECT 1 FROM ballot b WHERE b.decision_id = d.id AND b.user_id = p.user_id)))
-                )
-                ORDER BY d.deadline NULLS LAST, d.id
+                SELECT d.id FROM decision d WHERE d.status = 'active' AND (d.deadline <= \(Timestamp.text(date))
+                \(unescaped: StoredDecisionRows.mayBeDue)
                 """,
                 logger: database.logger
             )
