@@ -9,7 +9,7 @@ extension Places {
         static let configuration = CommandConfiguration(
             commandName: "collection",
             abstract: "Collections of places, acting as a user on the database file.",
-            subcommands: [Create.self, EveryPage<List>.self, Show.self, Update.self, OneCall<Delete>.self, Add.self, Remove.self, Order.self]
+            subcommands: [Create.self, EveryPage<List>.self, Show.self, Update.self, OneCall<Delete>.self, Add.self, TwoCall<Remove>.self, Order.self]
         )
 
         /// The flag that replaces each deprecated field.
@@ -89,16 +89,10 @@ extension Places {
             }
         }
 
-        struct Remove: ActingCommand {
-            static let configuration = CommandConfiguration(abstract: "Remove a place.")
-            @Argument(help: "The collection's id.") var id: String
-            @Argument(help: "The place's id.") var placeID: String
-            @OptionGroup var acting: ActingOptions
-
-            func answer(_ together: Together) async throws -> Done {
-                try await together.services.collections.remove(together.caller, id: id, placeID: placeID)
-                return Done("removed")
-            }
+        enum Remove: PairCall {
+            static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a place.")
+            static let arguments = (first: ArgumentHelp("The collection's id.", valueName: "id"), second: ArgumentHelp("The place's id.", valueName: "place-id"))
+            static let call = Done.after("removed", CollectionService.remove(_:id:placeID:))
         }
 
         struct Order: ActingCommand {

@@ -11,7 +11,7 @@ extension Places {
             abstract: "Group decisions and ballots, acting as a user on the database file.",
             subcommands: [
                 Start.self, EveryPage<List>.self, OneCall<Show>.self, Answers.self, Vote.self, OneCall<Close>.self, OneCall<Cancel>.self,
-                Pick.self, OneCall<Recount>.self,
+                TwoCall<Pick>.self, OneCall<Recount>.self,
             ]
         )
 
@@ -165,15 +165,10 @@ extension Places {
             static let call: UserCall = DecisionService.cancel(_:id:)
         }
 
-        struct Pick: ActingCommand {
-            static let configuration = CommandConfiguration(abstract: "Pick the place of a manual decision.")
-            @Argument(help: "The decision's id.") var id: String
-            @Argument(help: "The place's id.") var placeID: String
-            @OptionGroup var acting: ActingOptions
-
-            func answer(_ together: Together) async throws -> DecisionView {
-                try await together.services.decisions.pick(together.caller, id: id, placeID: placeID)
-            }
+        enum Pick: PairCall {
+            static let configuration = CommandConfiguration(commandName: "pick", abstract: "Pick the place of a manual decision.")
+            static let arguments = (first: ArgumentHelp("The decision's id.", valueName: "id"), second: ArgumentHelp("The place's id.", valueName: "place-id"))
+            static let call: UserPairCall<DecisionService, DecisionView> = { decisions in { try await decisions.pick($0, id: $1, placeID: $2) } }
         }
 
         enum Recount: DecisionCall {

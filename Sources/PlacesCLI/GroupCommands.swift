@@ -62,8 +62,8 @@ extension Places {
             commandName: "group",
             abstract: "Groups, invitations and members, acting as a user on the database file.",
             subcommands: [
-                Create.self, EveryPage<List>.self, OneCall<Show>.self, Update.self, OneCall<Delete>.self, Invite.self, Answer.self, Leave.self,
-                Remove.self, Role.self,
+                Create.self, EveryPage<List>.self, OneCall<Show>.self, Update.self, OneCall<Delete>.self, TwoCall<Invite>.self, Answer.self, Leave.self,
+                TwoCall<Remove>.self, Role.self,
             ]
         )
 
@@ -127,15 +127,10 @@ extension Places {
             static let call = Done.after("deleted", GroupService.deleteGroup(_:id:))
         }
 
-        struct Invite: ActingCommand {
-            static let configuration = CommandConfiguration(abstract: "Invite someone into a group (admins).")
-            @Argument(help: "The group's id.") var id: String
-            @Argument(help: "Their username.") var username: String
-            @OptionGroup var acting: ActingOptions
-
-            func answer(_ together: Together) async throws -> GroupInvitation {
-                try await together.services.groups.invite(together.caller, groupID: id, username: username)
-            }
+        enum Invite: PairCall {
+            static let configuration = CommandConfiguration(commandName: "invite", abstract: "Invite someone into a group (admins).")
+            static let arguments = (first: ArgumentHelp("The group's id.", valueName: "id"), second: ArgumentHelp("Their username.", valueName: "username"))
+            static let call: UserPairCall = GroupService.invite(_:groupID:username:)
         }
 
         struct Answer: AsyncParsableCommand {
@@ -178,16 +173,10 @@ extension Places {
             }
         }
 
-        struct Remove: ActingCommand {
-            static let configuration = CommandConfiguration(abstract: "Remove a member (admins).")
-            @Argument(help: "The group's id.") var id: String
-            @Argument(help: "Their username.") var username: String
-            @OptionGroup var acting: ActingOptions
-
-            func answer(_ together: Together) async throws -> Done {
-                try await together.services.groups.removeMember(together.caller, groupID: id, username: username)
-                return Done("removed")
-            }
+        enum Remove: PairCall {
+            static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a member (admins).")
+            static let arguments = (first: ArgumentHelp("The group's id.", valueName: "id"), second: ArgumentHelp("Their username.", valueName: "username"))
+            static let call = Done.after("removed", GroupService.removeMember(_:groupID:username:))
         }
 
         struct Role: ActingCommand {
