@@ -10,7 +10,7 @@ extension Places {
             commandName: "decision",
             abstract: "Group decisions and ballots, acting as a user on the database file.",
             subcommands: [
-                Start.self, EveryPage<List>.self, OneCall<Show>.self, Answers.self, Vote.self, OneCall<Close>.self, OneCall<Cancel>.self,
+                Start.self, EveryPage<List>.self, OneCall<Show>.self, WithValues<Answers>.self, WithValues<Vote>.self, OneCall<Close>.self, OneCall<Cancel>.self,
                 TwoCall<Pick>.self, OneCall<Recount>.self,
             ]
         )
@@ -116,42 +116,33 @@ extension Places {
             static let call: UserCall = DecisionService.view(_:id:)
         }
 
-        struct Answers: ActingCommand {
+        enum Answers: ValuesCall {
             static let configuration = CommandConfiguration(
                 commandName: "swipe",
                 abstract: "Answer in a decision's swipe round: PLACE=yes, PLACE=no or PLACE=veto, all saved or none.",
                 discussion: "For example: places decision swipe d-… lx-a-tasca=yes lx-b-miradouro=veto. Nobody else sees your answers."
             )
-            @Argument(help: "The decision's id.") var id: String
-            @Argument(help: "PLACE=ANSWER, one or more (yes, no or veto).") var answers: [String]
-            @OptionGroup var acting: ActingOptions
+            static let values = ArgumentHelp("PLACE=ANSWER, one or more (yes, no or veto).", valueName: "answers")
 
-            /// The answers the arguments give.
-            func given() throws(PlacesError) -> SwipeAnswers {
+            static func call(_ decisions: DecisionService, _ caller: User, _ id: String, _ values: [String]) async throws -> DecisionView {
                 var given: [(placeId: String, answer: SwipeAnswer)] = []
-                for argument in answers {
+                for argument in values {
                     let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
                     guard parts.count == 2, !parts[0].isEmpty, let answer = SwipeAnswer(rawValue: parts[1]) else {
-                        throw .invalid("answer", "\(PlacesError.quoted(argument)) is not PLACE=yes, PLACE=no or PLACE=veto")
+                        throw PlacesError.invalid("answer", "\(PlacesError.quoted(argument)) is not PLACE=yes, PLACE=no or PLACE=veto")
                     }
                     given.append((parts[0], answer))
                 }
-                return SwipeAnswers(answers: given)
-            }
-
-            func answer(_ together: Together) async throws -> DecisionView {
-                try await together.services.decisions.swipe(together.caller, id: id, try given())
+                return try await decisions.swipe(caller, id: id, SwipeAnswers(answers: given))
             }
         }
 
-        struct Vote: ActingCommand {
-            static let configuration = CommandConfiguration(abstract: "Cast or replace a ballot: place ids, best first.")
-            @Argument(help: "The decision's id.") var id: String
-            @Argument(help: "Place ids, best first.") var ranking: [String]
-            @OptionGroup var acting: ActingOptions
+        enum Vote: ValuesCall {
+            static let configuration = CommandConfiguration(commandName: "vote", abstract: "Cast or replace a ballot: place ids, best first.")
+            static let values = ArgumentHelp("Place ids, best first.", valueName: "ranking")
 
-            func answer(_ together: Together) async throws -> DecisionView {
-                try await together.services.decisions.vote(together.caller, id: id, CastBallot(ranking: ranking))
+            static func call(_ decisions: DecisionService, _ caller: User, _ id: String, _ values: [String]) async throws -> DecisionView {
+                try await decisions.vote(caller, id: id, CastBallot(ranking: values))
             }
         }
 
@@ -229,6 +220,29 @@ extension Places {
 
 /// A `places decision` subcommand that is one call of the decision service about the decision it names.
 protocol DecisionCall: ServiceCall where Service == DecisionService {}
+
+/// A `places decision` subcommand about the decision it names and the values that follow it (a ranking, answers).
+protocol ValuesCall {
+    /// The subcommand's name and abstract.
+    static var configuration: CommandConfiguration { get }
+    /// The values' help.
+    static var values: ArgumentHelp { get }
+    /// The call, with the values as given.
+    static func call(_ decisions: DecisionService, _ caller: User, _ id: String, _ values: [String]) async throws -> DecisionView
+}
+
+/// A subcommand that is one `ValuesCall`: the decision's id, one or more values, and whom it acts for.
+struct WithValues<Call: ValuesCall>: ActingCommand {
+    static var configuration: CommandConfiguration { Call.configuration }
+
+    @Argument(help: "The decision's id.") var id: String
+    @Argument(help: Call.values) var values: [String]
+    @OptionGroup var acting: ActingOptions
+
+    func answer(_ together: Together) async throws -> DecisionView {
+        try await Call.call(together.services.decisions, together.caller, id, values)
+    }
+}
 
 extension DecisionCall {
     static var argument: ArgumentHelp { ArgumentHelp("The decision's id.", valueName: "id") }

@@ -2,6 +2,7 @@ import Foundation
 
 /// A group (or one person) settling where to go: candidate places, a method, participants, and in the end a
 /// result that explains itself.
+@PublicInit
 public struct Decision: Sendable, Hashable {
     /// How the winner is chosen.
     public enum Method: String, Sendable, Hashable, Codable, CaseIterable {
@@ -70,67 +71,4 @@ public struct Decision: Sendable, Hashable {
     public var inRound: Bool { status == .active && swipe != nil && round == nil }
     /// The candidates the method chooses among: the round's survivors once it ended, or every candidate.
     public var survivors: [String] { round?.survivors ?? candidates }
-
-    /// Makes a decision.
-    public init(
-        id: String,
-        groupId: String?,
-        createdBy: String,
-        title: String?,
-        method: Method,
-        status: Status,
-        candidates: [String],
-        participants: [String],
-        weighted: Bool,
-        scheduled: Bool,
-        seed: UInt64,
-        deadline: Date?,
-        visitDate: String?,
-        createdAt: Date,
-        endedAt: Date? = nil,
-        reminderSentAt: Date? = nil,
-        result: DecisionResult? = nil
-    ) {
-        self.id = id
-        self.groupId = groupId
-        self.createdBy = createdBy
-        self.title = title
-        self.method = method
-        self.status = status
-        self.candidates = candidates
-        self.participants = participants
-        self.weighted = weighted
-        self.scheduled = scheduled
-        self.seed = seed
-        self.deadline = deadline
-        self.visitDate = visitDate
-        self.createdAt = createdAt
-        self.endedAt = endedAt
-        self.reminderSentAt = reminderSentAt
-        self.result = result
-    }
-}
-
-/// A participant who left the decision's group while it was open: no longer a participant, their ballot withdrawn.
-@PublicInit
-public struct Departure: Sendable, Hashable, Codable {
-    /// Who left.
-    public var userId: String
-    /// When they stopped taking part.
-    public var at: Date
-    /// True when they had voted and their ballot was taken out of the count.
-    public var ballotWithdrawn: Bool
-}
-
-/// One participant's ranking of the candidates, best first; candidates left out tie below the ranked ones.
-@PublicInit
-public struct Ballot: Sendable, Hashable, Codable {
-    /// Who voted.
-    public var userId: String
-    /// Place ids, best first, each at most once.
-    public var ranking: [String]
-    /// When first cast.
-    public var castAt: Date
-    /// When last changed.
-    public var updatedAt: Date
 }

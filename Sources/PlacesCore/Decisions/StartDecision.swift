@@ -15,43 +15,20 @@ public struct StartDecision: Sendable, Equatable {
     }
 
     /// A nearby query that picks candidates: a point, a radius in miles (at most 20, refused rather than capped, so a
-    /// group never votes over other places than it asked for), how many to take, and the filters of nearby.
+    /// group never votes over other places than it asked for), how many to take, and the filters of nearby. Only the
+    /// point is required.
+    @PublicInit
     public struct NearbyCandidates: Sendable, Equatable {
         public var lat: Double?
         public var lon: Double?
         public var radiusMiles: Double?
         public var limit: Int?
         public var kind: String?
-        public var tags: [String]
+        public var tags: [String] = []
         public var cuisine: String?
         public var minPrice: Int?
         public var maxPrice: Int?
         public var minRating: Double?
-
-        /// Makes a query; only the point is required.
-        public init(
-            lat: Double?,
-            lon: Double?,
-            radiusMiles: Double? = nil,
-            limit: Int? = nil,
-            kind: String? = nil,
-            tags: [String] = [],
-            cuisine: String? = nil,
-            minPrice: Int? = nil,
-            maxPrice: Int? = nil,
-            minRating: Double? = nil
-        ) {
-            self.lat = lat
-            self.lon = lon
-            self.radiusMiles = radiusMiles
-            self.limit = limit
-            self.kind = kind
-            self.tags = tags
-            self.cuisine = cuisine
-            self.minPrice = minPrice
-            self.maxPrice = maxPrice
-            self.minRating = minRating
-        }
     }
 
     /// A swipe round before the method, as asked: every field optional (`vetoes` defaults to 1).
