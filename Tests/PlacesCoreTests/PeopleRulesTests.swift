@@ -160,3 +160,20 @@ struct PeopleRulesTests {
         #expect(throws: PlacesError.self) { try PageRequest.double("x") }
     }
 }
+
+@Suite("Group succession")
+struct GroupSuccessionTests {
+    @Test func theMemberWhoJoinedFirstTakesOverThenByUsernameKeyThenId() {
+        let member = GroupSuccession.Candidate.init(userID:joinedAt:usernameKey:)
+        #expect(GroupSuccession.eldest([]) == nil)
+        #expect(
+            GroupSuccession.eldest([
+                member("u-3", "2026-11-20T10:00:00Z", "cara"), member("u-2", "2026-11-20T09:00:00Z", "ben"),
+                member("u-1", "2026-11-20T09:00:00Z", "bea"),
+            ]) == "u-1"
+        )
+        // Byte order, as both engines compare stored text ("Z" sorts before "a"; "é" after every ASCII letter).
+        #expect(GroupSuccession.eldest([member("u-1", "t", "élan"), member("u-2", "t", "zed")]) == "u-2")
+        #expect(GroupSuccession.eldest([member("u-b", "t", "same"), member("u-a", "t", "same")]) == "u-a")
+    }
+}

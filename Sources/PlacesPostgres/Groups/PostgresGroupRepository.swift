@@ -226,25 +226,33 @@ public struct PostgresGroupRepository: GroupRepository {
 
     /// Keeps the groups someone left without naming a successor whole, in the caller's transaction (after their
     /// memberships are gone): an empty group ends, and one left without an admin gets its longest-standing member as
-    /// admin.
+    /// admin (`GroupSuccession`).
     static func afterLeaving(_ groupIDs: [String], on connection: PostgresConnection, database: PostgresPlacesDatabase) async throws {
         guard !groupIDs.isEmpty else { return }
         try await lock(groupIDs, on: connection, database: database)
         try await deleteIfEmpty(groupIDs, on: connection, database: database)
-        try await connection.execute(
+        let rows = try await connection.rows(
             """
-            UPDATE group_member m SET role = 'admin'
-            FROM (
-                SELECT DISTINCT ON (e.group_id) e.group_id, e.user_id
-                FROM group_member e JOIN user_account u ON u.id = e.user_id
-                WHERE e.group_id = ANY(\(groupIDs))
-                    AND NOT EXISTS (SELECT 1 FROM group_member a WHERE a.group_id = e.group_id AND a.role = 'admin')
-                ORDER BY e.group_id, e.joined_at, u.username_key, u.id
-            ) eldest
-            WHERE m.group_id = eldest.group_id AND m.user_id = eldest.user_id
+            SELECT m.group_id, m.user_id, m.joined_at, u.username_key
+            FROM group_member m JOIN user_account u ON u.id = m.user_id
+            WHERE m.group_id = ANY(\(groupIDs))
+                AND NOT EXISTS (SELECT 1 FROM group_member a WHERE a.group_id = m.group_id AND a.role = 'admin')
             """,
             logger: database.logger
         )
+        var members: [String: [GroupSuccession.Candidate]] = [:]
+        for row in rows {
+            members[try row.get("group_id"), default: []].append(
+                GroupSuccession.Candidate(userID: try row.get("user_id"), joinedAt: try row.get("joined_at"), usernameKey: try row.get("username_key"))
+            )
+        }
+        for (groupID, candidates) in members.sorted(by: { $0.key < $1.key }) {
+            guard let eldest = GroupSuccession.eldest(candidates) else { continue }
+            try await connection.execute(
+                "UPDATE group_member SET role = 'admin' WHERE group_id = \(groupID) AND user_id = \(eldest)",
+                logger: database.logger
+            )
+        }
     }
 
     /// The groups `chosen` holds (a `WITH` the query defines before this), each with its members, admins first, then by

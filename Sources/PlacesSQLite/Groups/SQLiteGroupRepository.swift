@@ -171,22 +171,19 @@ public struct SQLiteGroupRepository: GroupRepository {
     }
 
     /// Keeps the groups someone left without naming a successor whole: an empty group ends, and one left without
-    /// an admin gets its longest-standing member as admin.
+    /// an admin gets its longest-standing member as admin (`GroupSuccession`).
     static func afterLeaving(_ groupIDs: [String], in db: Database) throws {
         try deleteIfEmpty(groupIDs, in: db)
         for groupID in groupIDs {
-            try db.execute(
-                sql: """
-                    UPDATE group_member SET role = 'admin'
-                    WHERE group_id = ?1
-                        AND NOT EXISTS (SELECT 1 FROM group_member WHERE group_id = ?1 AND role = 'admin')
-                        AND user_id = (
-                            SELECT m.user_id FROM group_member m JOIN user_account u ON u.id = m.user_id
-                            WHERE m.group_id = ?1 ORDER BY m.joined_at, u.username_key, u.id LIMIT 1
-                        )
-                    """,
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM group_member WHERE group_id = ? AND role = 'admin'", arguments: [groupID]) == nil
+            else { continue }
+            let members = try Row.fetchAll(
+                db,
+                sql: "SELECT m.user_id, m.joined_at, u.username_key FROM group_member m JOIN user_account u ON u.id = m.user_id WHERE m.group_id = ?",
                 arguments: [groupID]
-            )
+            ).map { GroupSuccession.Candidate(userID: $0["user_id"], joinedAt: $0["joined_at"], usernameKey: $0["username_key"]) }
+            guard let eldest = GroupSuccession.eldest(members) else { continue }
+            try db.execute(sql: "UPDATE group_member SET role = 'admin' WHERE group_id = ? AND user_id = ?", arguments: [groupID, eldest])
         }
     }
 
