@@ -7,7 +7,8 @@ Usage: Tests/cluster/run-cluster-test.py PLACES_BINARY   (CI runs it from .ci/ru
 
 Through nginx it runs the README's three-person tiered decision, 1,000 place writes from parallel threads (midway it
 kills one instance with SIGKILL, later it restarts PostgreSQL; writes answered 502 or 503 are tried again and
-counted), brings the killed instance back, and sends 50 ballots on one decision at the same moment. Live streams of
+counted), brings the killed instance back, and sends 50 ballots on one decision at the same moment (then 50 members'
+answers in a swipe round, which must end it once). Live streams of
 one decision are held meanwhile (on single instances and through nginx) while ballots go through the others: a
 latency figure, a removed member's stream ending, and every stream (resumed with Last-Event-ID after the kill
 and the restart) checked against the feed itself for no gap and no repeat. Then it checks
@@ -560,6 +561,38 @@ def ballots_at_once(base, decision, tokens, places):
     return result
 
 
+def swipes_at_once(base, database, group, tokens, places):
+    """A decision with a swipe round among the same members, whose every answer is sent at the same moment (one
+    veto, on the first place): the round ends once, with every answer counted and the vetoed place out."""
+    body = {"groupId": group, "method": "tiered", "title": "Swipes at once", "swipe": {"vetoes": 1}, "candidates": {"placeIds": places}}
+    decision = expect(base, "POST", "/v1/decisions", body, tokens[0], status=201)["id"]
+    start = threading.Barrier(len(tokens))
+    statuses = [None] * len(tokens)
+
+    def answer(i):
+        answers = [{"placeId": place, "answer": "veto" if i == 0 and place == places[0] else "yes"} for place in places]
+        start.wait()
+        try:
+            statuses[i] = send(base, "PUT", f"/v1/decisions/{decision}/swipes", {"answers": answers}, tokens[i])[0]
+        except OSError as error:
+            statuses[i] = f"no answer ({error})"
+
+    threads = [threading.Thread(target=answer, args=(i,)) for i in range(len(tokens))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    refused = [status for status in statuses if status != 200]
+    if refused:
+        fail(f"{len(refused)} of {len(tokens)} simultaneous answers were not answered 200: {sorted(map(str, refused))[:5]}")
+    ended = database.rows(f"SELECT count(*) FROM feed WHERE kind = 'round' AND subject = {quoted([decision])}")
+    stored = database.rows(f"SELECT count(*) FROM swipe WHERE decision_id = {quoted([decision])}")
+    survivors = (expect(base, "GET", f"/v1/decisions/{decision}", token=tokens[1]).get("roundResult") or {}).get("survivors")
+    if ended != [["1"]] or stored != [[str(len(tokens) * len(places))]] or survivors != places[1:]:
+        fail(f"the swipe round of {len(tokens)} answering at once ended {ended} times with {stored} answers stored and "
+             f"survivors {survivors} (expected once, {len(tokens) * len(places)}, {places[1:]})")
+
+
 def check_same_result(instances, decision, token, result):
     """Each instance, asked directly, shows the decision with the result the balancer's answer had."""
     for instance in instances:
@@ -893,9 +926,10 @@ def run(cluster, rng, started):
         decision, group, tokens, places = members_decision(base, cluster.database)
     with Timed(f"nginx sending to instance {victim.name} again (its fail_timeout)"):
         cluster.nginx.wait_until_balanced()
-    with Timed(f"{MEMBERS} ballots at once"):
+    with Timed(f"{MEMBERS} ballots at once, then {MEMBERS} members' swipe answers at once"):
         offset = cluster.nginx.log_size()
         result = ballots_at_once(base, decision, tokens, places)
+        swipes_at_once(base, cluster.database, group, tokens, places)
         served = cluster.nginx.upstreams_since(offset)
         notes.append(f"the {MEMBERS} simultaneous ballots were served by " + ", ".join(
             f"{instance.name}: {served.count(f'127.0.0.1:{instance.port}')}" for instance in cluster.instances))
