@@ -74,4 +74,12 @@ struct DecisionStagesTests {
         let again = try DecisionStages.next(Self.state(.random), .close, now: Self.start, facts: Self.facts)
         #expect(again.state.decision.result?.winner == result.winner, "the same seed draws the same place")
     }
+
+    @Test func aBallotNamingAPlaceTheRoundRemovedIsRefusedEvenWhenCheckedBeforeItEnded() throws {
+        var read = Self.state(deadline: nil)
+        read.decision.swipe = SwipeRule(vetoes: 1, minYes: nil, deadline: nil)
+        read.decision.round = RoundResult(survivors: ["a"], counts: [], vetoes: 1, minYes: nil, participants: 3, reasoning: "")
+        let step = try DecisionStages.next(read, .ballot(voter: "u-bob", ranking: ["a", "b"]), now: Self.start, facts: Self.facts)
+        #expect(step.refusal?.code == .invalidInput && step.refusal?.field == "ranking" && step.state.ballots.isEmpty)
+    }
 }

@@ -180,6 +180,10 @@ enum DecisionStages {
                 throw PlacesError(.conflict, "the decision is \(decision.status.rawValue); ballots are no longer taken")
             }
             guard !decision.inRound else { throw PlacesError(.conflict, "the swipe round is still open; ballots are taken once it ends") }
+            // The round may have ended since the caller's ranking was checked.
+            if let removed = ranking.first(where: { !decision.survivors.contains($0) }) {
+                throw PlacesError.invalid("ranking", "place \(PlacesError.quoted(removed)) did not survive the swipe round")
+            }
             // They may have left the group since it was read.
             guard decision.participants.contains(voter) else { throw .forbidden("only the decision's participants vote") }
             if let index = step.state.ballots.firstIndex(where: { $0.userId == voter }) {

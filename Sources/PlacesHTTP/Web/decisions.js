@@ -83,8 +83,10 @@ export class Decisions {
     byId("decisions-status").textContent = "";
     this.decision = decision;
     this.ranking = decision.myBallot && decision.myBallot.length ? [...decision.myBallot] : [];
-    for (const candidate of decision.candidates) {
-      if (!this.ranking.includes(candidate.placeId)) this.ranking.push(candidate.placeId);
+    // After a swipe round, the ballot ranks its survivors only.
+    const survivors = decision.roundResult ? decision.roundResult.survivors : decision.candidates.map((c) => c.placeId);
+    for (const placeId of survivors) {
+      if (!this.ranking.includes(placeId)) this.ranking.push(placeId);
     }
     this.events = 0;
     this.section.dataset.events = "0";
@@ -151,23 +153,27 @@ export class Decisions {
       this.news,
       `A ${METHOD_WORDS[decision.method]}, ${STATUS_WORDS[decision.status] || decision.status}${decision.method === "tiered"
         ? `, ${counted(decision.ballotCount, "ballot")}${decision.status === "active" ? " so far" : ""}` : ""}.`,
+      decision.swipe && decision.swipe.open ? "The swipe round is open: the ballot comes once everyone has answered." : "",
       decision.status === "active" && waiting.length ? `Waiting for ${listed(waiting)}.` : "",
     ];
     byId("decision-state").textContent = state.filter(Boolean).join(" ");
-    byId("decision-ballot").hidden = !(decision.status === "active" && decision.method === "tiered" && participant);
+    const inRound = Boolean(decision.swipe && decision.swipe.open);
+    byId("decision-ballot").hidden = !(decision.status === "active" && decision.method === "tiered" && participant && !inRound);
     byId("ballot-submit").textContent = decision.myBallot ? "Change my ballot" : "Cast my ballot";
     const result = byId("decision-result");
     const shown = decision.result || (decision.tallyVisible ? decision.provisional : null);
     result.hidden = !shown;
     if (shown) {
-      const winner = this.name(shown.winner);
-      const heading = element("h3", decision.result ? `${winner} wins` : `So far ${winner} leads`);
+      // Nothing that survived the swipe round means no winner.
+      const winner = shown.winner ? this.name(shown.winner) : "";
+      const heading = element("h3", !shown.winner ? "No place survived the swipe round"
+        : decision.result ? `${winner} wins` : `So far ${winner} leads`);
       const order = element("ol");
       order.append(...(shown.ranking || []).map((id) => element("li", this.name(id))));
       const parts = [heading];
       if (decision.result && shown.reasoning) parts.push(element("p", this.named(shown.reasoning)));
       parts.push(order);
-      if (decision.result) parts.push(button(`Show ${winner} on the map`, () => this.openPlace(shown.winner)));
+      if (decision.result && shown.winner) parts.push(button(`Show ${winner} on the map`, () => this.openPlace(shown.winner)));
       result.replaceChildren(...parts);
       result.dataset.winner = shown.winner || "";
       result.dataset.final = String(Boolean(decision.result));
