@@ -35,6 +35,9 @@ struct SwipeRoundTests {
             // No ballot while the round is open; a place that is no candidate is not found; a bad answer is named.
             #expect(try await client.json(.put, "/v1/decisions/\(id)/ballot", token: crew.ben, body: ["ranking": ["lx-a-tasca"]]).status == .conflict)
             #expect(try await client.json(.put, "/v1/decisions/\(id)/swipes/nowhere", token: crew.ben, body: ["answer": "yes"]).status == .notFound)
+            let unknown = try await client.json(.put, "/v1/decisions/\(id)/swipes", token: crew.ben, body: Self.answers(["nowhere": "yes"]).merging(
+                ["answers": [["placeId": "nowhere", "answer": "yes"]]], uniquingKeysWith: { _, given in given }))
+            #expect(unknown.status == .badRequest && String(buffer: unknown.body).contains(#""field":"answers""#))
             let bad = try await client.json(.put, "/v1/decisions/\(id)/swipes/lx-a-tasca", token: crew.ben, body: ["answer": "maybe"])
             #expect(bad.status == .badRequest && String(buffer: bad.body).contains(#""field":"answer""#))
 

@@ -18,15 +18,31 @@ extension DecisionService {
     }
 
     /// Gives or changes the caller's answers in the decision's swipe round, all or nothing (participants, while the
-    /// round is open). The answers that make everyone done end the round, in the same transaction.
+    /// round is open). The answers that make everyone done end the round, in the same transaction. A place that is no
+    /// candidate is bad input, naming `answers`.
     public func swipe(_ caller: User, id: String, _ answers: SwipeAnswers) async throws -> DecisionView {
+        try await swipe(caller, id: id, answers) { .invalid("answers", "place \(PlacesError.quoted($0)) is not one of the decision's candidates") }
+    }
+
+    /// Gives or changes the caller's answer on one place (`PUT …/swipes/{placeId}`): a place that is no candidate is
+    /// not found.
+    public func swipe(_ caller: User, id: String, placeID: String, answer: SwipeAnswer) async throws -> DecisionView {
+        try await swipe(caller, id: id, SwipeAnswers(answers: [(placeID, answer)])) {
+            .notFound("place \(PlacesError.quoted($0)) is not one of the decision's candidates")
+        }
+    }
+
+    private func swipe(
+        _ caller: User,
+        id: String,
+        _ answers: SwipeAnswers,
+        unknown: (String) -> PlacesError
+    ) async throws -> DecisionView {
         let read = try await readable(caller, existing(id))
         guard read.decision.participants.contains(caller.id) else { throw PlacesError.forbidden("only the decision's participants answer") }
         var given: [String: SwipeAnswer] = [:]
         for (placeID, answer) in answers.answers {
-            guard read.decision.candidates.contains(placeID) else {
-                throw PlacesError.notFound("place \(PlacesError.quoted(placeID)) is not one of the decision's candidates")
-            }
+            guard read.decision.candidates.contains(placeID) else { throw unknown(placeID) }
             guard given.updateValue(answer, forKey: placeID) == nil else {
                 throw PlacesError.invalid("answers", "place \(PlacesError.quoted(placeID)) is answered twice")
             }

@@ -15,8 +15,10 @@ struct DecisionController: Sendable {
     /// `PUT /v1/decisions/{id}/swipes/{placeId} {answer}` (participants, while the round is open).
     @Sendable func swipe(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
         let body = try await RequestBody.object(request, context: context, allowed: ["answer"])
-        let answers = SwipeAnswers(answers: [(try context.pathText("placeId"), try SwipeAnswers.answer(body))])
-        return try JSONResponse.make(try await decisions.swipe(caller.user, id: try context.pathText("id"), answers))
+        let answer = try SwipeAnswers.answer(body)
+        return try JSONResponse.make(
+            try await decisions.swipe(caller.user, id: try context.pathText("id"), placeID: try context.pathText("placeId"), answer: answer)
+        )
     }
 }
 
