@@ -533,27 +533,33 @@ def members_decision(base, database):
     return decision, group, tokens, places
 
 
-def ballots_at_once(base, decision, tokens, places):
-    """Every member's ballot sent at the same moment, each from its own thread; the answers' statuses."""
+def at_once(base, path, bodies, tokens, what):
+    """Each member's request (PUT `path` with their body) sent at the same moment, each from its own thread; fails
+    unless every one is answered 200."""
     start = threading.Barrier(len(tokens))
     statuses = [None] * len(tokens)
 
-    def cast(i):
-        ranking = places[i % len(places):] + places[:i % len(places)]
+    def put(i):
         start.wait()
         try:
-            statuses[i] = send(base, "PUT", f"/v1/decisions/{decision}/ballot", {"ranking": ranking}, tokens[i])[0]
+            statuses[i] = send(base, "PUT", path, bodies[i], tokens[i])[0]
         except OSError as error:
             statuses[i] = f"no answer ({error})"
 
-    threads = [threading.Thread(target=cast, args=(i,)) for i in range(len(tokens))]
+    threads = [threading.Thread(target=put, args=(i,)) for i in range(len(tokens))]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
     refused = [status for status in statuses if status != 200]
     if refused:
-        fail(f"{len(refused)} of {len(tokens)} simultaneous ballots were not answered 200: {sorted(map(str, refused))[:5]}")
+        fail(f"{len(refused)} of {len(tokens)} simultaneous {what} were not answered 200: {sorted(map(str, refused))[:5]}")
+
+
+def ballots_at_once(base, decision, tokens, places):
+    """Every member's ballot sent at the same moment, each from its own thread."""
+    rankings = [{"ranking": places[i % len(places):] + places[:i % len(places)]} for i in range(len(tokens))]
+    at_once(base, f"/v1/decisions/{decision}/ballot", rankings, tokens, "ballots")
     view = expect(base, "GET", f"/v1/decisions/{decision}", token=tokens[0])
     result = view.get("result") or {}
     if view.get("status") != "completed" or result.get("ballotCount") != len(tokens):
@@ -566,25 +572,9 @@ def swipes_at_once(base, database, group, tokens, places):
     veto, on the first place): the round ends once, with every answer counted and the vetoed place out."""
     body = {"groupId": group, "method": "tiered", "title": "Swipes at once", "swipe": {"vetoes": 1}, "candidates": {"placeIds": places}}
     decision = expect(base, "POST", "/v1/decisions", body, tokens[0], status=201)["id"]
-    start = threading.Barrier(len(tokens))
-    statuses = [None] * len(tokens)
-
-    def answer(i):
-        answers = [{"placeId": place, "answer": "veto" if i == 0 and place == places[0] else "yes"} for place in places]
-        start.wait()
-        try:
-            statuses[i] = send(base, "PUT", f"/v1/decisions/{decision}/swipes", {"answers": answers}, tokens[i])[0]
-        except OSError as error:
-            statuses[i] = f"no answer ({error})"
-
-    threads = [threading.Thread(target=answer, args=(i,)) for i in range(len(tokens))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    refused = [status for status in statuses if status != 200]
-    if refused:
-        fail(f"{len(refused)} of {len(tokens)} simultaneous answers were not answered 200: {sorted(map(str, refused))[:5]}")
+    answers = [{"answers": [{"placeId": place, "answer": "veto" if i == 0 and place == places[0] else "yes"} for place in places]}
+               for i in range(len(tokens))]
+    at_once(base, f"/v1/decisions/{decision}/swipes", answers, tokens, "answers")
     ended = database.rows(f"SELECT count(*) FROM feed WHERE kind = 'round' AND subject = {quoted([decision])}")
     stored = database.rows(f"SELECT count(*) FROM swipe WHERE decision_id = {quoted([decision])}")
     survivors = (expect(base, "GET", f"/v1/decisions/{decision}", token=tokens[1]).get("roundResult") or {}).get("survivors")
