@@ -64,7 +64,7 @@ enum DecisionStages {
     static func next(_ read: DecisionState, _ action: Action, now: Date, facts: Facts) throws(PlacesError) -> Step {
         var step = Step(state: read)
         step.state.notifications = []
-        if !read.formerMembers.isEmpty { try withdraw(read.formerMembers, &step, now: now, facts: facts) }
+        if !read.formerMembers.isEmpty { withdraw(read.formerMembers, &step, now: now) }
         try settle(&step, now: now, facts: facts)
         do {
             try act(action, &step, now: now, facts: facts)
@@ -83,8 +83,12 @@ enum DecisionStages {
     /// True for a decision in its swipe round in which every participant has answered every candidate: `answered`
     /// counts each participant's answers.
     static func everyoneAnswered(_ decision: Decision, answered: [String: Int]) -> Bool {
-        decision.inRound && !decision.participants.isEmpty
-            && decision.participants.allSatisfy { (answered[$0] ?? 0) >= decision.candidates.count }
+        decision.inRound && !decision.participants.isEmpty && done(decision, answered: answered).count == decision.participants.count
+    }
+
+    /// The participants who have answered every candidate: `answered` counts each participant's answers.
+    static func done(_ decision: Decision, answered: [String: Int]) -> Set<String> {
+        Set(decision.participants.filter { (answered[$0] ?? 0) >= decision.candidates.count })
     }
 
     /// Each participant's number of answers in `swipes`.
@@ -146,7 +150,8 @@ enum DecisionStages {
         case .settle:
             return
         case .withdraw(let leaving):
-            try withdraw(leaving, &step, now: now, facts: facts)
+            withdraw(leaving, &step, now: now)
+            try settle(&step, now: now, facts: facts)
         case .draw:
             try requireActive(decision)
             guard !decision.inRound else { return }
@@ -217,9 +222,9 @@ enum DecisionStages {
         }
     }
 
-    /// Takes `leaving` out of an active decision's participants, withdrawing their ballots; a tiered decision in which
-    /// everyone who remains has voted is counted.
-    private static func withdraw(_ leaving: Set<String>, _ step: inout Step, now: Date, facts: Facts) throws(PlacesError) {
+    /// Takes `leaving` out of an active decision's participants, withdrawing their ballots and answers (what that makes
+    /// due, a count or the round's end, is the caller's `settle`).
+    private static func withdraw(_ leaving: Set<String>, _ step: inout Step, now: Date) {
         guard step.state.decision.status == .active else { return }
         for userID in step.state.decision.participants where leaving.contains(userID) {
             let voted = step.state.ballots.contains { $0.userId == userID }
@@ -229,7 +234,6 @@ enum DecisionStages {
         }
         step.state.decision.participants.removeAll { leaving.contains($0) }
         step.state.formerMembers.subtract(leaving)
-        try settle(&step, now: now, facts: facts)
     }
 
     /// Ends the swipe round: counts it, and then the method goes on among the survivors (a random draw that is not

@@ -98,8 +98,7 @@ public struct DecisionView: Sendable, Encodable {
             }
         }
         let ended = decision.status != .active
-        let answered = DecisionStages.answered(swipes)
-        let done = Set(decision.participants.filter { (answered[$0] ?? 0) >= decision.candidates.count })
+        let done = DecisionStages.done(decision, answered: DecisionStages.answered(swipes))
         let isParticipant = decision.participants.contains(caller.id)
         let mySwipes = Dictionary(swipes.filter { $0.userId == caller.id }.map { ($0.placeId, $0.answer) }, uniquingKeysWith: { _, last in last })
         let round = decision.swipe.map { rule in
