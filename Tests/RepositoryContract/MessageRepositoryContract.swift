@@ -14,12 +14,17 @@ enum MessageRepositoryContract {
         MessageLimit(allowed: allowed, since: Sample.at(seconds - 60))
     }
 
+    /// Ann and Bob, and an active decision `d-1` among them that Ann started: their ids.
+    static func annAndBobDeciding(_ store: any RepositoryStore) async throws -> (String, String) {
+        let ids = try await store.addUsers("ann", "bob")
+        try await store.decisions.insert(Sample.decision("d-1", group: nil, by: ids[0], participants: ids), notifications: [])
+        return (ids[0], ids[1])
+    }
+
     static var cases: [ContractCase] {
         [
             ContractCase("messages", "messages page newest first, then by id, and are found by id and by author") { store in
-                let ids = try await store.addUsers("ann", "bob")
-                let (ann, bob) = (ids[0], ids[1])
-                try await store.decisions.insert(Sample.decision("d-1", group: nil, by: ann, participants: [ann, bob]), notifications: [])
+                let (ann, bob) = try await annAndBobDeciding(store)
                 try await store.decisions.insert(Sample.decision("d-2", group: nil, by: ann, participants: [ann, bob]), notifications: [])
                 for (id, author, seconds) in [("m-1", ann, 1), ("m-2", bob, 2), ("m-3", ann, 2), ("m-4", bob, 3)] {
                     #expect(try await store.messages.insert(message(id, by: author, at: seconds), limit: bound(10, at: seconds)) == .stored)
@@ -33,9 +38,7 @@ enum MessageRepositoryContract {
                 #expect(try await store.messages.messages(authorID: bob).map(\.id) == ["m-2", "m-4", "m-5"])
             },
             ContractCase("messages", "a message is stored only while its decision is active and its author is under the bound") { store in
-                let ids = try await store.addUsers("ann", "bob")
-                let (ann, bob) = (ids[0], ids[1])
-                try await store.decisions.insert(Sample.decision("d-1", group: nil, by: ann, participants: [ann, bob]), notifications: [])
+                let (ann, bob) = try await annAndBobDeciding(store)
                 #expect(try await store.messages.insert(message("m-1", by: ann, at: 10), limit: bound(2, at: 10)) == .stored)
                 #expect(try await store.messages.insert(message("m-2", by: ann, at: 20), limit: bound(2, at: 20)) == .stored)
                 // The bound is reached: the oldest message that reaches it is named, and nothing is stored.
@@ -69,9 +72,7 @@ enum MessageRepositoryContract {
                 #expect(try await store.messages.messages(decisionID: "d-1", page: PageRequest()).items.count == 3)
             },
             ContractCase("messages", "a message reaches the feed as the decision's, and leaves with its author's account") { store in
-                let ids = try await store.addUsers("ann", "bob")
-                let (ann, bob) = (ids[0], ids[1])
-                try await store.decisions.insert(Sample.decision("d-1", group: nil, by: ann, participants: [ann, bob]), notifications: [])
+                let (ann, bob) = try await annAndBobDeciding(store)
                 #expect(try await store.messages.insert(message("m-1", by: bob, at: 1), limit: bound(10, at: 1)) == .stored)
                 #expect(try await store.messages.insert(message("m-2", by: ann, at: 2), limit: bound(10, at: 2)) == .stored)
                 let feed = try await store.feedRows().filter { $0.kind == "message" }
