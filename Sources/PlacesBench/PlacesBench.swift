@@ -46,7 +46,16 @@ struct PlacesBench: ParsableCommand {
     @Flag(help: "Measure discover (nearby by score) and minRating in 20-mile circles, from the map's cells and from the grid alone.")
     var discover = false
 
+    @Flag(help: "Measure meet in the middle (8 origins over 10 miles) from the map's cells, against nearby's circle filtered.")
+    var meet = false
+
     mutating func run() throws {
+        if meet {
+            for count in places.isEmpty ? [1_000_000] : places {
+                print(try MeetBench(count: count, queries: min(queries, 200)).run() + "\n")
+            }
+            return
+        }
         if discover {
             for count in places.isEmpty ? [1_000_000] : places {
                 print(try DiscoverBench(count: count, queries: min(queries, 200)).run())

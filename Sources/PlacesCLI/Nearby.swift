@@ -24,24 +24,6 @@ extension Places {
         @Option(name: .long, parsing: .unconditional, help: "Radius in kilometres (instead of --radius).")
         var radiusKm: String?
 
-        @Option(name: .long, help: "Only places with this tag; repeatable (all must match).")
-        var tag: [String] = []
-
-        @Option(name: .long, help: "Only restaurants of this cuisine.")
-        var cuisine: String?
-
-        @Option(name: .long, help: "Only places at or above this price level (1-4).")
-        var minPrice: String?
-
-        @Option(name: .long, help: "Only places at or below this price level (1-4).")
-        var maxPrice: String?
-
-        @Option(name: .long, help: "Only places rated at least this on average (1-5).")
-        var minRating: String?
-
-        @Option(name: .long, help: "Only places open at this ISO-8601 time (places without hours stay, marked unknown).")
-        var openAt: String?
-
         @Option(name: .long, help: "Answer as this user: their default location and radius fill in, their units print.")
         var user: String?
 
@@ -51,8 +33,7 @@ extension Places {
         @Option(name: .long, help: "The order: distance (nearest first, the default) or score (best first, then nearest).")
         var sort: String?
 
-        @Option(name: .long, help: "Only places of this kind: gem or restaurant.")
-        var kind: String?
+        @OptionGroup var filters: PlaceFilterOptions
 
         @Flag(name: .long, help: "Print the answer as JSON, as the HTTP API does.")
         var json = false
@@ -61,15 +42,7 @@ extension Places {
 
         func run() async throws {
             do {
-                let filter = try PlaceFilter.parse(
-                    kind: kind,
-                    tags: tag,
-                    cuisine: cuisine,
-                    minPrice: minPrice,
-                    maxPrice: maxPrice,
-                    minRating: minRating,
-                    openAt: openAt
-                )
+                let filter = try filters.filter()
                 _ = try databaseOptions.existingFile("run `places seed` or `places serve` first")
                 let services = try await Composition.open(databaseOptions, readOnly: true).services
                 var settings: UserSettings?
@@ -92,5 +65,43 @@ extension Places {
                 throw Failure.exit(error)
             }
         }
+    }
+}
+
+/// The filters nearby and meet take: `--kind`, `--tag` (repeatable), `--cuisine`, `--min-price`, `--max-price`,
+/// `--min-rating` and `--open-at`.
+struct PlaceFilterOptions: ParsableArguments {
+    @Option(name: .long, help: "Only places of this kind: gem or restaurant.")
+    var kind: String?
+
+    @Option(name: .long, help: "Only places with this tag; repeatable (all must match).")
+    var tag: [String] = []
+
+    @Option(name: .long, help: "Only restaurants of this cuisine.")
+    var cuisine: String?
+
+    @Option(name: .long, help: "Only places at or above this price level (1-4).")
+    var minPrice: String?
+
+    @Option(name: .long, help: "Only places at or below this price level (1-4).")
+    var maxPrice: String?
+
+    @Option(name: .long, help: "Only places rated at least this on average (1-5).")
+    var minRating: String?
+
+    @Option(name: .long, help: "Only places open at this ISO-8601 time (places without hours stay, marked unknown).")
+    var openAt: String?
+
+    /// The filter the options ask for.
+    func filter() throws(PlacesError) -> PlaceFilter {
+        try PlaceFilter.parse(
+            kind: kind,
+            tags: tag,
+            cuisine: cuisine,
+            minPrice: minPrice,
+            maxPrice: maxPrice,
+            minRating: minRating,
+            openAt: openAt
+        )
     }
 }

@@ -31,19 +31,37 @@ enum NearbyOutput {
             )
         }
         guard answer.count > 0 else { return header + "\n" }
-        var widths = Array(repeating: 0, count: rows[0].count)
+        return ([header] + aligned(rows, numeric: numeric)).joined(separator: "\n") + "\n"
+    }
+
+    /// The rows as lines of aligned columns, the first `numeric` ones aligned right.
+    static func aligned(_ rows: [[String]], numeric: Int) -> [String] {
+        var widths = Array(repeating: 0, count: rows.first?.count ?? 0)
         for row in rows {
             for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
         }
-        var lines = [header]
-        for row in rows {
+        return rows.map { row in
             let cells = row.enumerated().map { column, cell in
                 let pad = String(repeating: " ", count: widths[column] - cell.count)
                 return column < numeric ? pad + cell : cell + pad
             }
-            lines.append(cells.joined(separator: "  ").trimmingCharacters(in: .whitespaces))
+            return cells.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
         }
-        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A meet's answer as an aligned table, the fairest first: the farthest origin's distance, then each origin's.
+    static func table(_ answer: MeetAnswer) -> String {
+        let header = "\(answer.places.count) place\(answer.places.count == 1 ? "" : "s") within 20 mi of all \(answer.at.count) origins"
+        guard !answer.places.isEmpty else { return header + "\n" }
+        var rows = [["FAR MI", "EACH MI", "KIND", "NAME", "CITY", "ID"]]
+        for place in answer.places {
+            let summary = place.summary
+            rows.append([
+                format(place.farthest.miles, decimals: 2), place.distances.map { format($0.miles, decimals: 2) }.joined(separator: ","),
+                summary.kind.rawValue, summary.name, summary.city ?? "", summary.id,
+            ])
+        }
+        return ([header] + aligned(rows, numeric: 2)).joined(separator: "\n") + "\n"
     }
 
     static func format(_ value: Double, decimals: Int) -> String {

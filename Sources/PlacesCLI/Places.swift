@@ -6,7 +6,7 @@ struct Places: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "places",
         abstract: "A places service for hidden gems and restaurants.",
-        subcommands: [Serve.self, Seed.self, Nearby.self, Search.self, PlaceCommand.self, UserCommand.self, SettingsCommand.self,
+        subcommands: [Serve.self, Seed.self, Nearby.self, Meet.self, Search.self, PlaceCommand.self, UserCommand.self, SettingsCommand.self,
             FriendCommand.self, GroupCommand.self, CollectionCommand.self, DecisionCommand.self, NotificationCommand.self, Tally.self,
             Backup.self, Copy.self,
         ]

@@ -98,7 +98,7 @@ struct IndexedPlace: @unchecked Sendable {
     /// Writes the place as a JSON object with, when a query had a centre, its distance from it (in metres, miles and
     /// kilometres) and, when a query asked about a time, its open status: byte for byte what the encoder writes for
     /// the same fields.
-    func write(to writer: inout JSONWriter, distance: PlaceDistance?, openStatus: OpenStatus?) {
+    func write(to writer: inout JSONWriter, distance: PlaceDistance?, openStatus: OpenStatus?, distances: [PlaceDistance]? = nil) {
         let head = buffer.withUnsafeMutablePointerToHeader { (Int($0.pointee.count), Int($0.pointee.distancesAt), Int($0.pointee.openStatusAt)) }
         let (count, distancesAt, openStatusAt) = head
         buffer.withUnsafeMutablePointerToElements { elements in
@@ -112,6 +112,20 @@ struct IndexedPlace: @unchecked Sendable {
                     writer.number(distance.meters)
                     writer.key("distanceMiles")
                     writer.number(distance.miles)
+                }
+                // A meet's: from each origin (sorted after distanceMiles, before the keys that follow it).
+                if let distances {
+                    writer.key("distances")
+                    writer.array { writer in
+                        for each in distances {
+                            writer.object { writer in
+                                writer.key("meters")
+                                writer.number(each.meters)
+                                writer.key("miles")
+                                writer.number(each.miles)
+                            }
+                        }
+                    }
                 }
                 writer.members(UnsafeBufferPointer(rebasing: json[distancesAt..<openStatusAt]))
                 writer.member("openStatus", openStatus) { $0.string($1.rawValue) }

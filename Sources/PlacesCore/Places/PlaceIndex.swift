@@ -94,6 +94,11 @@ public final class PlaceIndex: Sendable {
         version.table.nearby(query, whileScanning: whileScanning)
     }
 
+    /// The places within 20 miles of every origin of the query that pass its filter, the fairest first.
+    public func meet(_ query: MeetQuery) -> [MeetPlace] {
+        version.table.meet(query)
+    }
+
     /// One page of the places inside the query's box that pass its filter, best score first, then by id.
     public func within(_ query: ViewportQuery) -> ViewportAnswer {
         version.table.within(query)

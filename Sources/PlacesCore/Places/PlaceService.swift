@@ -47,6 +47,12 @@ public struct PlaceService: Sendable {
         NearbyAnswer(query: query, places: index.nearby(query))
     }
 
+    /// Where a group can meet: the places within 20 miles of every origin, the least distance from the farthest origin
+    /// first, then the least sum of distances, then by id.
+    public func meet(_ query: MeetQuery) -> MeetAnswer {
+        MeetAnswer(query: query, places: index.meet(query))
+    }
+
     /// The places inside a map's viewport, best score first (then by id), one page at a time.
     public func within(_ query: ViewportQuery) -> ViewportAnswer {
         index.within(query)
@@ -88,6 +94,11 @@ public struct PlaceService: Sendable {
     /// The places near a point, in the query's order, loading the index first if nothing has loaded it yet.
     public func nearbyLoadingIndex(_ query: NearbyQuery) async throws -> NearbyAnswer {
         NearbyAnswer(query: query, places: try await loadedIndex().nearby(query))
+    }
+
+    /// `meet(_:)`, loading the index first when nothing has (a command's first query).
+    public func meetLoadingIndex(_ query: MeetQuery) async throws -> MeetAnswer {
+        MeetAnswer(query: query, places: try await loadedIndex().meet(query))
     }
 
     /// What nearby answers show of these live places, by id (deleted ones are left out).

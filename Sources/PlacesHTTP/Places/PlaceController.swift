@@ -48,6 +48,21 @@ struct PlaceController: Sendable {
         return response
     }
 
+    /// The query parameters `meet` reads: its origins (repeated), a limit, and nearby's filters.
+    static let meetQuery = QueryParameters.Names(
+        ["at", "limit", "kind", "tag", "cuisine", "minPrice", "maxPrice", "minRating", "openAt"],
+        repeatable: ["at", "tag"]
+    )
+
+    /// `GET /v1/places/meet?at=LAT,LON&at=LAT,LON…&limit=` and nearby's filters: the places within 20 miles of every
+    /// origin, the fairest first (the least distance from the farthest origin, then the least sum, then by id). From
+    /// the index alone, as nearby is.
+    @Sendable func meet(request: Request, context: PlacesRequestContext) async throws -> Response {
+        let parameters = context.query
+        let query = try MeetQuery.parse(at: parameters.all("at"), limit: parameters["limit"], filter: try Self.filter(parameters))
+        return JSONResponse.make(json: service.meet(query).json())
+    }
+
     /// The query parameters `within` reads: the box, a page, and nearby's filters.
     static let viewportQuery = QueryParameters.Names(
         ["bbox", "limit", "cursor", "kind", "tag", "cuisine", "minPrice", "maxPrice", "minRating", "openAt", "format"],
@@ -247,6 +262,7 @@ extension PlaceController {
         [
             Route(.post, "v1/places", signedIn: create),
             Route(.get, "v1/places/nearby", query: PlaceController.nearbyQuery, use: nearby),
+            Route(.get, "v1/places/meet", query: PlaceController.meetQuery, use: meet),
             Route(.get, "v1/places/within", query: PlaceController.viewportQuery, use: within),
             Route(.get, "v1/places/clusters", query: PlaceController.clusterQuery, use: clusters),
             Route(.get, "v1/places/search", query: ["q", "lat", "lon", "radius", "near", "limit", "cursor"], use: search),

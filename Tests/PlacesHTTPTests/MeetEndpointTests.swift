@@ -1,0 +1,41 @@
+import Foundation
+import GeoIndex
+import Hummingbird
+import HummingbirdTesting
+import PlacesCore
+import Testing
+
+/// `GET /v1/places/meet`: the places within 20 miles of everyone, the fairest first, each with its distance from
+/// each origin; bad origins named.
+@Suite("Meet over HTTP")
+struct MeetEndpointTests {
+    @Test func theFairestPlaceComesFirstWithEachOriginsDistance() async throws {
+        try await TestApp.withClient(Lisbon.places) { client in
+            // One person at Jardim's corner, the other south-east of Miradouro: Tasca lies between them.
+            let answer = try await client.object(.get, "/v1/places/meet?at=38.7150,-9.1470&at=38.7120,-9.1440&kind=restaurant", token: nil)
+            #expect(answer["count"] as? Int == 2)
+            #expect((answer["at"] as? [[String: Double]])?.map { [$0["lat"]!, $0["lon"]!] } == [[38.7150, -9.1470], [38.7120, -9.1440]])
+            let places = try #require(answer["places"] as? [[String: Any]])
+            #expect(places.map { $0["id"] as? String } == ["lx-a-tasca", "lx-c-cantina"])
+            let first = try #require(places.first)
+            let distances = try #require(first["distances"] as? [[String: Double]])
+            #expect(distances.count == 2)
+            let expected = [Coordinate(latitude: 38.7150, longitude: -9.1470), Coordinate(latitude: 38.7120, longitude: -9.1440)]
+                .map { Geodesy.distanceMeters($0, Coordinate(latitude: 38.7130, longitude: -9.1450)) }
+            #expect(distances.map { $0["meters"]! } == expected)
+            #expect(first["distanceMeters"] as? Double == expected.max(), "the farthest origin's")
+
+            // Far apart: nothing in common, an empty answer.
+            let apart = try await client.object(.get, "/v1/places/meet?at=38.7150,-9.1470&at=41.15,-8.61", token: nil)
+            #expect(apart["count"] as? Int == 0 && (apart["places"] as? [Any])?.isEmpty == true)
+
+            // Origins out of range, too few or too many; a radius it does not take.
+            let twentyOne = Array(repeating: "at=38.71,-9.14", count: 21).joined(separator: "&")
+            for query in ["at=38.71,-9.14", twentyOne, "at=38.71,-9.14&at=95,0", "at=38.71,-9.14&at=lisbon"] {
+                #expect(try await client.error(.get, "/v1/places/meet?\(query)", expect: .badRequest).field == "at", "\(query)")
+            }
+            #expect(try await client.error(.get, "/v1/places/meet?at=38.71,-9.14&at=38.72,-9.14&radius=5", expect: .badRequest).field == "radius")
+            #expect(try await client.error(.get, "/v1/places/meet?at=38.71,-9.14&at=38.72,-9.14&limit=501", expect: .badRequest).field == "limit")
+        }
+    }
+}
