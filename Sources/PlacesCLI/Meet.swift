@@ -17,23 +17,17 @@ extension Places {
         @Option(name: .long, parsing: .unconditionalSingleValue, help: "Where one person is, as LAT,LON; 2 to 20 of them.")
         var at: [String] = []
 
-        @Option(name: .long, parsing: .unconditional, help: "At most this many places (1...500, default 50).")
-        var limit: String?
-
-        @OptionGroup var filters: PlaceFilterOptions
-
-        @Flag(name: .long, help: "Print the answer as JSON, as the HTTP API does.")
-        var json = false
+        @OptionGroup var listing: PlaceListingOptions
 
         @OptionGroup var databaseOptions: DatabaseOptions
 
         func run() async throws {
             do {
-                let query = try MeetQuery.parse(at: at, limit: limit, filter: try filters.filter())
+                let query = try MeetQuery.parse(at: at, limit: listing.limit, filter: try listing.filters.filter())
                 _ = try databaseOptions.existingFile("run `places seed` or `places serve` first")
                 let services = try await Composition.open(databaseOptions, readOnly: true).services
                 let answer = try await services.places.meetLoadingIndex(query)
-                print(json ? String(decoding: answer.json(), as: UTF8.self) + "\n" : NearbyOutput.table(answer), terminator: "")
+                print(listing.json ? String(decoding: answer.json(), as: UTF8.self) + "\n" : NearbyOutput.table(answer), terminator: "")
             } catch {
                 throw Failure.exit(error)
             }

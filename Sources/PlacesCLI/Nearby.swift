@@ -27,22 +27,16 @@ extension Places {
         @Option(name: .long, help: "Answer as this user: their default location and radius fill in, their units print.")
         var user: String?
 
-        @Option(name: .long, parsing: .unconditional, help: "At most this many places (1...500, default 50).")
-        var limit: String?
-
         @Option(name: .long, help: "The order: distance (nearest first, the default) or score (best first, then nearest).")
         var sort: String?
 
-        @OptionGroup var filters: PlaceFilterOptions
-
-        @Flag(name: .long, help: "Print the answer as JSON, as the HTTP API does.")
-        var json = false
+        @OptionGroup var listing: PlaceListingOptions
 
         @OptionGroup var databaseOptions: DatabaseOptions
 
         func run() async throws {
             do {
-                let filter = try filters.filter()
+                let filter = try listing.filters.filter()
                 _ = try databaseOptions.existingFile("run `places seed` or `places serve` first")
                 let services = try await Composition.open(databaseOptions, readOnly: true).services
                 var settings: UserSettings?
@@ -54,18 +48,29 @@ extension Places {
                     lon: lon,
                     radius: radius,
                     radiusKm: radiusKm,
-                    limit: limit,
+                    limit: listing.limit,
                     sort: sort,
                     filter: filter,
                     defaults: settings.map { .init(center: $0.defaultLocation?.coordinate, radiusMiles: $0.defaultRadiusMiles) }
                 )
                 let answer = try await services.places.nearbyLoadingIndex(query)
-                print(json ? NearbyOutput.json(answer) : NearbyOutput.table(answer, units: settings?.units), terminator: "")
+                print(listing.json ? NearbyOutput.json(answer) : NearbyOutput.table(answer, units: settings?.units), terminator: "")
             } catch {
                 throw Failure.exit(error)
             }
         }
     }
+}
+
+/// What nearby and meet both take: how many places at most, the filters, and JSON or a table.
+struct PlaceListingOptions: ParsableArguments {
+    @Option(name: .long, parsing: .unconditional, help: "At most this many places (1...500, default 50).")
+    var limit: String?
+
+    @OptionGroup var filters: PlaceFilterOptions
+
+    @Flag(name: .long, help: "Print the answer as JSON, as the HTTP API does.")
+    var json = false
 }
 
 /// The filters nearby and meet take: `--kind`, `--tag` (repeatable), `--cuisine`, `--min-price`, `--max-price`,

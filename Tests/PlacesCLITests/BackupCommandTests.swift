@@ -6,9 +6,7 @@ struct BackupCommandTests {
     @Test func anOperatorBacksUpAndStartsOnTheCopy() throws {
         let places = try PlacesBinary()
         defer { try? FileManager.default.removeItem(at: places.folder) }
-        let seed = places.folder.appendingPathComponent("cafes.json").path
-        try Data(#"[{"id":"c1","name":"Café Uno","kind":"restaurant","lat":38.71,"lon":-9.14}]"#.utf8).write(to: URL(fileURLWithPath: seed))
-        #expect(try places.run(["seed", seed]).status == 0)
+        try places.seed(#"[{"id":"c1","name":"Café Uno","kind":"restaurant","lat":38.71,"lon":-9.14}]"#, named: "cafes.json")
         _ = try places.json(["user", "create", "--username", "ops", "--email", "ops@example.com"], input: "a long password\n")
 
         let copy = places.folder.appendingPathComponent("backup.sqlite").path

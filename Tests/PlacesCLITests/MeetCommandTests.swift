@@ -7,16 +7,15 @@ struct MeetCommandTests {
     @Test func theFairestPlaceComesFirst() throws {
         let places = try PlacesBinary()
         defer { try? FileManager.default.removeItem(at: places.folder) }
-        let seed = places.folder.appendingPathComponent("bay.json").path
-        try Data(
+        try places.seed(
             #"""
             [{"id":"mission","name":"Mission Tacos","kind":"restaurant","lat":37.76,"lon":-122.42},
              {"id":"between","name":"Halfway Café","kind":"restaurant","lat":37.78,"lon":-122.34},
              {"id":"oakland","name":"Lake Merritt Bench","kind":"gem","lat":37.80,"lon":-122.26},
              {"id":"sacramento","name":"Capitol Park","kind":"gem","lat":38.58,"lon":-121.49}]
-            """#.utf8
-        ).write(to: URL(fileURLWithPath: seed))
-        #expect(try places.run(["seed", seed]).status == 0)
+            """#,
+            named: "bay.json"
+        )
         let origins = ["--at", "37.76,-122.42", "--at", "37.80,-122.26"]
         let answer = try places.json(["meet"] + origins)
         let found = answer["places"] as? [[String: Any]] ?? []

@@ -12,7 +12,7 @@ struct NearbyCommandTests {
         let command = try Places.Nearby.parse(["--lat", "-16.8", "--lon", "-179.99", "--radius", "2", "--json"])
         #expect(command.lat == "-16.8")
         #expect(command.lon == "-179.99")
-        #expect(command.json)
+        #expect(command.listing.json)
     }
 
     @Test func badInputExits64() throws {

@@ -40,6 +40,13 @@ struct PlacesBinary {
         database = "postgres://\(location.username)\(password)@\(location.host):\(location.port)/\(name)?sslmode=\(location.sslMode.rawValue)"
     }
 
+    /// Writes `json` (a seed file's places) to a file named `name` in the folder and seeds the database from it.
+    func seed(_ json: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let file = folder.appendingPathComponent(name).path
+        try Data(json.utf8).write(to: URL(fileURLWithPath: file))
+        #expect(try run(["seed", file]).status == 0, sourceLocation: sourceLocation)
+    }
+
     /// The binary on another database file inside `folder`.
     init(database: String, folder: URL) {
         self.database = database

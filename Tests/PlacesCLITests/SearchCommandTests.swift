@@ -7,14 +7,13 @@ struct SearchCommandTests {
     @Test func nearPutsTheNearerOfMatchesAlikeFirst() throws {
         let places = try PlacesBinary()
         defer { try? FileManager.default.removeItem(at: places.folder) }
-        let seed = places.folder.appendingPathComponent("tacos.json").path
-        try Data(
+        try places.seed(
             #"""
             [{"id":"mx","name":"Taco Stand","kind":"restaurant","lat":19.43,"lon":-99.13,"city":"Mexico City"},
              {"id":"sf","name":"Taco Stand","kind":"restaurant","lat":37.76,"lon":-122.42,"city":"San Francisco"}]
-            """#.utf8
-        ).write(to: URL(fileURLWithPath: seed))
-        #expect(try places.run(["seed", seed]).status == 0)
+            """#,
+            named: "tacos.json"
+        )
         func ids(_ arguments: [String]) throws -> [String] {
             (try places.json(["search", "taco"] + arguments)["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
         }

@@ -48,3 +48,23 @@ struct CellVisits {
         return first
     }
 }
+
+extension CellVisits {
+    /// Where a walk starts: the cells of zoom 0.
+    static var roots: [MapGrid.Cell] {
+        (0..<MapGrid.cellsPerSide(0)).flatMap { row in (0..<MapGrid.cellsPerSide(0)).map { MapGrid.Cell(zoom: 0, row: row, column: $0) } }
+    }
+
+    /// The cells a visit of `cell` hands on: a coarse cell's four, one of `MapCells.finestZoom` its 64 of
+    /// `RatingCells.zoom`; nil for a cell of that zoom, which is scanned.
+    static func finer(_ cell: MapGrid.Cell) -> [MapGrid.Cell]? {
+        if cell.zoom < MapCells.finestZoom { return cell.children }
+        guard cell.zoom == MapCells.finestZoom else { return nil }
+        let shift = RatingCells.zoom - MapCells.finestZoom
+        return (0..<(1 << shift)).flatMap { row in
+            (0..<(1 << shift)).map { column in
+                MapGrid.Cell(zoom: RatingCells.zoom, row: cell.row << shift + row, column: cell.column << shift + column)
+            }
+        }
+    }
+}

@@ -117,14 +117,7 @@ struct IndexedPlace: @unchecked Sendable {
                 if let distances {
                     writer.key("distances")
                     writer.array { writer in
-                        for each in distances {
-                            writer.object { writer in
-                                writer.key("meters")
-                                writer.number(each.meters)
-                                writer.key("miles")
-                                writer.number(each.miles)
-                            }
-                        }
+                        for each in distances { writer.object("meters", each.meters, "miles", each.miles) }
                     }
                 }
                 writer.members(UnsafeBufferPointer(rebasing: json[distancesAt..<openStatusAt]))

@@ -1,7 +1,7 @@
 import GeoIndex
 
 /// The answer to a meet query: the origins and the places within 20 miles of every one of them, the fairest first.
-public struct MeetAnswer: Sendable, Hashable {
+public struct MeetAnswer: Sendable {
     /// The origins asked about, in order.
     public var at: [NearbyAnswer.Center]
     /// The places, the fairest first.
@@ -22,14 +22,7 @@ public struct MeetAnswer: Sendable, Hashable {
         writer.object { writer in
             writer.key("at")
             writer.array { writer in
-                for origin in at {
-                    writer.object { writer in
-                        writer.key("lat")
-                        writer.number(origin.lat)
-                        writer.key("lon")
-                        writer.number(origin.lon)
-                    }
-                }
+                for origin in at { origin.write(to: &writer) }
             }
             writer.key("count")
             writer.number(places.count)
@@ -47,7 +40,7 @@ public struct MeetAnswer: Sendable, Hashable {
 }
 
 /// One place of a meet answer: its distance from each origin, in order, and from the farthest.
-public struct MeetPlace: Sendable, Hashable {
+public struct MeetPlace: Sendable {
     let place: IndexedPlace
     /// From each origin, in the query's order.
     public let distances: [PlaceDistance]
@@ -66,18 +59,6 @@ public struct MeetPlace: Sendable, Hashable {
     public var summary: PlaceSummary { place.summary }
     /// From the farthest origin: what the answer is ordered by.
     public var farthest: PlaceDistance { distances.max { $0.meters < $1.meters } ?? PlaceDistance(meters: 0) }
-
-    /// Equal when they show the same place at the same distances with the same open status.
-    public static func == (a: MeetPlace, b: MeetPlace) -> Bool {
-        (a.place.isSameEntry(as: b.place) || a.place.summary == b.place.summary) && a.distances == b.distances && a.openStatus == b.openStatus
-    }
-
-    /// Hashes what `==` compares.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(place.summary)
-        hasher.combine(distances)
-        hasher.combine(openStatus)
-    }
 
     /// Writes the place as nearby does, its `distanceMeters` (and km, miles) the farthest origin's, with `distances`
     /// (each origin's, in meters and miles) beside them.

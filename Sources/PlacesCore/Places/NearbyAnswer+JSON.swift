@@ -21,12 +21,7 @@ extension NearbyAnswer {
         writer.key("capped")
         writer.bool(capped)
         writer.key("center")
-        writer.object { writer in
-            writer.key("lat")
-            writer.number(center.lat)
-            writer.key("lon")
-            writer.number(center.lon)
-        }
+        center.write(to: &writer)
         writer.key("count")
         writer.number(count)
         writer.key(placesKey)
@@ -47,5 +42,12 @@ extension NearbyPlace {
     /// JSON the index made for it, with the distances and the open status set in.
     public func write(to writer: inout JSONWriter) {
         place.write(to: &writer, distance: distance, openStatus: openStatus)
+    }
+}
+
+extension NearbyAnswer.Center {
+    /// Writes the centre as `{"lat": …, "lon": …}`.
+    public func write(to writer: inout JSONWriter) {
+        writer.object("lat", lat, "lon", lon)
     }
 }

@@ -46,27 +46,11 @@ extension PlaceTable {
             queue.push(CellVisits.Visit(cell: cell, score: score, distance: distance))
         }
 
-        for row in 0..<MapGrid.cellsPerSide(0) {
-            for column in 0..<MapGrid.cellsPerSide(0) { consider(MapGrid.Cell(zoom: 0, row: row, column: column), within: nil) }
-        }
+        for cell in CellVisits.roots { consider(cell, within: nil) }
         while let visit = queue.popFirst() {
             if let last = best.last, visit.score < last.value || (visit.score == last.value && visit.distance > last.distance) { break }
-            if visit.cell.zoom < MapCells.finestZoom {
-                for child in visit.cell.children { consider(child, within: visit) }
-                continue
-            }
-            if visit.cell.zoom == MapCells.finestZoom {
-                let shift = RatingCells.zoom - MapCells.finestZoom
-                for row in 0..<(1 << shift) {
-                    for column in 0..<(1 << shift) {
-                        let cell = MapGrid.Cell(
-                            zoom: RatingCells.zoom,
-                            row: visit.cell.row << shift + row,
-                            column: visit.cell.column << shift + column
-                        )
-                        consider(cell, within: visit)
-                    }
-                }
+            if let finer = CellVisits.finer(visit.cell) {
+                for cell in finer { consider(cell, within: visit) }
                 continue
             }
             if let run = pending {

@@ -45,28 +45,12 @@ extension PlaceTable {
             queue.push(CellVisits.Visit(cell: cell, score: score, distance: total))
         }
 
-        for row in 0..<MapGrid.cellsPerSide(0) {
-            for column in 0..<MapGrid.cellsPerSide(0) { consider(MapGrid.Cell(zoom: 0, row: row, column: column), within: nil) }
-        }
+        for cell in CellVisits.roots { consider(cell, within: nil) }
         var distances = [Double](repeating: 0, count: circles.count)
         while let visit = queue.popFirst() {
             if let last = best.last, -visit.score > last.farthest || (-visit.score == last.farthest && visit.distance > last.total) { break }
-            if visit.cell.zoom < MapCells.finestZoom {
-                for child in visit.cell.children { consider(child, within: visit) }
-                continue
-            }
-            if visit.cell.zoom == MapCells.finestZoom {
-                let shift = RatingCells.zoom - MapCells.finestZoom
-                for row in 0..<(1 << shift) {
-                    for column in 0..<(1 << shift) {
-                        let cell = MapGrid.Cell(
-                            zoom: RatingCells.zoom,
-                            row: visit.cell.row << shift + row,
-                            column: visit.cell.column << shift + column
-                        )
-                        consider(cell, within: visit)
-                    }
-                }
+            if let finer = CellVisits.finer(visit.cell) {
+                for cell in finer { consider(cell, within: visit) }
                 continue
             }
             scan(visit.cell, kind, lookup) { slot, x, y, z in

@@ -79,6 +79,16 @@ public struct JSONWriter: Sendable {
         text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
+    /// Writes an object of two numbers, its keys given in sorted order: `{"lat": 1.5, "lon": 2}`.
+    public mutating func object(_ first: StaticString, _ a: Double, _ second: StaticString, _ b: Double) {
+        object { writer in
+            writer.key(first)
+            writer.number(a)
+            writer.key(second)
+            writer.number(b)
+        }
+    }
+
     /// Writes `true` or `false`.
     public mutating func bool(_ value: Bool) {
         separate()
