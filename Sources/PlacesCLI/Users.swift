@@ -110,6 +110,10 @@ extension Places {
             var defaultLocation: String?
             @Option(name: .long, help: "The nearby radius when none is given, in miles (more than 0, at most 20).")
             var defaultRadius: Double?
+            @Option(name: .long, help: "What you can eat (repeatable; the whole list): \(DietaryNeed.names).") var dietaryNeed: [DietaryNeed] = []
+            @Option(name: .long, help: "The highest price level you pay, 1-4.") var maxPrice: Int?
+            @Option(name: .long, help: "Whether your default location may place you in a decision's meet: true or false.")
+            var shareLocationForMeet: Bool?
             @Option(name: .long, help: "Switch a notification or accessibility preference on (repeatable).") var on: [Preference] = []
             @Option(name: .long, help: "Switch a preference off (repeatable).") var off: [Preference] = []
             @Option(name: .long, help: "Put a setting back to its default (repeatable).") var reset: [Resettable] = []
@@ -121,29 +125,38 @@ extension Places {
 
             /// An on/off preference, by the API's name.
             enum Preference: String, CaseIterable, ExpressibleByArgument {
-                case push, email, sms, decisionStarted, decisionCompleted, friendRequests, groupInvitations
+                case push, email, sms, decisionStarted, decisionCompleted, friendRequests, groupInvitations, adminAlerts
                 case largerText, reducedMotion, highContrast, screenReaderHints
             }
 
             /// A setting `--reset` puts back to its default.
             enum Resettable: String, CaseIterable, ExpressibleByArgument {
-                case language, units, defaultLocation, defaultRadiusMiles, notifications, accessibility
+                case language, units, defaultLocation, defaultRadiusMiles, notifications, accessibility, dietaryNeeds, maxPrice
+                case shareLocationForMeet
             }
 
             static let flags = [
                 "language": "--language", "units": "--units", "defaultLocation": "--default-location",
                 "defaultRadiusMiles": "--default-radius", "notifications": "--on / --off", "accessibility": "--on / --off",
+                "dietaryNeeds": "--dietary-need", "maxPrice": "--max-price", "shareLocationForMeet": "--share-location-for-meet",
             ]
 
             /// The change the flags (or the deprecated NAME=VALUE changes) ask for.
             func patch() throws(PlacesError) -> SettingsPatch {
                 let flagsGiven = language != nil || units != nil || defaultLocation != nil || defaultRadius != nil || !on.isEmpty
-                    || !off.isEmpty || !reset.isEmpty
+                    || !off.isEmpty || !reset.isEmpty || !dietaryNeed.isEmpty || maxPrice != nil || shareLocationForMeet != nil
                 let deprecated = DeprecatedFields(arguments: changes, flags: Set.flags)
                 guard deprecated.isEmpty else {
                     return try SettingsPatch(body: try deprecated.body(allowed: SettingsPatch.fields, flagsGiven: flagsGiven))
                 }
-                var patch = SettingsPatch(language: .given(language), units: .given(units), defaultRadiusMiles: .given(defaultRadius))
+                var patch = SettingsPatch(
+                    language: .given(language),
+                    units: .given(units),
+                    defaultRadiusMiles: .given(defaultRadius),
+                    dietaryNeeds: dietaryNeed.isEmpty ? .keep : .set(dietaryNeed),
+                    maxPrice: .given(maxPrice),
+                    shareLocationForMeet: .given(shareLocationForMeet)
+                )
                 if let defaultLocation {
                     let parts = defaultLocation.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
                     guard parts.count == 2, let lat = parts[0], let lon = parts[1] else {
@@ -172,6 +185,9 @@ extension Places {
                     case .defaultRadiusMiles: patch.defaultRadiusMiles = .clear
                     case .notifications: patch.notifications = .clear
                     case .accessibility: patch.accessibility = .clear
+                    case .dietaryNeeds: patch.dietaryNeeds = .clear
+                    case .maxPrice: patch.maxPrice = .clear
+                    case .shareLocationForMeet: patch.shareLocationForMeet = .clear
                     }
                 }
                 return patch
@@ -192,6 +208,7 @@ extension Places {
 }
 
 extension UserSettings.Units: ExpressibleByArgument {}
+extension DietaryNeed: ExpressibleByArgument {}
 
 /// What `settings get` and `settings set` end with: a `--json` they accept though settings always print as JSON, and
 /// the account database.

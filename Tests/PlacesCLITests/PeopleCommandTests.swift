@@ -139,6 +139,16 @@ struct PeopleCommandTests {
         #expect(deprecated.err.contains("units=… is deprecated; use --units"))
         #expect(try places.run(["settings", "set", "ops", "units=mi", "--units", "mi"]).status == 64, "not both")
         #expect(try places.run(["settings", "set", "ops", "units=furlongs"]).status == 64)
+        // Needs, budget, sharing for meet and admin alerts; --reset puts one back.
+        let eats = try places.run([
+            "settings", "set", "ops", "--dietary-need", "vegan", "--dietary-need", "halal", "--max-price", "2", "--share-location-for-meet",
+            "true", "--off", "adminAlerts",
+        ])
+        #expect(eats.status == 0 && eats.out.contains(#""dietaryNeeds":["vegan","halal"]"#) && eats.out.contains(#""maxPrice":2"#), "\(eats.out)")
+        #expect(eats.out.contains(#""shareLocationForMeet":true"#) && eats.out.contains(#""adminAlerts":false"#))
+        #expect(try places.run(["settings", "set", "ops", "--dietary-need", "paleo"]).status == 64)
+        #expect(try places.run(["settings", "set", "ops", "--max-price", "5"]).status == 64)
+        #expect(!(try places.run(["settings", "set", "ops", "--reset", "maxPrice"]).out.contains("maxPrice")))
 
         let table = try places.run(["nearby", "--user", "ops"])
         #expect(table.status == 0, "\(table.err)")

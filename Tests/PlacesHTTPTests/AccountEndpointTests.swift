@@ -45,6 +45,32 @@ struct AccountEndpointTests {
         }
     }
 
+    @Test func needsBudgetAndSharingAreSettingsWithTheirOwnRules() async throws {
+        try await TestApp.withClient([]) { client in
+            let token = try await client.signUp("eater")
+            let defaults = try TestApp.object(try await client.json(.get, "/v1/me/settings", token: token).body)
+            #expect(defaults["dietaryNeeds"] as? [String] == [] && defaults["maxPrice"] == nil)
+            #expect(defaults["shareLocationForMeet"] as? Bool == false && (defaults["notifications"] as? [String: Any])?["adminAlerts"] as? Bool == true)
+            // Each need once, in the list's order, however sent.
+            let patched = try await client.object(.patch, "/v1/me/settings", token: token, body: [
+                "dietaryNeeds": ["nut-free", "vegan", "vegan"], "maxPrice": 2, "shareLocationForMeet": true, "notifications": ["adminAlerts": false],
+            ])
+            #expect(patched["dietaryNeeds"] as? [String] == ["vegan", "nut-free"] && patched["maxPrice"] as? Int == 2)
+            #expect(patched["shareLocationForMeet"] as? Bool == true && (patched["notifications"] as? [String: Any])?["adminAlerts"] as? Bool == false)
+            for (body, field) in [
+                (["dietaryNeeds": ["paleo"]], "dietaryNeeds"), (["dietaryNeeds": "vegan"], "dietaryNeeds"), (["maxPrice": 5], "maxPrice"),
+                (["maxPrice": 1.5], "maxPrice"), (["shareLocationForMeet": "yes"], "shareLocationForMeet"),
+            ] as [([String: Any], String)] {
+                #expect(try await client.error(.patch, "/v1/me/settings", token: token, body: body, expect: .badRequest).field == field, "\(body)")
+            }
+            // null clears each back to its default.
+            let cleared = try await client.object(.patch, "/v1/me/settings", token: token, body: [
+                "dietaryNeeds": NSNull(), "maxPrice": NSNull(), "shareLocationForMeet": NSNull(),
+            ])
+            #expect(cleared["dietaryNeeds"] as? [String] == [] && cleared["maxPrice"] == nil && cleared["shareLocationForMeet"] as? Bool == false)
+        }
+    }
+
     @Test(arguments: [
         (["username": "ab", "email": "a@b.co", "password": "long enough pw"], "username"),
         (["username": "has space", "email": "a@b.co", "password": "long enough pw"], "username"),

@@ -44,16 +44,17 @@ common=(--url "$base" --workers 1 --request-timeout 10 --seed "$seed")
 st=("$venv/bin/st" --config-file Tests/contract/schemathesis.toml)
 # 1. Every operation as nobody (the signed-in ones must answer 401), with every check, but the rules that OpenAPI
 # cannot state: a parameter that needs another (search's lat with lon), two that exclude each other (radius and
-# radiusKm), a password that must differ from the username, and a box's edges in range, its south not north of its
-# north, and no more cells than a clusters answer may span (within, clusters). Those operations run again (2) with
+# radiusKm), a minPrice above maxPrice (nearby and meet), a password that must differ from the username, and a box's
+# edges in range, its south not north of its north, and no more cells than a clusters answer may span (within,
+# clusters). Those operations run again (2) with
 # every other check, and nearby and within once more (3) as GeoJSON. Objects made by these passes are nobody's, so
 # there is nothing for a stateful phase to follow: that is pass 4's.
 unit=(--phases examples,coverage,fuzzing)
 crossfield=(--include-operation-id nearbyPlaces --include-operation-id searchPlaces --include-operation-id register
-    --include-operation-id placesWithin --include-operation-id placeClusters)
+    --include-operation-id placesWithin --include-operation-id placeClusters --include-operation-id meetPlaces)
 "${st[@]}" run "$base/openapi.yaml" "${common[@]}" "${unit[@]}" --checks all --max-examples 50 \
     --exclude-operation-id nearbyPlaces --exclude-operation-id searchPlaces --exclude-operation-id register \
-    --exclude-operation-id placesWithin --exclude-operation-id placeClusters || status=1
+    --exclude-operation-id placesWithin --exclude-operation-id placeClusters --exclude-operation-id meetPlaces || status=1
 "${st[@]}" run "$base/openapi.yaml" "${common[@]}" "${unit[@]}" --checks all --exclude-checks positive_data_acceptance \
     --max-examples 150 "${crossfield[@]}" || status=1
 "${st[@]}" run "$base/openapi.yaml" "${common[@]}" "${unit[@]}" --checks all --max-examples 100 \

@@ -1,18 +1,26 @@
 /// A change of a person's settings (`PATCH` and `PUT /v1/me/settings`, `places settings set`): each field kept, cleared
-/// back to its default, or set. `PUT` applies it to the defaults, `PATCH` to the stored settings.
+/// back to its default, or set. `PUT` applies it to the defaults, `PATCH` to the stored settings. Every field is kept
+/// unless given.
+@PublicInit
 public struct SettingsPatch: Sendable, Equatable {
     /// A BCP-47 language tag, as sent.
-    public var language: Patch<String>
+    public var language: Patch<String> = .keep
     /// Miles or kilometres.
-    public var units: Patch<UserSettings.Units>
+    public var units: Patch<UserSettings.Units> = .keep
     /// Where nearby queries centre when a request names no point (cleared: none).
-    public var defaultLocation: Patch<UserSettings.Location>
+    public var defaultLocation: Patch<UserSettings.Location> = .keep
     /// The radius nearby queries use when a request names none.
-    public var defaultRadiusMiles: Patch<Double>
+    public var defaultRadiusMiles: Patch<Double> = .keep
     /// Notification preferences: set changes the flags given, clear puts them all back to their defaults.
-    public var notifications: Patch<Flags<UserSettings.Notifications>>
+    public var notifications: Patch<Flags<UserSettings.Notifications>> = .keep
     /// Accessibility preferences, likewise.
-    public var accessibility: Patch<Flags<UserSettings.Accessibility>>
+    public var accessibility: Patch<Flags<UserSettings.Accessibility>> = .keep
+    /// What the person can eat (the whole list; cleared: none).
+    public var dietaryNeeds: Patch<[DietaryNeed]> = .keep
+    /// The highest price level the person pays (cleared: none).
+    public var maxPrice: Patch<Int> = .keep
+    /// Whether the default location may place the person in a decision's meet.
+    public var shareLocationForMeet: Patch<Bool> = .keep
 
     /// Some of a group of on/off preferences, by name; a flag cleared goes back to its default.
     public struct Flags<Preferences: Sendable>: Sendable, Equatable {
@@ -43,23 +51,6 @@ public struct SettingsPatch: Sendable, Equatable {
             return preferences
         }
     }
-
-    /// Makes a patch; every field is kept unless given.
-    public init(
-        language: Patch<String> = .keep,
-        units: Patch<UserSettings.Units> = .keep,
-        defaultLocation: Patch<UserSettings.Location> = .keep,
-        defaultRadiusMiles: Patch<Double> = .keep,
-        notifications: Patch<Flags<UserSettings.Notifications>> = .keep,
-        accessibility: Patch<Flags<UserSettings.Accessibility>> = .keep
-    ) {
-        self.language = language
-        self.units = units
-        self.defaultLocation = defaultLocation
-        self.defaultRadiusMiles = defaultRadiusMiles
-        self.notifications = notifications
-        self.accessibility = accessibility
-    }
 }
 
 extension SettingsPatch.Flags where Preferences == UserSettings.Notifications {
@@ -68,6 +59,7 @@ extension SettingsPatch.Flags where Preferences == UserSettings.Notifications {
         Flag(keyPath: \.push, name: "push"), Flag(keyPath: \.email, name: "email"), Flag(keyPath: \.sms, name: "sms"),
         Flag(keyPath: \.decisionStarted, name: "decisionStarted"), Flag(keyPath: \.decisionCompleted, name: "decisionCompleted"),
         Flag(keyPath: \.friendRequests, name: "friendRequests"), Flag(keyPath: \.groupInvitations, name: "groupInvitations"),
+        Flag(keyPath: \.adminAlerts, name: "adminAlerts"),
     ]
 
     func applied(to current: UserSettings.Notifications) -> UserSettings.Notifications {

@@ -1,7 +1,8 @@
 import GeoIndex
 
 /// A person's preferences. Every field has a default (README, "Settings"); `PUT` starts from the defaults and
-/// `PATCH` from the stored settings, and both apply the same field rules.
+/// `PATCH` from the stored settings, and both apply the same field rules. Settings stored by an earlier release read
+/// the fields it did not know as their defaults (each field is decoded when present), so a release may add fields.
 public struct UserSettings: Sendable, Hashable, Codable {
     /// Distance units for what the CLI prints.
     public enum Units: String, Sendable, Hashable, Codable {
@@ -27,9 +28,16 @@ public struct UserSettings: Sendable, Hashable, Codable {
         public var decisionCompleted = true
         public var friendRequests = true
         public var groupInvitations = true
+        /// Alerts a group's admins send to its members.
+        public var adminAlerts = true
 
         /// The defaults.
         public init() {}
+
+        /// Reads the flags stored or sent; a missing one is its default.
+        public init(from decoder: any Decoder) throws {
+            self = try UserSettings.flags(decoder, SettingsPatch.Flags<Notifications>.all, defaults: Notifications())
+        }
     }
 
     /// How apps should present things to the person.
@@ -41,6 +49,11 @@ public struct UserSettings: Sendable, Hashable, Codable {
 
         /// The defaults.
         public init() {}
+
+        /// Reads the flags stored or sent; a missing one is its default.
+        public init(from decoder: any Decoder) throws {
+            self = try UserSettings.flags(decoder, SettingsPatch.Flags<Accessibility>.all, defaults: Accessibility())
+        }
     }
 
     /// A BCP-47 language tag (`en`, `pt-BR`, `zh-Hant-TW`); default `en`.
@@ -55,9 +68,30 @@ public struct UserSettings: Sendable, Hashable, Codable {
     public var notifications = Notifications()
     /// Accessibility preferences.
     public var accessibility = Accessibility()
+    /// What the person can eat, in the list's order, each once; default none.
+    public var dietaryNeeds: [DietaryNeed] = []
+    /// The highest price level (1–4) the person pays; default none.
+    public var maxPrice: Int?
+    /// True when the person's `defaultLocation` may place them in a decision's meet (snapped to a 1 km cell, never
+    /// shown to anyone); default false.
+    public var shareLocationForMeet = false
 
     /// The defaults.
     public init() {}
+
+    /// Reads settings stored or sent; a field missing (one an earlier release did not know) is its default.
+    public init(from decoder: any Decoder) throws {
+        let stored = try decoder.container(keyedBy: CodingKeys.self)
+        language = try stored.decodeIfPresent(String.self, forKey: .language) ?? language
+        units = try stored.decodeIfPresent(Units.self, forKey: .units) ?? units
+        defaultLocation = try stored.decodeIfPresent(Location.self, forKey: .defaultLocation)
+        defaultRadiusMiles = try stored.decodeIfPresent(Double.self, forKey: .defaultRadiusMiles) ?? defaultRadiusMiles
+        notifications = try stored.decodeIfPresent(Notifications.self, forKey: .notifications) ?? notifications
+        accessibility = try stored.decodeIfPresent(Accessibility.self, forKey: .accessibility) ?? accessibility
+        dietaryNeeds = try stored.decodeIfPresent([DietaryNeed].self, forKey: .dietaryNeeds) ?? dietaryNeeds
+        maxPrice = try stored.decodeIfPresent(Int.self, forKey: .maxPrice)
+        shareLocationForMeet = try stored.decodeIfPresent(Bool.self, forKey: .shareLocationForMeet) ?? shareLocationForMeet
+    }
 
     /// These settings with the patch applied: a cleared field goes back to its default, a set one is checked.
     public func applying(_ patch: SettingsPatch) throws(PlacesError) -> UserSettings {
@@ -101,7 +135,40 @@ public struct UserSettings: Sendable, Hashable, Codable {
         case .clear: settings.accessibility = Accessibility()
         case .set(let flags): settings.accessibility = flags.applied(to: settings.accessibility)
         }
+        // Each need once, in the list's order, however they were sent.
+        settings.dietaryNeeds = patch.dietaryNeeds.applied(to: settings.dietaryNeeds).map { needs in DietaryNeed.allCases.filter(needs.contains) }
+            ?? defaults.dietaryNeeds
+        switch patch.maxPrice {
+        case .keep: break
+        case .clear: settings.maxPrice = nil
+        case .set(let level):
+            guard (1...4).contains(level) else { throw .invalid("maxPrice", "maxPrice must be a price level from 1 to 4") }
+            settings.maxPrice = level
+        }
+        settings.shareLocationForMeet = patch.shareLocationForMeet.applied(to: settings.shareLocationForMeet) ?? defaults.shareLocationForMeet
         return settings
+    }
+
+    /// A group of on/off preferences as stored or sent: each flag of `all` that is present, the rest `defaults`'.
+    static func flags<Preferences>(
+        _ decoder: any Decoder,
+        _ all: [SettingsPatch.Flags<Preferences>.Flag],
+        defaults: Preferences
+    ) throws -> Preferences {
+        let stored = try decoder.container(keyedBy: FlagKey.self)
+        var preferences = defaults
+        for flag in all {
+            if let value = try stored.decodeIfPresent(Bool.self, forKey: FlagKey(stringValue: flag.name)) { preferences[keyPath: flag.keyPath] = value }
+        }
+        return preferences
+    }
+
+    /// A flag's name as a key.
+    private struct FlagKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 
     /// Checks a BCP-47 tag's shape: a 2–3 letter (or 4–8 letter) language, then subtags of 1–8 letters or digits.

@@ -3,7 +3,10 @@ import PlacesCore
 
 extension SettingsPatch: RequestCommand {
     /// The top-level fields of a settings body.
-    public static let fields: Set<String> = ["language", "units", "defaultLocation", "defaultRadiusMiles", "notifications", "accessibility"]
+    public static let fields: Set<String> = [
+        "language", "units", "defaultLocation", "defaultRadiusMiles", "notifications", "accessibility", "dietaryNeeds", "maxPrice",
+        "shareLocationForMeet",
+    ]
 
     /// The change a `PATCH` (or `PUT`) `/v1/me/settings` body asks for; `null` puts a field back to its default.
     public init(body: FieldReader) throws(PlacesError) {
@@ -29,13 +32,34 @@ extension SettingsPatch: RequestCommand {
         }
         var radius = Patch<Double>.keep
         if body.has("defaultRadiusMiles") { radius = try body.number("defaultRadiusMiles").map(Patch.set) ?? .clear }
+        var needs = Patch<[DietaryNeed]>.keep
+        if body.has("dietaryNeeds") {
+            let names = try body.texts("dietaryNeeds", field: "dietaryNeeds", what: "needs (\(DietaryNeed.names))")
+            needs = try names.map { names throws(PlacesError) in
+                .set(
+                    try names.map { name throws(PlacesError) in
+                        guard let need = DietaryNeed(rawValue: name) else {
+                            throw .invalid("dietaryNeeds", "\(PlacesError.quoted(name)) is not a dietary need; the needs are \(DietaryNeed.names)")
+                        }
+                        return need
+                    }
+                )
+            } ?? .clear
+        }
+        var maxPrice = Patch<Int>.keep
+        if body.has("maxPrice") { maxPrice = try body.wholeNumber("maxPrice").map(Patch.set) ?? .clear }
+        var share = Patch<Bool>.keep
+        if body.has("shareLocationForMeet") { share = try body.bool("shareLocationForMeet").map(Patch.set) ?? .clear }
         self.init(
             language: try body.patchText("language"),
             units: units,
             defaultLocation: location,
             defaultRadiusMiles: radius,
             notifications: try SettingsPatch.flags(body, "notifications", SettingsPatch.Flags<UserSettings.Notifications>.all),
-            accessibility: try SettingsPatch.flags(body, "accessibility", SettingsPatch.Flags<UserSettings.Accessibility>.all)
+            accessibility: try SettingsPatch.flags(body, "accessibility", SettingsPatch.Flags<UserSettings.Accessibility>.all),
+            dietaryNeeds: needs,
+            maxPrice: maxPrice,
+            shareLocationForMeet: share
         )
     }
 
