@@ -72,7 +72,8 @@ export class DecisionStart {
     groupSelect.firstChild.value = "";
     if ([...groupSelect.options].some((option) => option.value === chosen)) groupSelect.value = chosen;
     const collections = byId("decision-collection");
-    collections.replaceChildren(...this.state.collections.map((c) => Object.assign(element("option", `${c.name} (${counted(c.placeCount ?? 0, "place")})`), { value: c.id })));
+    // By name: the API's list of collections says nothing of how many places each holds.
+    collections.replaceChildren(...this.state.collections.map((c) => Object.assign(element("option", c.name), { value: c.id })));
     this.renderParticipants();
     this.renderSource();
   }
