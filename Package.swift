@@ -80,6 +80,7 @@ let package = Package(
                 logging,
                 metrics,
             ] + nio,
+            exclude: ["Web/README.md"],
             resources: [
                 .embedInCode("openapi.yaml"), .embedInCode("Web/index.html"), .embedInCode("Web/style.css"), .embedInCode("Web/favicon.svg"),
                 .embedInCode("Web/basemap.json"), .embedInCode("Web/app.js"), .embedInCode("Web/api.js"), .embedInCode("Web/dom.js"),

@@ -11,7 +11,7 @@ extension Places {
             abstract: "Group decisions and ballots, acting as a user on the database file.",
             subcommands: [
                 Start.self, EveryPage<List>.self, OneCall<Show>.self, WithValues<Answers>.self, WithValues<Vote>.self, OneCall<Close>.self, OneCall<Cancel>.self,
-                TwoCall<Pick>.self, OneCall<Recount>.self,
+                TwoCall<Pick>.self, OneCall<Recount>.self, OneCall<Messages>.self, TwoCall<Message>.self,
             ]
         )
 
@@ -169,6 +169,30 @@ extension Places {
             )
             static let call: UserCall = DecisionService.recount(_:id:)
         }
+
+        enum Messages: ServiceCall {
+            static let configuration = CommandConfiguration(
+                commandName: "messages",
+                abstract: "A decision's conversation, oldest first (its participants and its starter)."
+            )
+            static let argument = ArgumentHelp("The decision's id.", valueName: "id")
+            static let call: UserCall<ConversationService, [DecisionMessage]> = { conversations in
+                { caller, id in
+                    try await everyPage { try await conversations.messages(caller, decisionID: id, page: $0) }.reversed()
+                }
+            }
+        }
+
+        enum Message: PairCall {
+            static let configuration = CommandConfiguration(
+                commandName: "message",
+                abstract: "Post a message in a decision's conversation (1–500 characters, while it is active)."
+            )
+            static let arguments = (first: ArgumentHelp("The decision's id.", valueName: "id"), second: ArgumentHelp("The text.", valueName: "text"))
+            static let call: UserPairCall<ConversationService, DecisionMessage> = { conversations in
+                { try await conversations.post($0, decisionID: $1, PostMessage(text: $2)) }
+            }
+        }
     }
 
     /// `places notifications …`: a user's notifications.
@@ -246,6 +270,11 @@ struct WithValues<Call: ValuesCall>: ActingCommand {
 
 extension DecisionCall {
     static var argument: ArgumentHelp { ArgumentHelp("The decision's id.", valueName: "id") }
+}
+
+extension DecisionMessage: CommandLineText {
+    /// `2026-11-27T14:05:00Z  ana: text`.
+    var commandLineText: String { "\(Timestamp.text(createdAt))  \(author.username): \(text)" }
 }
 
 /// How many notifications were marked read.

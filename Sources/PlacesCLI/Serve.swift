@@ -68,6 +68,12 @@ extension Places {
         )
         var placesPerDay: String?
 
+        @Option(
+            name: .customLong("messages-per-minute"),
+            help: "Messages one account may post in decisions' conversations in a minute (env PLACES_MESSAGES_PER_MINUTE; default 10)."
+        )
+        var messagesPerMinute: String?
+
         @OptionGroup var databaseOptions: DatabaseOptions
         @OptionGroup var accountOptions: AccountOptions
 
@@ -97,6 +103,12 @@ extension Places {
             let throttle = LoginThrottle.Policy(registrationsPerAddress: registrations)
             var limits = UsageLimits()
             limits.placesPerDay = try Self.count(placesPerDay, environment: "PLACES_PLACES_PER_DAY", default: 200, field: "places-per-day")
+            limits.messagesPerMinute = try Self.count(
+                messagesPerMinute,
+                environment: "PLACES_MESSAGES_PER_MINUTE",
+                default: 10,
+                field: "messages-per-minute"
+            )
             let proxies = Self.list(trustedProxies, environment: "PLACES_TRUSTED_PROXIES")
             let origins = Self.list(corsOrigins, environment: "PLACES_CORS_ORIGINS")
             for origin in origins where origin != "*" {

@@ -131,6 +131,10 @@ extension CollectionService: CommandLineService {
     static func of(_ services: PlacesServices) -> CollectionService { services.collections }
 }
 
+extension ConversationService: CommandLineService {
+    static func of(_ services: PlacesServices) -> Self { services.conversations }
+}
+
 extension DecisionService: CommandLineService {
     static func of(_ services: PlacesServices) -> DecisionService { services.decisions }
 }

@@ -13,6 +13,8 @@ public struct PlacesServices: Sendable {
     public var collections: CollectionService
     /// Group decisions.
     public var decisions: DecisionService
+    /// Decisions' conversations.
+    public var conversations: ConversationService
     /// Notifications.
     public var notifications: NotificationService
     /// The lease of the decision deadline round: one instance at a time runs it.
@@ -38,6 +40,7 @@ public struct PlacesServices: Sendable {
         places = PlaceService(repository: repositories.places, index: PlaceIndex(), clock: clock, limits: limits)
         accounts = AccountService(
             repository: repositories.accounts,
+            messages: repositories.messages,
             hasher: hasher,
             throttle: LoginThrottle(repository: repositories.throttle, policy: throttle),
             hashing: hashing,
@@ -62,6 +65,7 @@ public struct PlacesServices: Sendable {
             clock: clock,
             makeSeed: makeSeed
         )
+        conversations = ConversationService(repository: repositories.messages, decisions: decisions, limits: limits, clock: clock)
         groups = GroupService(
             repository: repositories.groups,
             accounts: repositories.accounts,
@@ -75,6 +79,7 @@ public struct PlacesServices: Sendable {
         self.live = LiveService(
             feed: LiveFeed(repository: repositories.live, settings: live, clock: clock, metrics: liveMetrics, report: report),
             decisions: decisions,
+            conversations: conversations,
             notifications: notifications,
             clock: clock
         )
@@ -88,6 +93,8 @@ public struct PlacesServices: Sendable {
         public var groups: any GroupRepository
         public var collections: any CollectionRepository
         public var decisions: any DecisionRepository
+        /// Decisions' conversations.
+        public var messages: any MessageRepository
         public var notifications: any NotificationRepository
         /// The login throttle's counts.
         public var throttle: any ThrottleRepository

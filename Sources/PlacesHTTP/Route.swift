@@ -128,6 +128,7 @@ struct Route: Sendable {
             + GroupController(groups: services.groups).routes
             + CollectionController(collections: services.collections).routes
             + DecisionController(decisions: services.decisions).routes
+            + ConversationController(conversations: services.conversations).routes
             + NotificationController(notifications: services.notifications).routes
             + EventStreamController(live: services.live).routes
             + WebController(tiles: mapTiles).routes

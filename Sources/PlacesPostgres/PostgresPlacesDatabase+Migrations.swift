@@ -703,6 +703,33 @@ extension PostgresPlacesDatabase {
                 """,
             ]
         ),
+        Migration(
+            version: 9,
+            name: "conversations",
+            statements: [
+                // A decision's conversation. A message leaves with its decision and with its author's account.
+                """
+                CREATE TABLE decision_message (
+                    id \(text) PRIMARY KEY,
+                    decision_id \(text) NOT NULL REFERENCES decision (id) ON DELETE CASCADE,
+                    author_id \(text) NOT NULL REFERENCES user_account (id) ON DELETE CASCADE,
+                    text \(text) NOT NULL,
+                    created_at \(text) NOT NULL
+                )
+                """,
+                // A decision's messages newest first; one person's, for the bound a minute and their export.
+                "CREATE INDEX decision_message_page ON decision_message (decision_id, created_at DESC, id DESC)",
+                "CREATE INDEX decision_message_author ON decision_message (author_id, created_at)",
+                // A message posted: the decision, and the message's id.
+                feedFunction(
+                    "decision_message",
+                    inserting: "INSERT INTO feed (kind, subject, detail) VALUES ('message', NEW.decision_id, NEW.id)"
+                ),
+                "CREATE TRIGGER decision_message_feed AFTER INSERT ON decision_message FOR EACH ROW EXECUTE FUNCTION places_feed_decision_message()",
+                "DROP INDEX feed_topic",
+                "CREATE INDEX feed_topic ON feed (subject, xid, position) WHERE kind IN ('decision', 'ballot', 'swipe', 'round', 'message', 'notification')",
+            ]
+        ),
     ]
 
     /// The lock that makes instances starting together migrate once (any number, the same for every release).

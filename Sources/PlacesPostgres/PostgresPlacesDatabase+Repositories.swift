@@ -9,6 +9,7 @@ extension PostgresPlacesDatabase {
             groups: groups,
             collections: collections,
             decisions: decisions,
+            messages: messages,
             notifications: notifications,
             throttle: throttle,
             leases: leases,

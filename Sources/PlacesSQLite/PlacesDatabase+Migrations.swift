@@ -501,6 +501,31 @@ extension PlacesDatabase {
                 )
             }
         }
+        migrator.registerMigration("v14-conversations") { db in
+            try db.execute(
+                sql: """
+                    -- A decision's conversation. A message leaves with its decision and with its author's account.
+                    CREATE TABLE decision_message (
+                        id TEXT PRIMARY KEY,
+                        decision_id TEXT NOT NULL REFERENCES decision (id) ON DELETE CASCADE,
+                        author_id TEXT NOT NULL REFERENCES user_account (id) ON DELETE CASCADE,
+                        text TEXT NOT NULL,
+                        created_at TEXT NOT NULL
+                    );
+                    -- A decision's messages newest first; one person's, for the bound a minute and their export.
+                    CREATE INDEX decision_message_page ON decision_message (decision_id, created_at DESC, id DESC);
+                    CREATE INDEX decision_message_author ON decision_message (author_id, created_at);
+
+                    -- A message posted: the decision, and the message's id.
+                    CREATE TRIGGER decision_message_feed AFTER INSERT ON decision_message
+                    BEGIN INSERT INTO feed (kind, subject, detail) VALUES ('message', new.decision_id, new.id); END;
+
+                    DROP INDEX feed_topic;
+                    CREATE INDEX feed_topic ON feed (subject, position)
+                        WHERE kind IN ('decision', 'ballot', 'swipe', 'round', 'message', 'notification');
+                    """
+            )
+        }
         return migrator
     }
 }

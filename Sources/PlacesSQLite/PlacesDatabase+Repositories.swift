@@ -9,6 +9,7 @@ extension PlacesDatabase {
             groups: groups,
             collections: collections,
             decisions: decisions,
+            messages: messages,
             notifications: notifications,
             throttle: throttle,
             leases: leases,

@@ -254,7 +254,7 @@ struct Story {
 
     /// People, settings, a session, places seeded and added, favourites, ratings, friends, a declined request, a
     /// group with members and an invitation, collections with entries, an open decision with a ballot, a completed
-    /// one (after a swipe round), notifications (one read).
+    /// one (after a swipe round, with a message), notifications (one read).
     static func populate(_ services: PlacesServices, places: any PlaceRepository) async throws -> Story {
         try await places.seed([
             CopyWorld.place("lx-1", "Café Lumière"), CopyWorld.place("lx-2", "Tasca do Chico", offset: 0.001),
@@ -314,6 +314,7 @@ struct Story {
         )
         _ = try await services.decisions.swipe(ana, id: done.id, SwipeAnswers(answers: [("lx-1", .yes), ("lx-2", .veto), ("lx-3", .yes)]))
         _ = try await services.decisions.swipe(ben, id: done.id, SwipeAnswers(answers: [("lx-1", .yes), ("lx-2", .no), ("lx-3", .yes)]))
+        _ = try await services.conversations.post(ben, decisionID: done.id, PostMessage(text: "Miradouro at sunset?"))
         _ = try await services.decisions.vote(ana, id: done.id, CastBallot(ranking: ["lx-3"]))
         let completed = try await services.decisions.vote(ben, id: done.id, CastBallot(ranking: ["lx-3", "lx-1"]))
         #expect(completed.status == .completed)

@@ -60,7 +60,7 @@ struct TogetherCommandTests {
     }
 
     /// A decision with a swipe round, driven from the command line, and the same round and ballots counted offline by
-    /// `places tally`: the same survivors, winner and ranking.
+    /// `places tally`: the same survivors, winner and ranking; and its conversation, read oldest first.
     @Test(arguments: CommandEngine.available)
     func aSwipeRoundFromTheCommandLineAgreesWithTheOfflineTally(_ engine: CommandEngine) async throws {
         let places = try await Self.withAnaAndBen(engine)
@@ -88,6 +88,15 @@ struct TogetherCommandTests {
         #expect(shown.out.contains("swipe round open") && shown.out.contains("answered: ana") && shown.out.contains("vetoes left: 0"), "\(shown.out)")
         let ended = try places.json(["decision", "swipe", id, "\(tasca)=yes", "\(cantina)=yes", "\(jardim)=yes", "--as", "ben"])
         #expect((ended["roundResult"] as? [String: Any])?["survivors"] as? [String] == [jardim, tasca].sorted())
+        // They talk it over: the conversation reads oldest first; a blank message is bad input.
+        _ = try places.json(["decision", "message", id, "Jardim or Tasca?", "--as", "ben"])
+        let said = try places.run(["decision", "message", id, "Tasca, surely", "--as", "ana"])
+        #expect(said.status == 0 && said.out.contains("ana: Tasca, surely"), "\(said.out)")
+        #expect(try places.run(["decision", "message", id, "  ", "--as", "ana"]).status == 64)
+        let conversation = try places.run(["decision", "messages", id, "--as", "ben"]).out
+        let question = try #require(conversation.range(of: "ben: Jardim or Tasca?"))
+        let answer = try #require(conversation.range(of: "ana: Tasca, surely"))
+        #expect(question.lowerBound < answer.lowerBound, "\(conversation)")
         _ = try places.json(["decision", "vote", id, jardim, tasca, "--as", "ana"])
         let done = try places.json(["decision", "vote", id, tasca, jardim, "--as", "ben"])
         let result = try #require(done["result"] as? [String: Any])
@@ -109,5 +118,7 @@ struct TogetherCommandTests {
         let text = try CopyWorld.places(["tally", "--method", "tiered", file.path, "--seed", seed])
         #expect(text.out.hasPrefix("The swipe round (2 participants; 1 veto each) kept 2 of 3 candidates. Removed: \(cantina) was vetoed."), "\(text.out)")
         #expect(try places.json(["decision", "recount", id, "--as", "ben"])["agrees"] as? Bool == true)
+        let late = try places.run(["decision", "message", id, "One more thing", "--as", "ben"])
+        #expect(late.status == 1 && late.err.contains("ended"), "\(late.err)")
     }
 }

@@ -47,6 +47,7 @@ struct SQLiteStore: RepositoryStore {
     var groups: any GroupRepository { database.groups }
     var collections: any CollectionRepository { database.collections }
     var decisions: any DecisionRepository { database.decisions }
+    var messages: any MessageRepository { database.messages }
     var notifications: any NotificationRepository { database.notifications }
     var throttle: any ThrottleRepository { database.throttle }
     var leases: any LeaseRepository { database.leases }

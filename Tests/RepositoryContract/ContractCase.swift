@@ -3,7 +3,7 @@ import Testing
 
 /// One behaviour of one repository protocol, checked on a fresh store.
 public struct ContractCase: Sendable {
-    /// The protocol it specifies: `places`, `accounts`, `groups`, `collections`, `decisions`, `notifications`,
+    /// The protocol it specifies: `places`, `accounts`, `groups`, `collections`, `decisions`, `messages`, `notifications`,
     /// `throttle`, `leases` or `live`.
     public let repository: String
     /// What it checks, as a sentence.
@@ -40,7 +40,8 @@ public enum RepositoryContract {
     /// All cases, places first.
     public static var cases: [ContractCase] {
         PlaceRepositoryContract.cases + ChangeFeedContract.cases + AccountRepositoryContract.cases + GroupRepositoryContract.cases
-            + CollectionRepositoryContract.cases + DecisionRepositoryContract.cases + NotificationRepositoryContract.cases
+            + CollectionRepositoryContract.cases + DecisionRepositoryContract.cases + MessageRepositoryContract.cases
+            + NotificationRepositoryContract.cases
             + ConcurrentWritesContract.cases + FailedWritesContract.cases + ThrottleRepositoryContract.cases + LeaseRepositoryContract.cases
             + LiveRepositoryContract.cases
     }

@@ -15,6 +15,8 @@ public protocol RepositoryStore: Sendable {
     var collections: any CollectionRepository { get }
     /// Decisions and ballots.
     var decisions: any DecisionRepository { get }
+    /// Decisions' conversations.
+    var messages: any MessageRepository { get }
     /// Notifications.
     var notifications: any NotificationRepository { get }
     /// The login throttle's attempts.

@@ -73,6 +73,7 @@ public struct PostgresStore: RepositoryStore {
     public var groups: any GroupRepository { database.groups }
     public var collections: any CollectionRepository { database.collections }
     public var decisions: any DecisionRepository { database.decisions }
+    public var messages: any MessageRepository { database.messages }
     public var notifications: any NotificationRepository { database.notifications }
     public var throttle: any ThrottleRepository { database.throttle }
     public var leases: any LeaseRepository { database.leases }

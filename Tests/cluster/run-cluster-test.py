@@ -533,33 +533,35 @@ def members_decision(base, database):
     return decision, group, tokens, places
 
 
-def at_once(base, path, bodies, tokens, what):
-    """Each member's request (PUT `path` with their body) sent at the same moment, each from its own thread; fails
-    unless every one is answered 200."""
-    start = threading.Barrier(len(tokens))
-    statuses = [None] * len(tokens)
+def at_once(requests, what, expected=200):
+    """Each request (base, method, path, body, token) sent at the same moment, each from its own thread: their
+    statuses. With `expected`, fails unless every one is answered with it."""
+    start = threading.Barrier(len(requests))
+    statuses = [None] * len(requests)
 
-    def put(i):
+    def send_one(i):
+        base, method, path, body, token = requests[i]
         start.wait()
         try:
-            statuses[i] = send(base, "PUT", path, bodies[i], tokens[i])[0]
+            statuses[i] = send(base, method, path, body, token)[0]
         except OSError as error:
             statuses[i] = f"no answer ({error})"
 
-    threads = [threading.Thread(target=put, args=(i,)) for i in range(len(tokens))]
+    threads = [threading.Thread(target=send_one, args=(i,)) for i in range(len(requests))]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    refused = [status for status in statuses if status != 200]
-    if refused:
-        fail(f"{len(refused)} of {len(tokens)} simultaneous {what} were not answered 200: {sorted(map(str, refused))[:5]}")
+    refused = [status for status in statuses if status != expected]
+    if expected is not None and refused:
+        fail(f"{len(refused)} of {len(requests)} simultaneous {what} were not answered {expected}: {sorted(map(str, refused))[:5]}")
+    return statuses
 
 
 def ballots_at_once(base, decision, tokens, places):
     """Every member's ballot sent at the same moment, each from its own thread."""
     rankings = [{"ranking": places[i % len(places):] + places[:i % len(places)]} for i in range(len(tokens))]
-    at_once(base, f"/v1/decisions/{decision}/ballot", rankings, tokens, "ballots")
+    at_once([(base, "PUT", f"/v1/decisions/{decision}/ballot", rankings[i], token) for i, token in enumerate(tokens)], "ballots")
     view = expect(base, "GET", f"/v1/decisions/{decision}", token=tokens[0])
     result = view.get("result") or {}
     if view.get("status") != "completed" or result.get("ballotCount") != len(tokens):
@@ -574,13 +576,29 @@ def swipes_at_once(base, database, group, tokens, places):
     decision = expect(base, "POST", "/v1/decisions", body, tokens[0], status=201)["id"]
     answers = [{"answers": [{"placeId": place, "answer": "veto" if i == 0 and place == places[0] else "yes"} for place in places]}
                for i in range(len(tokens))]
-    at_once(base, f"/v1/decisions/{decision}/swipes", answers, tokens, "answers")
+    at_once([(base, "PUT", f"/v1/decisions/{decision}/swipes", answers[i], token) for i, token in enumerate(tokens)], "answers")
     ended = database.rows(f"SELECT count(*) FROM feed WHERE kind = 'round' AND subject = {quoted([decision])}")
     stored = database.rows(f"SELECT count(*) FROM swipe WHERE decision_id = {quoted([decision])}")
     survivors = (expect(base, "GET", f"/v1/decisions/{decision}", token=tokens[1]).get("roundResult") or {}).get("survivors")
     if ended != [["1"]] or stored != [[str(len(tokens) * len(places))]] or survivors != places[1:]:
         fail(f"the swipe round of {len(tokens)} answering at once ended {ended} times with {stored} answers stored and "
              f"survivors {survivors} (expected once, {len(tokens) * len(places)}, {places[1:]})")
+    return decision
+
+
+MESSAGES_AT_ONCE = 14  # one person's messages sent at once, spread over the instances: the bound of 10 a minute holds
+
+
+def messages_at_once(instances, database, decision, token):
+    """One person's messages to a decision's conversation, sent at the same moment to every instance in turn: the
+    bound a minute (10) is counted in the database, so exactly 10 are stored and the rest refused with 429."""
+    requests = [(instances[i % len(instances)].base, "POST", f"/v1/decisions/{decision}/messages", {"text": f"Message {i}"}, token)
+                for i in range(MESSAGES_AT_ONCE)]
+    statuses = at_once(requests, "messages", expected=None)
+    stored = database.rows(f"SELECT count(*) FROM decision_message WHERE decision_id = {quoted([decision])}")
+    if sorted(map(str, statuses)) != ["201"] * 10 + ["429"] * (MESSAGES_AT_ONCE - 10) or stored != [["10"]]:
+        fail(f"{MESSAGES_AT_ONCE} messages of one person at once on {len(instances)} instances were answered "
+             f"{sorted(map(str, statuses))} with {stored} stored (expected 10 stored, the rest 429)")
 
 
 def check_same_result(instances, decision, token, result):
@@ -916,10 +934,11 @@ def run(cluster, rng, started):
         decision, group, tokens, places = members_decision(base, cluster.database)
     with Timed(f"nginx sending to instance {victim.name} again (its fail_timeout)"):
         cluster.nginx.wait_until_balanced()
-    with Timed(f"{MEMBERS} ballots at once, then {MEMBERS} members' swipe answers at once"):
+    with Timed(f"{MEMBERS} ballots at once, {MEMBERS} members' swipe answers at once, {MESSAGES_AT_ONCE} messages of one at once"):
         offset = cluster.nginx.log_size()
         result = ballots_at_once(base, decision, tokens, places)
-        swipes_at_once(base, cluster.database, group, tokens, places)
+        in_round = swipes_at_once(base, cluster.database, group, tokens, places)
+        messages_at_once([instance for instance in cluster.instances if instance.running], cluster.database, in_round, tokens[0])
         served = cluster.nginx.upstreams_since(offset)
         notes.append(f"the {MEMBERS} simultaneous ballots were served by " + ", ".join(
             f"{instance.name}: {served.count(f'127.0.0.1:{instance.port}')}" for instance in cluster.instances))

@@ -135,6 +135,13 @@ def main() -> None:
     to_pick, completed = decisions("manual", ONE_SHOT), decisions("random", 3)
     # Decisions in a swipe round that stays open (the mates never answer), with a veto for every place.
     in_round = decisions("tiered", 3, swipe={"vetoes": 10})
+    # A conversation in the decisions that stay open longest (every mate of the group takes part): a mate's message.
+    talking = tiered + in_round
+    for n, decision in enumerate(talking):
+        api.call("POST", f"/v1/decisions/{decision}/messages", mates[MATES[n % 6]], {"text": "Shall we?"})
+    # A cursor of a conversation's pages (a second message, then the first page of one): a cursor made up is refused.
+    api.call("POST", f"/v1/decisions/{talking[0]}/messages", me, {"text": "Yes, let's"})
+    message_cursors = [api.call("GET", f"/v1/decisions/{talking[0]}/messages?limit=1", me)["nextCursor"]]
 
     # Places of `contract`'s own: live ones (to change and delete) and deleted ones (to restore).
     def own_place(n):
@@ -161,7 +168,7 @@ def main() -> None:
         "tiered-decisions": tiered, "decisions-to-close": to_close, "decisions-to-cancel": to_cancel,
         "decisions-to-pick": to_pick, "completed-decisions": completed,
         "decisions": tiered + to_pick + completed + in_round, "followed-decisions": tiered + in_round,
-        "round-decisions": in_round, "notifications": notifications,
+        "round-decisions": in_round, "talking-decisions": talking, "message-cursors": message_cursors, "notifications": notifications,
     }
     dictionaries = "\n# Made by fixtures.py for this run.\n" + "".join(
         f"[dictionaries.{name}]\nvalues = {toml_list(values)}\n\n" for name, values in made.items()

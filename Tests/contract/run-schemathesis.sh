@@ -20,7 +20,7 @@ fi
 
 port=${PLACES_CONTRACT_PORT:-18765}
 # bcrypt at its minimum cost and no bound on sign-ups from one address: the fuzzer signs people up by the hundred.
-"$binary" serve --database "$work/contract.sqlite" --seeds Seeds --port "$port" --bcrypt-cost 4 --registrations-per-hour 100000 --places-per-day 100000 \
+"$binary" serve --database "$work/contract.sqlite" --seeds Seeds --port "$port" --bcrypt-cost 4 --registrations-per-hour 100000 --places-per-day 100000 --messages-per-minute 100000 \
     >"$work/server.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true; rm -rf "$work"' EXIT

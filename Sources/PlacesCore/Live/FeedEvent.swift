@@ -44,6 +44,8 @@ public struct FeedEvent: Sendable, Hashable {
         case swipe
         /// A decision's swipe round ended: `subject` is the decision, `version` its version after the save.
         case round
+        /// A message was posted in a decision's conversation: `subject` is the decision, `detail` the message's id.
+        case message
         /// A notification was made: `subject` is its recipient, `detail` its id.
         case notification
         /// A member joined or left a group: `subject` is the group, `detail` the person.
@@ -65,6 +67,18 @@ public struct FeedEvent: Sendable, Hashable {
     public var detail: String?
     /// The decision's version, for decisions and ballots.
     public var version: Int64?
+}
+
+extension FeedEvent.Kind {
+    /// The kinds a stream's topic carries (a decision's, a person's notifications): what the feed's topic index covers.
+    public static let streamed: [Self] = [.decision, .ballot, .swipe, .round, .message, .notification]
+    /// The kinds the live streams' reader reads: the streamed ones, and who may see what.
+    public static let live: [Self] = streamed + [.member, .account, .session]
+
+    /// The kinds as a list of SQL text literals (`'decision', 'ballot'`), for either engine's `kind IN (…)`.
+    public static func sqlList(_ kinds: [Self]) -> String {
+        kinds.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+    }
 }
 
 /// What one read of the feed found after a position.
@@ -101,7 +115,7 @@ public enum FeedTopic: Sendable, Hashable {
     /// The kinds of the feed's rows this topic carries.
     public var kinds: Set<FeedEvent.Kind> {
         switch self {
-        case .decision: [.decision, .ballot, .swipe, .round]
+        case .decision: [.decision, .ballot, .swipe, .round, .message]
         case .notifications: [.notification]
         }
     }

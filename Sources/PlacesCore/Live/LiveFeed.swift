@@ -294,7 +294,7 @@ public final class LiveFeed: Sendable {
                 for event in read.events {
                     let interest = listener.interest
                     switch event.kind {
-                    case .decision, .ballot, .swipe, .round, .notification:
+                    case .decision, .ballot, .swipe, .round, .message, .notification:
                         if interest.topic.carries(event) { carried.append(event) }
                     case .member:
                         if event.detail == interest.userID, event.subject == interest.groupID { recheck = true }

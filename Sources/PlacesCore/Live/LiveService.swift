@@ -6,6 +6,7 @@ public struct LiveService: Sendable {
     /// The instance's one reader of the feed, which every stream listens to.
     public let feed: LiveFeed
     let decisions: DecisionService
+    let conversations: ConversationService
     let notifications: NotificationService
     let clock: @Sendable () -> Date
 
@@ -14,10 +15,17 @@ public struct LiveService: Sendable {
     /// Notifications a notification stream's snapshot shows.
     static let snapshotNotifications = 20
 
-    /// Streams over `feed`, reading decisions and notifications through their services.
-    public init(feed: LiveFeed, decisions: DecisionService, notifications: NotificationService, clock: @escaping @Sendable () -> Date) {
+    /// Streams over `feed`, reading decisions, their conversations and notifications through their services.
+    public init(
+        feed: LiveFeed,
+        decisions: DecisionService,
+        conversations: ConversationService,
+        notifications: NotificationService,
+        clock: @escaping @Sendable () -> Date
+    ) {
         self.feed = feed
         self.decisions = decisions
+        self.conversations = conversations
         self.notifications = notifications
         self.clock = clock
     }
@@ -33,6 +41,7 @@ public struct LiveService: Sendable {
         let resume = try lastEventID.map { text throws(PlacesError) in try EventID(parsing: text) }
         let first = try await decisions.view(caller.user, id: id)
         let decisions = decisions
+        let conversations = conversations
         let repository = feed.repository
         return try await open(
             caller,
@@ -52,7 +61,10 @@ public struct LiveService: Sendable {
             },
             render: { events, generation, through in
                 let view = try await decisions.view(caller.user, id: id)
-                var rendered = try LiveService.decisionMessages(events, generation: generation, view: view)
+                // Messages reach those who talk in the decision only.
+                let posted = try await conversations.messages(caller.user, decisionID: id, ids: events.filter { $0.kind == .message }.compactMap(\.detail))
+                let messages = Dictionary(posted.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+                var rendered = try LiveService.decisionMessages(events, generation: generation, view: view, messages: messages)
                 // Over, but its end is not among these rows: it is still to come (a later read brings it with the rows
                 // before it), unless the client has every row of the decision already but the end itself.
                 if !rendered.final, view.status != .active,
@@ -200,8 +212,14 @@ public struct LiveService: Sendable {
     /// A decision's feed rows as its reader sees them: a `ballot` event for each ballot (who, never what), an `update`
     /// for a save without one (someone left), and an `ended` event for the save that ended it, after that save's ballots
     /// (its id tells a client resuming from it that it heard everything; nothing follows it). Every event carries the
-    /// decision as `view` shows it to the reader now, standings only when they may see them.
-    static func decisionMessages(_ events: [FeedEvent], generation: String, view: DecisionView) throws -> LiveStream.Rendered {
+    /// decision as `view` shows it to the reader now, standings only when they may see them; a `message` event carries
+    /// the message, when it is among `messages` (those the reader may read).
+    static func decisionMessages(
+        _ events: [FeedEvent],
+        generation: String,
+        view: DecisionView,
+        messages: [String: DecisionMessage] = [:]
+    ) throws -> LiveStream.Rendered {
         var rendered = LiveStream.Rendered()
         // A save writes the decision's row, then its ballots', all at the save's version.
         var index = events.startIndex
@@ -211,6 +229,11 @@ public struct LiveService: Sendable {
             while end < events.endIndex, events[end].version == version { end += 1 }
             let save = events[index..<end]
             index = end
+            // Messages are no save of the decision: each is an event of its own (none for a reader who may not read it).
+            for event in save where event.kind == .message {
+                guard let message = event.detail.flatMap({ messages[$0] }) else { continue }
+                rendered.messages.append(.event(id: event.id(generation), name: "message", data: try data(message)))
+            }
             let person = { (event: FeedEvent) in
                 event.detail.flatMap { id in
                     view.participants.first { $0.user.id == id }?.user ?? view.departed?.first { $0.user.id == id }?.user

@@ -80,4 +80,6 @@ public struct AccountExport: Sendable, Encodable {
     public var favorites: [FavoriteInfo]
     public var ratings: [Rating]
     public var places: [String]
+    /// The messages the person wrote in decisions' conversations, oldest first.
+    public var messages: [DecisionMessage] = []
 }

@@ -9,6 +9,8 @@ public struct AccountService: Sendable {
     public static let defaultSessionLifetime: TimeInterval = 30 * 24 * 60 * 60
 
     private let repository: any AccountRepository
+    /// The conversations, for the messages an export lists.
+    private let messages: any MessageRepository
     private let hasher: any PasswordHasher
     private let throttle: LoginThrottle
     private let clock: @Sendable () -> Date
@@ -20,6 +22,7 @@ public struct AccountService: Sendable {
     /// counted by `throttle`.
     public init(
         repository: any AccountRepository,
+        messages: any MessageRepository,
         hasher: any PasswordHasher,
         throttle: LoginThrottle,
         hashing: HashingQueue = HashingQueue(),
@@ -27,6 +30,7 @@ public struct AccountService: Sendable {
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.repository = repository
+        self.messages = messages
         self.hasher = QueuedPasswordHasher(hasher: hasher, queue: hashing)
         self.throttle = throttle
         self.sessionLifetime = sessionLifetime
@@ -193,11 +197,12 @@ public struct AccountService: Sendable {
         }
     }
 
-    /// Everything stored about the caller.
+    /// Everything stored about the caller, the messages they wrote included.
     public func export(_ caller: Caller) async throws -> AccountExport {
-        guard let export = try await repository.export(userID: caller.user.id) else {
+        guard var export = try await repository.export(userID: caller.user.id) else {
             throw PlacesError.unauthorized("the account no longer exists")
         }
+        export.messages = try await messages.messages(authorID: caller.user.id)
         return export
     }
 

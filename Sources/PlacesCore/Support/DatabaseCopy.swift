@@ -193,6 +193,11 @@ public enum DatabaseCopy {
             primaryKey: ["decision_id", "user_id", "place_id"]
         ),
         CopiedTable(
+            name: "decision_message",
+            columns: [.init("id"), .init("decision_id"), .init("author_id"), .init("text"), .init("created_at")],
+            primaryKey: ["id"]
+        ),
+        CopiedTable(
             name: "declined_request",
             columns: [.init("kind"), .init("subject_id"), .init("recipient_id"), .init("declined_at")],
             primaryKey: ["kind", "subject_id", "recipient_id"]

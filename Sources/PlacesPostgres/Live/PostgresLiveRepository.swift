@@ -45,7 +45,7 @@ public struct PostgresLiveRepository: LiveRepository {
             try await connection.rows(
                 """
                 SELECT xid::text::bigint AS xid, position, kind, subject, detail, version FROM feed
-                WHERE kind IN ('decision', 'ballot', 'notification', 'swipe', 'round') AND subject = \(topic.subject)
+                WHERE kind IN (\(unescaped: FeedEvent.Kind.sqlList(FeedEvent.Kind.streamed))) AND subject = \(topic.subject)
                     AND xid >= \(String(position.transaction))::xid8 AND (xid > \(String(position.transaction))::xid8 OR position > \(position.row))
                     AND xid <= \(String(end.transaction))::xid8 AND (xid < \(String(end.transaction))::xid8 OR position < \(end.row))
                 ORDER BY xid, position
@@ -119,7 +119,7 @@ public struct PostgresLiveRepository: LiveRepository {
             FROM horizon CROSS JOIN change_counter AS state
             LEFT JOIN LATERAL (
                 SELECT xid::text::bigint AS xid, position, kind, subject, detail, version FROM feed
-                WHERE kind IN ('decision', 'ballot', 'swipe', 'round', 'notification', 'member', 'account', 'session')
+                WHERE kind IN (\(FeedEvent.Kind.sqlList(FeedEvent.Kind.live)))
                     AND xid >= $2::text::xid8 AND (xid > $2::text::xid8 OR position > $3)
                     AND xid < (SELECT first_open FROM horizon)
                 ORDER BY xid, position

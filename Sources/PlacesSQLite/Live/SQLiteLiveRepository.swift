@@ -23,7 +23,7 @@ public struct SQLiteLiveRepository: LiveRepository {
                         db,
                         sql: """
                             SELECT position, kind, subject, detail, version FROM feed
-                            WHERE position >= ? AND kind IN ('decision', 'ballot', 'swipe', 'round', 'notification', 'member', 'account', 'session')
+                            WHERE position >= ? AND kind IN (\(FeedEvent.Kind.sqlList(FeedEvent.Kind.live)))
                             ORDER BY position LIMIT ?
                             """,
                         arguments: [first, limit]
@@ -51,7 +51,7 @@ public struct SQLiteLiveRepository: LiveRepository {
                 db,
                 sql: """
                     SELECT position, kind, subject, detail, version FROM feed
-                    WHERE subject = ? AND kind IN ('decision', 'ballot', 'notification', 'swipe', 'round') AND position >= ? AND position < ?
+                    WHERE subject = ? AND kind IN (\(FeedEvent.Kind.sqlList(FeedEvent.Kind.streamed))) AND position >= ? AND position < ?
                     ORDER BY position LIMIT ?
                     """,
                 arguments: [topic.subject, first, bound, limit]

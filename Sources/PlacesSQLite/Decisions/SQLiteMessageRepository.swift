@@ -1,0 +1,85 @@
+import Foundation
+import GRDB
+import PlacesCore
+
+/// Decisions' conversations in SQLite.
+public struct SQLiteMessageRepository: MessageRepository {
+    let database: PlacesDatabase
+
+    public func insert(_ message: NewMessage, limit: MessageLimit) async throws -> MessageInsert {
+        try await database.write { db in
+            guard try db.exists("SELECT 1 FROM decision WHERE id = ? AND status = 'active'", arguments: [message.decisionId]) else {
+                return .decisionEnded
+            }
+            // The `allowed`-th newest message in the window, when there is one, is the oldest that reaches the bound.
+            if let oldest = try String.fetchOne(
+                db,
+                sql: """
+                    SELECT created_at FROM decision_message WHERE author_id = ? AND created_at >= ?
+                    ORDER BY created_at DESC LIMIT 1 OFFSET ?
+                    """,
+                arguments: [message.authorId, Timestamp.text(limit.since), max(limit.allowed - 1, 0)]
+            ) {
+                return .tooMany(oldestCounted: Timestamp.date(oldest) ?? limit.since)
+            }
+            try db.execute(
+                sql: "INSERT INTO decision_message (id, decision_id, author_id, text, created_at) VALUES (?, ?, ?, ?, ?)",
+                arguments: [message.id, message.decisionId, message.authorId, message.text, Timestamp.text(message.createdAt)]
+            )
+            return .stored
+        }
+    }
+
+    public func messages(decisionID: String, page: PageRequest) async throws -> Page<DecisionMessage> {
+        let after = try Keyset([.init(sql: "m.created_at", descending: true), .init(sql: "m.id", descending: true)], page: page)
+        return try await database.readStatement { db in
+            try after.page(page, "\(SQLiteMessageRepository.select) WHERE m.decision_id = ?", arguments: [decisionID], in: db) { row in
+                (SQLiteMessageRepository.message(row), [row["created_at"], row["id"]])
+            }
+        }
+    }
+
+    public func messages(ids: [String], decisionID: String) async throws -> [DecisionMessage] {
+        try await database.readStatement { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    \(SQLiteMessageRepository.select)
+                    WHERE m.decision_id = ? AND m.id IN (SELECT value FROM json_each(?)) ORDER BY m.created_at DESC, m.id DESC
+                    """,
+                arguments: [decisionID, SQLiteAccountRepository.jsonArray(ids)]
+            ).map(SQLiteMessageRepository.message)
+        }
+    }
+
+    public func messages(authorID: String) async throws -> [DecisionMessage] {
+        try await database.readStatement { db in
+            try Row.fetchAll(
+                db,
+                sql: "\(SQLiteMessageRepository.select) WHERE m.author_id = ? ORDER BY m.created_at, m.id",
+                arguments: [authorID]
+            ).map(SQLiteMessageRepository.message)
+        }
+    }
+
+    /// Messages with their authors' usernames.
+    private static let select = """
+        SELECT m.id, m.decision_id, m.author_id, u.username, m.text, m.created_at
+        FROM decision_message AS m JOIN user_account AS u ON u.id = m.author_id
+        """
+
+    private static func message(_ row: Row) -> DecisionMessage {
+        DecisionMessage(
+            id: row["id"],
+            decisionId: row["decision_id"],
+            author: PublicUser(id: row["author_id"], username: row["username"], profile: User.Profile()),
+            text: row["text"],
+            createdAt: row.date("created_at")
+        )
+    }
+}
+
+extension PlacesDatabase {
+    /// The conversation repository over this database.
+    public var messages: SQLiteMessageRepository { SQLiteMessageRepository(database: self) }
+}
