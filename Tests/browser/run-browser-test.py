@@ -665,7 +665,7 @@ def check_signed_in(driver, base, ballot_bases, shots):
 
     check_swipe_round(driver, base, ballot_bases, tokens, (ana, ben, cleo), collection, shots)
     # The refusals the round's step asks for are the errors the browser logs; no other.
-    expected = [("/v1/decisions - ", "400"), ("/swipes/", "409")]
+    expected = [("/v1/decisions - ", "400"), ("/swipes/", "409"), ("/messages - ", "429")]
     errors = [e for e in console_errors(driver) if not any(where in e and f"status of {status}" in e for where, status in expected)]
     if errors:
         fail(f"console errors in the swipe round: {errors}")
@@ -778,7 +778,8 @@ def check_swipe_round(driver, base, bases, tokens, people, collection, shots):
     its field); Ana and Ben answer through the API (in the cluster run, each on an instance of its own), Ana vetoing a
     place; Cleo answers with the keyboard on the radio groups, a veto past her one is refused beside its place; her last
     answer ends the round, and the ballot ranks the survivors, the vetoed place gone. Nobody's answer is ever shown or
-    streamed to her page. Then the tiered vote on the survivors ends it."""
+    streamed to her page. Then they talk it over (a message through an instance arrives live; hers reaches the API),
+    and the tiered vote on the survivors ends it."""
     ana, ben, cleo = people
     on = lambda n: bases[n % len(bases)]
     driver.execute_script(WATCH_DECISION)
@@ -889,7 +890,7 @@ def check_swipe_round(driver, base, bases, tokens, people, collection, shots):
         return
     view = api(base, "GET", f"/v1/decisions/{decision_id}", token=tokens[cleo])
     survivors = view.get("roundResult", {}).get("survivors")
-    ranked = [item.get_attribute("data-id") for item in driver.find_elements(By.CSS_SELECTOR, "#ranking li")]
+    ranked = driver.execute_script("return [...document.querySelectorAll('#ranking li')].map((li) => li.dataset.id)")
     if sorted(survivors or []) != sorted([a, b, c]) or sorted(ranked) != sorted(survivors or []) or d in ranked:
         fail(f"after the round the ballot ranks {ranked}; the server's survivors are {survivors}, not the three unvetoed")
     outcome = driver.find_element(By.ID, "decision-round").text
@@ -899,6 +900,8 @@ def check_swipe_round(driver, base, bases, tokens, people, collection, shots):
         fail(f"the round's end left the keyboard on {driver.switch_to.active_element.get_attribute('id')!r}, not the decision")
     driver.execute_script("document.getElementById('decision').scrollIntoView()")
     shot(driver, shots, "15-round-ended")
+
+    conversation(driver, base, bases, tokens, people, decision_id, shots)
 
     # The ranked vote on the survivors: Ana and Ben through their instances, Cleo last from the page.
     api(on(0), "PUT", f"/v1/decisions/{decision_id}/ballot", {"ranking": [b, a, c]}, tokens[ana])
@@ -911,6 +914,8 @@ def check_swipe_round(driver, base, bases, tokens, people, collection, shots):
         shown = driver.find_element(By.ID, "decision-result").get_attribute("data-winner")
         if view["status"] != "completed" or shown != view["result"]["winner"] or shown not in survivors or "round" not in view["result"]:
             fail(f"the page shows winner {shown!r}; the server says {view['status']}, {view.get('result')}")
+        if driver.find_element(By.ID, "message-new").is_displayed() or not driver.find_element(By.ID, "messages-closed").is_displayed():
+            fail("the conversation of a decided decision still offers to post")
     driver.execute_script("document.getElementById('decision').scrollIntoView()")
     shot(driver, shots, "17-round-decided")
 
@@ -924,7 +929,7 @@ def check_swipe_round(driver, base, bases, tokens, people, collection, shots):
     events = [(name, data) for name, data in stream_events(driver)
               if (data.get("decision") or {}).get("id") == decision_id or data.get("decisionId") == decision_id]
     kinds = {name for name, _ in events}
-    if not {"snapshot", "swipe", "roundEnded", "ballot", "ended"} <= kinds:
+    if not {"snapshot", "swipe", "roundEnded", "message", "ballot", "ended"} <= kinds:
         fail(f"the page's stream of the round brought only {sorted(kinds)}")
     for name, data in events:
         data = json.loads(json.dumps(data))
@@ -935,6 +940,58 @@ def check_swipe_round(driver, base, bases, tokens, people, collection, shots):
         leaked = answers_in(data)
         if leaked or early or (name == "swipe" and set(data) - {"version", "swiper", "decision"}):
             fail(f"the stream's {name} event tells more than who answered: {leaked or sorted(data)}, counts while open: {early}")
+
+
+def conversation(driver, base, bases, tokens, people, decision_id, shots):
+    """Ben's message, sent through an instance, arrives on Cleo's page live; hers, posted from the page (Enter), is read
+    back through the API, and shown once though both its answer and its event reach the page. Earlier messages come on
+    demand; the eleventh message in a minute is refused and the page says when to try again."""
+    ana, ben, cleo = people
+    on = lambda n: bases[n % len(bases)]
+    # The messages' texts, read at once (the list is drawn anew as messages come).
+    texts = lambda d: d.execute_script("return [...document.querySelectorAll('#messages li p')].map((p) => p.textContent)")
+    if not wait(driver, lambda d: d.find_element(By.ID, "conversation").is_displayed(), "the conversation under the decision"):
+        return
+    api(on(2), "POST", f"/v1/decisions/{decision_id}/messages", {"text": "Lupine or the dosas?"}, tokens[ben])
+    wait(driver, lambda d: texts(d) == ["Lupine or the dosas?"], "Ben's message, live")
+    field = driver.find_element(By.ID, "message-text")
+    click(driver, field)
+    events = int(driver.find_element(By.ID, "decision").get_attribute("data-events"))
+    field.send_keys("Dosas, and then a walk" + Keys.ENTER)
+    # Its answer and its event have both come (the event is the stream's next).
+    wait(driver, lambda d: int(d.find_element(By.ID, "decision").get_attribute("data-events")) > events
+         and d.find_element(By.ID, "decision").get_attribute("data-last-event") == "message", "Cleo's message over the stream")
+    shown = texts(driver)
+    authors = driver.execute_script("return [...document.querySelectorAll('#messages li')].map((li) => "
+                                    "[li.querySelector('.author').textContent, li.classList.contains('own')])")
+    if shown != ["Lupine or the dosas?", "Dosas, and then a walk"] or field.get_attribute("value") or authors != [[ben, False], ["You", True]]:
+        fail(f"after posting, the conversation shows {shown} by {authors} (box: {field.get_attribute('value')!r})")
+    read = api(on(0), "GET", f"/v1/decisions/{decision_id}/messages?limit=5", token=tokens[ana])["items"]
+    if [(m["author"]["username"], m["text"]) for m in read] != [(cleo, "Dosas, and then a walk"), (ben, "Lupine or the dosas?")]:
+        fail(f"the API reads the conversation as {read}")
+    accessible(driver, "the conversation")
+    driver.execute_script("document.getElementById('conversation').scrollIntoView()")
+    shot(driver, shots, "16-conversation")
+    # Twenty-one messages: the page opens with the newest twenty, the first one on demand, above them.
+    for number in range(1, 11):
+        api(on(0), "POST", f"/v1/decisions/{decision_id}/messages", {"text": f"Ana's note {number}"}, tokens[ana])
+    for number in range(1, 10):
+        api(on(1), "POST", f"/v1/decisions/{decision_id}/messages", {"text": f"Cleo's note {number}"}, tokens[cleo])
+    click(driver, driver.find_element(By.ID, "decision-close"))
+    click(driver, driver.find_element(By.CSS_SELECTOR, f'#decisions button[data-id="{decision_id}"]'))
+    if wait(driver, lambda d: len(texts(d)) == 20 and d.find_element(By.ID, "messages-earlier").is_displayed(), "the newest twenty messages"):
+        click(driver, driver.find_element(By.ID, "messages-earlier"))
+        wait(driver, lambda d: len(texts(d)) == 20 + 1, "the earlier message")
+        if texts(driver)[:3] != ["Lupine or the dosas?", "Dosas, and then a walk", "Ana's note 1"] or texts(driver)[-1] != "Cleo's note 9" \
+                or driver.find_element(By.ID, "messages-earlier").is_displayed():
+            fail(f"the conversation reads {texts(driver)} once its earlier messages are shown")
+    # Cleo's eleventh in a minute.
+    click(driver, driver.find_element(By.ID, "message-text"))
+    driver.find_element(By.ID, "message-text").send_keys("One more thing" + Keys.ENTER)
+    if wait(driver, lambda d: d.find_element(By.ID, "message-status").text.startswith("Not sent"), "the eleventh message refused"):
+        said = driver.find_element(By.ID, "message-status").text
+        if not re.search(r"Try again in \d+ s\.", said) or "One more thing" in texts(driver):
+            fail(f"the eleventh message in a minute: the page says {said!r}")
 
 
 def sign_up_in_page(driver, base, username):

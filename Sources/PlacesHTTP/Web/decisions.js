@@ -1,11 +1,13 @@
 // Groups and decisions for the signed-in person: the list, one decision shown at a time, live over its event stream
 // (opened only while it is shown, so a person stays within the 5 streams an account may hold and the browser's six
-// connections to a host), its swipe round (swipe.js), and a ballot ranked by dragging or from the keyboard.
+// connections to a host), its swipe round (swipe.js), a ballot ranked by dragging or from the keyboard, and its
+// conversation (conversation.js).
 
 import { EventStream } from "./stream.js";
 import { api, aborted, Latest } from "./api.js";
 import { element, byId, button, counted, listed } from "./dom.js";
 import { SwipePane } from "./swipe.js";
+import { Conversation } from "./conversation.js";
 
 const METHOD_WORDS = { random: "random draw", tiered: "ranked vote", manual: "the admin's pick" };
 const STATUS_WORDS = { active: "open", completed: "decided", expired: "expired", closed: "closed", cancelled: "cancelled" };
@@ -29,6 +31,7 @@ export class Decisions {
     this.ranking = [];
     this.dragged = null;
     this.swipe = new SwipePane(() => this.me());
+    this.conversation = new Conversation(() => this.me());
     byId("decision-close").addEventListener("click", () => {
       const id = this.decision && this.decision.id;
       this.hide();
@@ -92,6 +95,7 @@ export class Decisions {
     delete this.section.dataset.lastEvent;
     this.render(decision);
     this.renderRanking();
+    this.conversation.show(decision, this.session.user);
     this.section.hidden = false;
     this.section.focus();
     if (decision.status === "active") {
@@ -106,6 +110,7 @@ export class Decisions {
     this.stream = null;
     this.decision = null;
     this.swipe.hide();
+    this.conversation.hide();
     this.section.hidden = true;
   }
 
@@ -120,18 +125,25 @@ export class Decisions {
     return changed;
   }
 
-  /** An event of the decision's stream: it carries the decision as the reader may see it now. */
+  /** An event of the decision's stream: a message of its conversation, or the decision as the reader may see it now. */
   event(name, data) {
-    if (!this.decision || !data.decision || data.decision.id !== this.decision.id) return;
+    if (!this.decision) return;
+    const ours = name === "message" ? data.decisionId === this.decision.id : data.decision && data.decision.id === this.decision.id;
+    if (!ours) return;
     // How many events came, and the last one's name (the browser test waits for them).
     this.events += 1;
     this.section.dataset.events = String(this.events);
     this.section.dataset.lastEvent = name;
+    if (name === "message") {
+      this.conversation.arrive(data);
+      return;
+    }
     this.decision = data.decision;
     const inBallot = byId("decision-ballot").contains(document.activeElement);
     const inRound = byId("decision-swipe").contains(document.activeElement);
     if (name === "ballot" && data.voter) this.news = data.voter.username === this.me() ? "Your ballot is in." : `${data.voter.username} voted.`;
     this.render(data.decision);
+    this.conversation.show(data.decision, this.session.user);
     // The round ended: the ballot ranks what survived it, and the keyboard moves from the round to the decision.
     if (this.rankSurvivors(data.decision)) this.renderRanking();
     if (inRound && byId("decision-swipe").hidden) this.section.focus();
