@@ -922,10 +922,10 @@ def check_swipe_round(driver, base, bases, tokens, people, collection, shots):
     # Nobody's answer reached Cleo's page: no line it showed puts Ana's or Ben's name beside an answer, and no event
     # of the stream holds an answer but her own.
     said = re.compile(r"\b(yes|no|veto|vetoed|vetoes)\b", re.IGNORECASE)
-    for text in driver.execute_script("return window.decisionTexts"):
-        for line in re.split(r"\n|(?<=\.) ", text):
-            if said.search(line) and (ana in line or ben in line):
-                fail(f"Cleo's page put a name beside an answer: {line!r}")
+    lines = {line for text in driver.execute_script("return window.decisionTexts") for line in re.split(r"\n|(?<=\.) ", text)}
+    named = sorted(line for line in lines if said.search(line) and (ana in line or ben in line))
+    if named:
+        fail(f"Cleo's page put a name beside an answer: {named}")
     events = [(name, data) for name, data in stream_events(driver)
               if (data.get("decision") or {}).get("id") == decision_id or data.get("decisionId") == decision_id]
     kinds = {name for name, _ in events}
