@@ -14,7 +14,7 @@ started, by pid, and exits non-zero when a check failed.
 Needs Debian's `chromium` and `chromium-driver` packages and selenium 4.51.0 from PyPI (.ci/run installs them);
 nothing is downloaded at run time.
 """
-import os, socket, subprocess, sys, tempfile, time, traceback
+import datetime, json, os, re, socket, subprocess, sys, tempfile, time, traceback
 
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(root, "Tests", "tools"))
@@ -504,6 +504,12 @@ def check_signed_in(driver, base, ballot_bases, shots):
     for name in (ben, cleo):
         api(base, "POST", f"/v1/groups/{group}/invitations", {"username": name}, tokens[ana])
         api(base, "POST", f"/v1/me/invitations/{group}/accept", None, tokens[name])
+    # Cleo's collection, the candidates of the decision with a swipe round she starts from the page.
+    collection = api(base, "POST", "/v1/collections", {"name": "Lunch ideas"}, tokens[cleo])["id"]
+    for place in ("sf-valencia-sourdough-works", "sf-lupine-salt", "sf-taqueria-los-cuates", "sf-dosa-dhaba"):
+        api(base, "POST", f"/v1/collections/{collection}/places", {"placeId": place}, tokens[cleo])
+    # From here on, every page the browser opens keeps what its decision streams bring (the round's privacy check).
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": HEAR_STREAMS})
     candidates = ["sf-valencia-sourdough-works", "sf-lupine-salt", "sf-taqueria-los-cuates"]
     decision = api(base, "POST", "/v1/decisions", {"groupId": group, "method": "tiered", "title": "Friday dinner",
                                                    "candidates": {"placeIds": candidates}}, tokens[ana])["id"]
@@ -657,15 +663,335 @@ def check_signed_in(driver, base, ballot_bases, shots):
     if errors:
         fail(f"console errors while signed in: {errors}")
 
+    check_swipe_round(driver, base, ballot_bases, tokens, (ana, ben, cleo), collection, shots)
+    # The refusals the round's step asks for are the errors the browser logs; no other.
+    expected = [("/v1/decisions - ", "400"), ("/swipes/", "409"), ("/messages - ", "429")]
+    errors = [e for e in console_errors(driver) if not any(where in e and f"status of {status}" in e for where, status in expected)]
+    if errors:
+        fail(f"console errors in the swipe round: {errors}")
+
     # Signing out ends the session on the server too, and leaves nothing behind in the tab.
     token = driver.execute_script("return sessionStorage.getItem('places.token')")
-    driver.find_element(By.ID, "sign-out").click()
+    click(driver, driver.find_element(By.ID, "sign-out"))
     wait(driver, lambda d: d.find_element(By.ID, "sign-in-open").is_displayed(), "signed out")
     left = driver.execute_script("return [sessionStorage.getItem('places.token'), document.documentElement.className]")
     if left[0] is not None or "larger-text" in left[1]:
         fail(f"signing out left the token or the settings behind: {left}")
     if places_server.call(base, "GET", "/v1/me", token=token)[0] != 401:
         fail("the token still works after signing out")
+
+
+# What the page reads from a decision's stream, kept by the test: the page's fetch is wrapped before any script of the
+# page runs, and the body of each decision stream is teed into window.streamsHeard (the page reads the other branch).
+HEAR_STREAMS = """
+window.streamsHeard = [];
+const pageFetch = window.fetch;
+window.fetch = async (...args) => {
+  const response = await pageFetch(...args);
+  const url = String(args[0] && args[0].url ? args[0].url : args[0]);
+  if (!/\\/v1\\/decisions\\/[^/]+\\/events$/.test(url) || !response.body || response.status !== 200) return response;
+  const [page, heard] = response.body.tee();
+  const reader = heard.getReader(), decoder = new TextDecoder(), index = window.streamsHeard.push('') - 1;
+  (async () => {
+    for (;;) {
+      const { value, done } = await reader.read().catch(() => ({ done: true }));
+      if (done) return;
+      window.streamsHeard[index] += decoder.decode(value, { stream: true });
+    }
+  })();
+  return new Response(page, { status: response.status, statusText: response.statusText, headers: response.headers });
+};
+"""
+
+# Every text the decision's section shows (as a person reads it), each time it changes.
+WATCH_DECISION = """
+window.decisionTexts = [];
+const section = document.getElementById('decision');
+new MutationObserver(() => window.decisionTexts.push(section.innerText))
+  .observe(section, { subtree: true, childList: true, characterData: true, attributes: true });
+"""
+
+
+def stream_events(driver):
+    """The events the page's decision streams brought, as (name, data)."""
+    import json
+    events = []
+    for text in driver.execute_script("return window.streamsHeard || []"):
+        for block in text.replace("\r\n", "\n").split("\n\n"):
+            name, data = "message", []
+            for line in block.split("\n"):
+                if line.startswith("event:"):
+                    name = line[6:].strip()
+                elif line.startswith("data:"):
+                    data.append(line[5:].lstrip(" "))
+            if data:
+                events.append((name, json.loads("\n".join(data))))
+    return events
+
+
+def answers_in(value, path="data"):
+    """Where a swipe answer ("yes", "no", "veto") appears as a value in `value`: one would tell someone's answer."""
+    found = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += answers_in(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += answers_in(item, f"{path}[{index}]")
+    elif value in ("yes", "no", "veto"):
+        found.append(path)
+    return found
+
+
+def swipe_group(driver):
+    """The index of the candidate whose radio group holds the keyboard (None when it is elsewhere)."""
+    return driver.execute_script("""
+        const groups = [...document.querySelectorAll('#swipe-places fieldset')];
+        const at = groups.findIndex((g) => g.contains(document.activeElement) && document.activeElement.type === 'radio');
+        return at < 0 ? null : at;""")
+
+
+def swipe_by_keys(driver, index, answer):
+    """With the keyboard on candidate `index`'s radio group, chooses `answer` as a person does: Space on the focused
+    answer when nothing is chosen yet, or ↓ (which goes round) from the chosen or focused one, pressed at once."""
+    if swipe_group(driver) != index:
+        fail(f"the keyboard is not on the swipe group of candidate {index} (on {swipe_group(driver)})")
+        return False
+    checked, focused = driver.execute_script("""
+        const inputs = [...document.querySelectorAll('#swipe-places fieldset')[arguments[0]].querySelectorAll('input')];
+        return [inputs.findIndex((i) => i.checked), inputs.indexOf(document.activeElement)];""", index)
+    target = ["yes", "no", "veto"].index(answer)
+    keys = ([Keys.SPACE] if focused == target else [Keys.ARROW_DOWN] * ((target - focused) % 3)) if checked < 0 \
+        else [Keys.ARROW_DOWN] * ((target - checked) % 3)
+    webdriver.ActionChains(driver).send_keys(*keys).perform()
+    now = driver.execute_script(
+        "const c = document.querySelectorAll('#swipe-places fieldset')[arguments[0]].querySelector('input:checked');"
+        "return c ? c.value : null;", index)
+    if now != answer:
+        fail(f"{keys!r} on candidate {index} chose {now!r}, not {answer!r}")
+        return False
+    return True
+
+
+def check_swipe_round(driver, base, bases, tokens, people, collection, shots):
+    """Cleo starts a decision with a swipe round from the page's form (a minimum of yes the server refuses is said at
+    its field); Ana and Ben answer through the API (in the cluster run, each on an instance of its own), Ana vetoing a
+    place; Cleo answers with the keyboard on the radio groups, a veto past her one is refused beside its place; her last
+    answer ends the round, and the ballot ranks the survivors, the vetoed place gone. Nobody's answer is ever shown or
+    streamed to her page. Then they talk it over (a message through an instance arrives live; hers reaches the API),
+    and the tiered vote on the survivors ends it."""
+    ana, ben, cleo = people
+    on = lambda n: bases[n % len(bases)]
+    driver.execute_script(WATCH_DECISION)
+    # The form: a ranked vote on Cleo's collection, with a round first.
+    click(driver, driver.find_element(By.ID, "decision-title-input"))
+    driver.find_element(By.ID, "decision-title-input").send_keys("Saturday lunch")
+    wait(driver, lambda d: "Friday crew" in [o.text for o in Select(d.find_element(By.ID, "decision-group")).options], "Cleo's group to choose")
+    Select(driver.find_element(By.ID, "decision-group")).select_by_visible_text("Friday crew")
+    click(driver, driver.find_element(By.CSS_SELECTOR, 'input[name="source"][value="collection"]'))
+    wait(driver, lambda d: d.find_element(By.ID, "decision-collection").get_attribute("value") == collection, "Cleo's collection to choose")
+    click(driver, driver.find_element(By.ID, "swipe-on"))
+    if not wait(driver, lambda d: d.find_element(By.ID, "swipe-vetoes").is_displayed(), "the round's options"):
+        return
+    if driver.find_element(By.ID, "swipe-vetoes").get_attribute("value") != "1":
+        fail(f"the round's vetoes start at {driver.find_element(By.ID, 'swipe-vetoes').get_attribute('value')!r}, not 1")
+    # Four yes of three participants: the server refuses it, and the page says so at the field.
+    driver.find_element(By.ID, "swipe-min-yes").send_keys("4")
+    click(driver, driver.find_element(By.ID, "decision-start"))
+    if wait(driver, lambda d: d.find_element(By.ID, "swipe-min-yes-error").text, "the refused minimum of yes said at its field"):
+        field = driver.find_element(By.ID, "swipe-min-yes")
+        if field.get_attribute("aria-invalid") != "true" or driver.switch_to.active_element.get_attribute("id") != "swipe-min-yes":
+            fail(f"the refused field is not marked invalid and focused: {field.get_attribute('aria-invalid')!r}, focus on "
+                 f"{driver.switch_to.active_element.get_attribute('id')!r}")
+    # (A phone's page widens to what it holds, so its width is measured against the screen's.)
+    wide = driver.execute_script("return document.documentElement.scrollWidth") - SIZES[driver.size][0]
+    if wide > 0:
+        fail(f"with the round's options open, the page is {wide} px wider than the screen")
+    shot(driver, shots, "12-round-refused")
+    driver.find_element(By.ID, "swipe-min-yes").clear()
+    # The round's deadline, in the browser's local time (this machine's), reaches the server as that instant.
+    local = datetime.datetime.now().astimezone().replace(second=0, microsecond=0) + datetime.timedelta(hours=2)
+    driver.execute_script("const f = document.getElementById('swipe-deadline'); f.value = arguments[0];"
+                          "f.dispatchEvent(new Event('input', {bubbles: true}));", local.strftime("%Y-%m-%dT%H:%M"))
+    click(driver, driver.find_element(By.ID, "decision-start"))
+    if not wait(driver, lambda d: d.find_element(By.ID, "decision-title").text == "Saturday lunch"
+                and d.find_element(By.ID, "decision-swipe").is_displayed()
+                and d.find_element(By.ID, "decision").get_attribute("data-stream") == "live", "the round shown, live"):
+        fail(f"the round did not start: {driver.find_element(By.ID, 'decision-new-status').text!r}")
+        return
+    if driver.find_element(By.ID, "swipe-min-yes-error").text:
+        fail("the refusal stays beside the minimum of yes after the decision started")
+    decision = next(d for d in api(base, "GET", "/v1/decisions?limit=20", token=tokens[cleo])["items"] if d["title"] == "Saturday lunch")
+    decision_id = decision["id"]
+    a, b, c, d = [candidate["placeId"] for candidate in decision["candidates"]]
+    names = {candidate["placeId"]: candidate["name"] for candidate in decision["candidates"]}
+    swipe = decision.get("swipe", {})
+    wanted = local.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if (swipe.get("vetoes"), swipe.get("minYes"), swipe.get("deadline")) != (1, None, wanted) or len(decision["participants"]) != 3:
+        fail(f"the page started the round as {swipe}, with {len(decision['participants'])} participants, not 1 veto, no "
+             f"minimum and its deadline {wanted}, with 3")
+    if driver.find_elements(By.CSS_SELECTOR, "#decision-ballot:not([hidden])"):
+        fail("the ballot is shown while the round is open")
+    legends = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#swipe-places fieldset legend")]
+    if legends != [names[p] for p in (a, b, c, d)]:
+        fail(f"the round's places read {legends}, not the candidates {[names[p] for p in (a, b, c, d)]}")
+
+    # Ana answers all at once, vetoing the fourth; Ben one by one, through other instances. Cleo's page hears who.
+    api(on(0), "PUT", f"/v1/decisions/{decision_id}/swipes", {"answers": [
+        {"placeId": a, "answer": "yes"}, {"placeId": b, "answer": "yes"}, {"placeId": c, "answer": "yes"},
+        {"placeId": d, "answer": "veto"}]}, tokens[ana])
+    wait(driver, lambda d: f"Answered every place: {ana}." == d.find_element(By.ID, "swipe-answered").text, "Ana's answers heard")
+    for place, answer in ((a, "yes"), (b, "no"), (c, "yes"), (d, "yes")):
+        api(on(1), "PUT", f"/v1/decisions/{decision_id}/swipes/{place}", {"answer": answer}, tokens[ben])
+    wait(driver, lambda d: f"Answered every place: {ana} and {ben}." == d.find_element(By.ID, "swipe-answered").text
+         and "Waiting for you." in d.find_element(By.ID, "decision-state").text, "Ben's answers heard")
+    rules = driver.find_element(By.ID, "swipe-rules").text
+    if "You have 1 veto left." not in rules:
+        fail(f"the round's rules read {rules!r}, without Cleo's one veto left")
+    accessible(driver, "the swipe round")
+    driver.execute_script("document.getElementById('decision-swipe').scrollIntoView()")
+    shot(driver, shots, "13-swipe-round")
+
+    # Cleo, by keyboard: Tab from the decision's top reaches the first place's answers; one Tab stop a place, the
+    # arrow keys choose within it.
+    driver.execute_script("document.getElementById('decision').focus()")
+    driver.switch_to.active_element.send_keys(Keys.TAB)
+    if swipe_group(driver) != 0 or not focus_is_visible(driver):
+        fail(f"Tab from the decision's top reached {driver.switch_to.active_element.get_attribute('outerHTML')[:80]!r}, "
+             f"visible {focus_is_visible(driver)}, not the first place's answers")
+    swipe_by_keys(driver, 0, "yes")
+    driver.switch_to.active_element.send_keys(Keys.TAB)
+    swipe_by_keys(driver, 1, "yes")
+    driver.switch_to.active_element.send_keys(Keys.TAB)
+    driver.switch_to.active_element.send_keys(Keys.TAB)
+    swipe_by_keys(driver, 3, "veto")
+    wait(driver, lambda d: "You have no vetoes left." in d.find_element(By.ID, "swipe-rules").text, "Cleo's veto of the fourth saved")
+    # A second veto is one too many: the server's refusal is said beside the place, which has no answer again.
+    webdriver.ActionChains(driver).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+    swipe_by_keys(driver, 2, "veto")
+    refusal = f'#swipe-places fieldset[data-id="{c}"] .error'
+    if wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, refusal).text, "the second veto refused beside its place"):
+        said = driver.find_element(By.CSS_SELECTOR, refusal).text
+        restored = driver.execute_script("return [...document.querySelectorAll('#swipe-places fieldset')][2].querySelector('input:checked')")
+        if "you may cast 1" not in said or restored is not None or swipe_group(driver) != 2:
+            fail(f"the refused veto says {said!r}, leaves {restored and restored.get_attribute('value')!r} chosen, keyboard on "
+                 f"{swipe_group(driver)}")
+    shot(driver, shots, "14-veto-refused")
+    mine = api(base, "GET", f"/v1/decisions/{decision_id}", token=tokens[cleo])["swipe"].get("mySwipes", {})
+    if mine != {a: "yes", b: "yes", d: "veto"}:
+        fail(f"Cleo's answers on the server are {mine}, not yes, yes and a veto of the fourth")
+    # She takes her veto back, then answers the third: the last answer ends the round.
+    driver.switch_to.active_element.send_keys(Keys.TAB)
+    swipe_by_keys(driver, 3, "yes")
+    wait(driver, lambda d: "You have 1 veto left." in d.find_element(By.ID, "swipe-rules").text, "Cleo's veto taken back")
+    webdriver.ActionChains(driver).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+    swipe_by_keys(driver, 2, "no")
+    if not wait(driver, lambda d: d.find_element(By.ID, "decision-ballot").is_displayed(), "the ballot after the round"):
+        return
+    view = api(base, "GET", f"/v1/decisions/{decision_id}", token=tokens[cleo])
+    survivors = view.get("roundResult", {}).get("survivors")
+    ranked = driver.execute_script("return [...document.querySelectorAll('#ranking li')].map((li) => li.dataset.id)")
+    if sorted(survivors or []) != sorted([a, b, c]) or sorted(ranked) != sorted(survivors or []) or d in ranked:
+        fail(f"after the round the ballot ranks {ranked}; the server's survivors are {survivors}, not the three unvetoed")
+    outcome = driver.find_element(By.ID, "decision-round").text
+    if f"{names[d]} was vetoed" not in outcome or driver.find_element(By.ID, "decision-swipe").is_displayed():
+        fail(f"after the round the page says {outcome!r}, or still shows the round")
+    if driver.switch_to.active_element.get_attribute("id") != "decision":
+        fail(f"the round's end left the keyboard on {driver.switch_to.active_element.get_attribute('id')!r}, not the decision")
+    driver.execute_script("document.getElementById('decision').scrollIntoView()")
+    shot(driver, shots, "15-round-ended")
+
+    conversation(driver, base, bases, tokens, people, decision_id, shots)
+
+    # The ranked vote on the survivors: Ana and Ben through their instances, Cleo last from the page.
+    api(on(0), "PUT", f"/v1/decisions/{decision_id}/ballot", {"ranking": [b, a, c]}, tokens[ana])
+    api(on(1), "PUT", f"/v1/decisions/{decision_id}/ballot", {"ranking": [b, c, a]}, tokens[ben])
+    wait(driver, lambda d: "Waiting for you." in d.find_element(By.ID, "decision-state").text, "the others' ballots heard")
+    driver.find_element(By.ID, "ballot-submit").send_keys(Keys.ENTER)
+    if wait(driver, lambda d: d.find_element(By.ID, "decision").get_attribute("data-last-event") == "ended"
+            and d.find_element(By.ID, "decision-result").get_attribute("data-final") == "true", "the vote's result"):
+        view = api(base, "GET", f"/v1/decisions/{decision_id}", token=tokens[cleo])
+        shown = driver.find_element(By.ID, "decision-result").get_attribute("data-winner")
+        if view["status"] != "completed" or shown != view["result"]["winner"] or shown not in survivors or "round" not in view["result"]:
+            fail(f"the page shows winner {shown!r}; the server says {view['status']}, {view.get('result')}")
+        if driver.find_element(By.ID, "message-new").is_displayed() or not driver.find_element(By.ID, "messages-closed").is_displayed():
+            fail("the conversation of a decided decision still offers to post")
+    driver.execute_script("document.getElementById('decision').scrollIntoView()")
+    shot(driver, shots, "17-round-decided")
+
+    # Nobody's answer reached Cleo's page: no line it showed puts Ana's or Ben's name beside an answer, and no event
+    # of the stream holds an answer but her own.
+    said = re.compile(r"\b(yes|no|veto|vetoed|vetoes)\b", re.IGNORECASE)
+    lines = {line for text in driver.execute_script("return window.decisionTexts") for line in re.split(r"\n|(?<=\.) ", text)}
+    named = sorted(line for line in lines if said.search(line) and (ana in line or ben in line))
+    if named:
+        fail(f"Cleo's page put a name beside an answer: {named}")
+    events = [(name, data) for name, data in stream_events(driver)
+              if (data.get("decision") or {}).get("id") == decision_id or data.get("decisionId") == decision_id]
+    kinds = {name for name, _ in events}
+    if not {"snapshot", "swipe", "roundEnded", "message", "ballot", "ended"} <= kinds:
+        fail(f"the page's stream of the round brought only {sorted(kinds)}")
+    for name, data in events:
+        data = json.loads(json.dumps(data))
+        (data.get("decision") or {}).get("swipe", {}).pop("mySwipes", None)
+        # Counts per place come only once the round is over.
+        decision = data.get("decision") or {}
+        early = decision.get("swipe", {}).get("open") and "roundResult" in decision
+        leaked = answers_in(data)
+        if leaked or early or (name == "swipe" and set(data) - {"version", "swiper", "decision"}):
+            fail(f"the stream's {name} event tells more than who answered: {leaked or sorted(data)}, counts while open: {early}")
+
+
+def conversation(driver, base, bases, tokens, people, decision_id, shots):
+    """Ben's message, sent through an instance, arrives on Cleo's page live; hers, posted from the page (Enter), is read
+    back through the API, and shown once though both its answer and its event reach the page. Earlier messages come on
+    demand; the eleventh message in a minute is refused and the page says when to try again."""
+    ana, ben, cleo = people
+    on = lambda n: bases[n % len(bases)]
+    # The messages' texts, read at once (the list is drawn anew as messages come).
+    texts = lambda d: d.execute_script("return [...document.querySelectorAll('#messages li p')].map((p) => p.textContent)")
+    if not wait(driver, lambda d: d.find_element(By.ID, "conversation").is_displayed(), "the conversation under the decision"):
+        return
+    api(on(2), "POST", f"/v1/decisions/{decision_id}/messages", {"text": "Lupine or the dosas?"}, tokens[ben])
+    wait(driver, lambda d: texts(d) == ["Lupine or the dosas?"], "Ben's message, live")
+    field = driver.find_element(By.ID, "message-text")
+    click(driver, field)
+    events = int(driver.find_element(By.ID, "decision").get_attribute("data-events"))
+    field.send_keys("Dosas, and then a walk" + Keys.ENTER)
+    # Its answer and its event have both come (the event is the stream's next).
+    wait(driver, lambda d: int(d.find_element(By.ID, "decision").get_attribute("data-events")) > events
+         and d.find_element(By.ID, "decision").get_attribute("data-last-event") == "message", "Cleo's message over the stream")
+    shown = texts(driver)
+    authors = driver.execute_script("return [...document.querySelectorAll('#messages li')].map((li) => "
+                                    "[li.querySelector('.author').textContent, li.classList.contains('own')])")
+    if shown != ["Lupine or the dosas?", "Dosas, and then a walk"] or field.get_attribute("value") or authors != [[ben, False], ["You", True]]:
+        fail(f"after posting, the conversation shows {shown} by {authors} (box: {field.get_attribute('value')!r})")
+    read = api(on(0), "GET", f"/v1/decisions/{decision_id}/messages?limit=5", token=tokens[ana])["items"]
+    if [(m["author"]["username"], m["text"]) for m in read] != [(cleo, "Dosas, and then a walk"), (ben, "Lupine or the dosas?")]:
+        fail(f"the API reads the conversation as {read}")
+    accessible(driver, "the conversation")
+    driver.execute_script("document.getElementById('conversation').scrollIntoView()")
+    shot(driver, shots, "16-conversation")
+    # Twenty-one messages: the page opens with the newest twenty, the first one on demand, above them.
+    for number in range(1, 11):
+        api(on(0), "POST", f"/v1/decisions/{decision_id}/messages", {"text": f"Ana's note {number}"}, tokens[ana])
+    for number in range(1, 10):
+        api(on(1), "POST", f"/v1/decisions/{decision_id}/messages", {"text": f"Cleo's note {number}"}, tokens[cleo])
+    click(driver, driver.find_element(By.ID, "decision-close"))
+    click(driver, driver.find_element(By.CSS_SELECTOR, f'#decisions button[data-id="{decision_id}"]'))
+    if wait(driver, lambda d: len(texts(d)) == 20 and d.find_element(By.ID, "messages-earlier").is_displayed(), "the newest twenty messages"):
+        click(driver, driver.find_element(By.ID, "messages-earlier"))
+        wait(driver, lambda d: len(texts(d)) == 20 + 1, "the earlier message")
+        if texts(driver)[:3] != ["Lupine or the dosas?", "Dosas, and then a walk", "Ana's note 1"] or texts(driver)[-1] != "Cleo's note 9" \
+                or driver.find_element(By.ID, "messages-earlier").is_displayed():
+            fail(f"the conversation reads {texts(driver)} once its earlier messages are shown")
+    # Cleo's eleventh in a minute.
+    click(driver, driver.find_element(By.ID, "message-text"))
+    driver.find_element(By.ID, "message-text").send_keys("One more thing" + Keys.ENTER)
+    if wait(driver, lambda d: d.find_element(By.ID, "message-status").text.startswith("Not sent"), "the eleventh message refused"):
+        said = driver.find_element(By.ID, "message-status").text
+        if not re.search(r"Try again in \d+ s\.", said) or "One more thing" in texts(driver):
+            fail(f"the eleventh message in a minute: the page says {said!r}")
 
 
 def sign_up_in_page(driver, base, username):

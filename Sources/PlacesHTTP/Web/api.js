@@ -2,13 +2,15 @@
 // (ApiError: the status, the stable code and the message), and an AbortSignal for an answer that is no longer wanted
 // (a search typed further, a decision closed).
 
-/** An error answer: its HTTP status, its stable code and its message. */
+/** An error answer: its HTTP status, its stable code and its message (and when to try again, for 429 and 503). */
 export class ApiError extends Error {
-  constructor(status, body) {
+  constructor(status, body, retryAfter = null) {
     super(body && body.error ? body.error.message : `the server answered ${status}`);
     this.status = status;
     this.code = body && body.error ? body.error.code : undefined;
     this.field = body && body.error ? body.error.field : undefined;
+    /** Seconds, from the answer's Retry-After. */
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -42,7 +44,7 @@ export class Api {
     const answer = response.status === 204 ? null : await response.json().catch(() => null);
     if (!response.ok) {
       if (response.status === 401 && this.token) this.onUnauthorized();
-      throw new ApiError(response.status, answer);
+      throw new ApiError(response.status, answer, response.headers.get("Retry-After"));
     }
     return answer;
   }

@@ -1,8 +1,13 @@
-// Starting a decision from the page: its title, the group and who takes part, the method, a deadline, and its
-// candidates from the near-here circle, a collection, the person's favourites, or places picked on the map.
+// Starting a decision from the page: its title, the group and who takes part, the method, a swipe round first (its
+// vetoes, the yes a place needs, its deadline), a deadline, and its candidates from the near-here circle, a
+// collection, the person's favourites, or places picked on the map. A field the server refuses says why beside it.
 
 import { api, instant } from "./api.js";
 import { element, byId, button, counted } from "./dom.js";
+
+/** The form's fields by the name the server gives a field it refuses. */
+const FIELDS = { title: "decision-title-input", deadline: "decision-deadline", "swipe.vetoes": "swipe-vetoes",
+  "swipe.minYes": "swipe-min-yes", "swipe.deadline": "swipe-deadline" };
 
 export class DecisionStart {
   /**
@@ -25,6 +30,8 @@ export class DecisionStart {
     byId("decision-group").addEventListener("focus", () => hooks.refreshGroups());
     this.form.addEventListener("change", (event) => {
       if (event.target.name === "source") this.renderSource();
+      // The round's fields count only when it is asked for (a disabled fieldset is neither checked nor sent).
+      if (event.target.id === "swipe-on") Object.assign(byId("swipe-options"), { hidden: !event.target.checked, disabled: !event.target.checked });
     });
     session.onChange(() => {
       if (!session.signedIn) this.state = { groups: [], collections: [], picked: [] };
@@ -65,7 +72,8 @@ export class DecisionStart {
     groupSelect.firstChild.value = "";
     if ([...groupSelect.options].some((option) => option.value === chosen)) groupSelect.value = chosen;
     const collections = byId("decision-collection");
-    collections.replaceChildren(...this.state.collections.map((c) => Object.assign(element("option", `${c.name} (${counted(c.placeCount ?? 0, "place")})`), { value: c.id })));
+    // By name: the API's list of collections says nothing of how many places each holds.
+    collections.replaceChildren(...this.state.collections.map((c) => Object.assign(element("option", c.name), { value: c.id })));
     this.renderParticipants();
     this.renderSource();
   }
@@ -125,9 +133,31 @@ export class DecisionStart {
     return { placeIds: ids };
   }
 
+  /** Says why the server refused a field beside it (and nothing beside the others), and puts the keyboard there. */
+  refuse(field, message) {
+    for (const [name, id] of Object.entries(FIELDS)) {
+      const input = byId(id);
+      const refused = name === field;
+      byId(`${id}-error`).textContent = refused ? message : "";
+      if (refused) input.setAttribute("aria-invalid", "true");
+      else input.removeAttribute("aria-invalid");
+    }
+    if (FIELDS[field]) byId(FIELDS[field]).focus();
+  }
+
+  /** The swipe round as the API takes it, when it is asked for. */
+  round(form) {
+    if (!byId("swipe-on").checked) return undefined;
+    const swipe = { vetoes: Number(form.get("swipeVetoes")) };
+    if (form.get("swipeMinYes")) swipe.minYes = Number(form.get("swipeMinYes"));
+    if (form.get("swipeDeadline")) swipe.deadline = instant(new Date(form.get("swipeDeadline")));
+    return swipe;
+  }
+
   async start() {
     const status = byId("decision-new-status");
     const form = new FormData(this.form);
+    this.refuse(null, "");
     try {
       const body = { title: form.get("title") || undefined, method: form.get("method"), candidates: this.candidates() };
       const group = form.get("group");
@@ -140,6 +170,7 @@ export class DecisionStart {
       }
       const deadline = form.get("deadline");
       if (deadline) body.deadline = instant(new Date(deadline));
+      body.swipe = this.round(form);
       const decision = await api.request("/v1/decisions", { method: "POST", body });
       status.textContent = `“${decision.title || "Your decision"}” has started with ${counted(decision.candidates.length, "place")}.`;
       this.state = { ...this.state, picked: [] };
@@ -147,6 +178,7 @@ export class DecisionStart {
       this.hooks.started(decision.id);
     } catch (error) {
       status.textContent = `The decision did not start: ${error.message}`;
+      if (error.field) this.refuse(error.field, error.message);
     }
   }
 }

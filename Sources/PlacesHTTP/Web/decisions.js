@@ -1,10 +1,13 @@
 // Groups and decisions for the signed-in person: the list, one decision shown at a time, live over its event stream
 // (opened only while it is shown, so a person stays within the 5 streams an account may hold and the browser's six
-// connections to a host), and a ballot ranked by dragging or from the keyboard.
+// connections to a host), its swipe round (swipe.js), a ballot ranked by dragging or from the keyboard, and its
+// conversation (conversation.js).
 
 import { EventStream } from "./stream.js";
 import { api, aborted, Latest } from "./api.js";
 import { element, byId, button, counted, listed } from "./dom.js";
+import { SwipePane } from "./swipe.js";
+import { Conversation } from "./conversation.js";
 
 const METHOD_WORDS = { random: "random draw", tiered: "ranked vote", manual: "the admin's pick" };
 const STATUS_WORDS = { active: "open", completed: "decided", expired: "expired", closed: "closed", cancelled: "cancelled" };
@@ -27,6 +30,8 @@ export class Decisions {
     this.decision = null;
     this.ranking = [];
     this.dragged = null;
+    this.swipe = new SwipePane(() => this.me());
+    this.conversation = new Conversation(() => this.me());
     byId("decision-close").addEventListener("click", () => {
       const id = this.decision && this.decision.id;
       this.hide();
@@ -81,18 +86,16 @@ export class Decisions {
     this.hide();
     this.news = "";
     byId("decisions-status").textContent = "";
+    byId("ranking-status").textContent = "";
     this.decision = decision;
     this.ranking = decision.myBallot && decision.myBallot.length ? [...decision.myBallot] : [];
-    // After a swipe round, the ballot ranks its survivors only.
-    const survivors = decision.roundResult ? decision.roundResult.survivors : decision.candidates.map((c) => c.placeId);
-    for (const placeId of survivors) {
-      if (!this.ranking.includes(placeId)) this.ranking.push(placeId);
-    }
+    this.rankSurvivors(decision);
     this.events = 0;
     this.section.dataset.events = "0";
     delete this.section.dataset.lastEvent;
     this.render(decision);
     this.renderRanking();
+    this.conversation.show(decision, this.session.user);
     this.section.hidden = false;
     this.section.focus();
     if (decision.status === "active") {
@@ -106,20 +109,44 @@ export class Decisions {
     if (this.stream) this.stream.close();
     this.stream = null;
     this.decision = null;
+    this.swipe.hide();
+    this.conversation.hide();
     this.section.hidden = true;
   }
 
-  /** An event of the decision's stream: it carries the decision as the reader may see it now. */
+  /** The ballot ranks the places still in the running: after a swipe round its survivors only, in the order the
+   * person gave them, those not ranked yet last. */
+  rankSurvivors(decision) {
+    const survivors = decision.roundResult ? decision.roundResult.survivors : decision.candidates.map((c) => c.placeId);
+    const kept = this.ranking.filter((placeId) => survivors.includes(placeId));
+    const ranking = kept.concat(survivors.filter((placeId) => !kept.includes(placeId)));
+    const changed = ranking.join("\n") !== this.ranking.join("\n");
+    this.ranking = ranking;
+    return changed;
+  }
+
+  /** An event of the decision's stream: a message of its conversation, or the decision as the reader may see it now. */
   event(name, data) {
-    if (!this.decision || !data.decision || data.decision.id !== this.decision.id) return;
+    if (!this.decision) return;
+    const ours = name === "message" ? data.decisionId === this.decision.id : data.decision && data.decision.id === this.decision.id;
+    if (!ours) return;
     // How many events came, and the last one's name (the browser test waits for them).
     this.events += 1;
     this.section.dataset.events = String(this.events);
     this.section.dataset.lastEvent = name;
+    if (name === "message") {
+      this.conversation.arrive(data);
+      return;
+    }
     this.decision = data.decision;
     const inBallot = byId("decision-ballot").contains(document.activeElement);
+    const inRound = byId("decision-swipe").contains(document.activeElement);
     if (name === "ballot" && data.voter) this.news = data.voter.username === this.me() ? "Your ballot is in." : `${data.voter.username} voted.`;
     this.render(data.decision);
+    this.conversation.show(data.decision, this.session.user);
+    // The round ended: the ballot ranks what survived it, and the keyboard moves from the round to the decision.
+    if (this.rankSurvivors(data.decision)) this.renderRanking();
+    if (inRound && byId("decision-swipe").hidden) this.section.focus();
     if (name === "ended") {
       // The ballot is gone: the keyboard moves to the decision, whose result is shown.
       if (inBallot) this.section.focus();
@@ -157,13 +184,18 @@ export class Decisions {
       decision.status === "active" && waiting.length ? `Waiting for ${listed(waiting)}.` : "",
     ];
     byId("decision-state").textContent = state.filter(Boolean).join(" ");
+    this.swipe.render(decision);
     const inRound = Boolean(decision.swipe && decision.swipe.open);
     byId("decision-ballot").hidden = !(decision.status === "active" && decision.method === "tiered" && participant && !inRound);
     byId("ballot-submit").textContent = decision.myBallot ? "Change my ballot" : "Cast my ballot";
     const result = byId("decision-result");
     const shown = decision.result || (decision.tallyVisible ? decision.provisional : null);
     result.hidden = !shown;
-    if (shown) {
+    if (!shown) {
+      // Nothing of a decision shown before stays (the browser test reads these).
+      delete result.dataset.winner;
+      delete result.dataset.final;
+    } else {
       // Nothing that survived the swipe round means no winner.
       const winner = shown.winner ? this.name(shown.winner) : "";
       const heading = element("h3", !shown.winner ? "No place survived the swipe round"

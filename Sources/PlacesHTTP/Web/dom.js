@@ -18,8 +18,9 @@ export function button(text, action, { label, className } = {}) {
 }
 
 /**
- * `action` called once typing pauses: each call waits `ms` again, and `now()` runs it at once (a form sent).
- * @returns {{(...args: any[]) => void, now: (...args: any[]) => void}}
+ * `action` called once typing pauses: each call waits `ms` again, `now()` runs it at once (a form sent), and
+ * `cancel()` forgets it.
+ * @returns {{(...args: any[]) => void, now: (...args: any[]) => void, cancel: () => void}}
  */
 export function afterPause(action, ms = 250) {
   let timer = null;
@@ -31,6 +32,7 @@ export function afterPause(action, ms = 250) {
     clearTimeout(timer);
     action(...args);
   };
+  paused.cancel = () => clearTimeout(timer);
   return paused;
 }
 
