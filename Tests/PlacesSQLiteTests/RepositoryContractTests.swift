@@ -61,6 +61,10 @@ struct SQLiteStore: RepositoryStore {
         }
     }
 
+    func execute(sql: String) async throws {
+        try await database.write { try $0.execute(sql: sql) }
+    }
+
     func close() async throws {
         if let folder { try FileManager.default.removeItem(at: folder) }
     }

@@ -71,6 +71,23 @@ enum NotificationRepositoryContract {
                 #expect(all.map(\.readAt) == [Sample.at(20), Sample.at(20), Sample.at(10)])
                 #expect(try await store.notifications.markAllRead(recipientID: ann, now: Sample.at(22)) == 0)
             },
+            ContractCase("notifications", "a notification of a kind a newer release added is passed over in lists, counts and streams") {
+                store in
+                let ids = try await store.addUsers("ann", "bob")
+                let (ann, bob) = (ids[0], ids[1])
+                let started = Sample.notification("n-1", to: bob, kind: .decisionStarted, at: 10)
+                try await store.decisions.insert(Sample.decision("d-1", group: nil, by: ann, participants: [ann, bob]), notifications: [started])
+                // As a release with a kind this one does not know stores it, beside a known one.
+                try await store.execute(
+                    sql: """
+                        INSERT INTO notification (id, recipient_id, kind, message, subject, channels, created_at, read_at)
+                        VALUES ('n-2', '\(bob)', 'kindOfANewerRelease', 'From the future', '{"later":1}', '["push"]', '\(Timestamp.text(Sample.at(20)))', NULL)
+                        """
+                )
+                #expect(try await store.notifications.notifications(recipientID: bob, page: PageRequest()).items.map(\.id) == ["n-1"])
+                #expect(try await store.notifications.unreadCount(recipientID: bob) == 1)
+                #expect(try await store.notifications.notifications(ids: ["n-1", "n-2"], recipientID: bob).map(\.id) == ["n-1"])
+            },
         ]
     }
 }

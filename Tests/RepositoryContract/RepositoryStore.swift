@@ -30,6 +30,9 @@ public protocol RepositoryStore: Sendable {
     /// own SQL: what the feed's triggers record, whoever writes.
     func feedRows() async throws -> [FeedRow]
 
+    /// Runs one SQL statement as it is (the same text on both engines): a row as a newer release would write it.
+    func execute(sql: String) async throws
+
     /// Releases what the store holds (a temporary folder, a connection); called once, after the case.
     func close() async throws
 }

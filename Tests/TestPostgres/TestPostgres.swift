@@ -83,6 +83,17 @@ public struct PostgresStore: RepositoryStore {
         try await database.feedRows().map { FeedRow($0.kind, $0.subject, $0.detail, version: $0.version) }
     }
 
+    public func execute(sql: String) async throws {
+        let connection = try await TestPostgres.operatorConnection(to: database)
+        do {
+            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "operator"))
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try await connection.close()
+    }
+
     public func close() async throws {
         try await database.dropSchema()
         database.close()

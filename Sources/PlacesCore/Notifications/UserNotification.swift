@@ -60,3 +60,10 @@ extension UserSettings.Notifications {
         [("push", push), ("email", email), ("sms", sms)].filter(\.1).map(\.0)
     }
 }
+
+extension UserNotification.Kind {
+    /// The kinds this release knows, as a list of SQL text literals for `kind IN (…)`. Readers keep to them, so a
+    /// notification of a kind a newer release added (while instances of two releases run side by side) is passed over,
+    /// in lists, counts and streams alike, rather than making the whole list unreadable.
+    public static let sqlList = allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+}

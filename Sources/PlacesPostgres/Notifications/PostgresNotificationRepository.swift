@@ -10,7 +10,10 @@ public struct PostgresNotificationRepository: NotificationRepository {
         let after = try Keyset([.init(sql: "created_at", descending: true), .init(sql: "id", descending: true)], page: page)
         let rows = try await database.read { connection in
             try await connection.rows(
-                "SELECT * FROM notification WHERE recipient_id = \(recipientID) AND \(after) \(orderBy: after) LIMIT \(page.fetchLimit)",
+                """
+                SELECT * FROM notification WHERE recipient_id = \(recipientID) AND kind IN (\(unescaped: UserNotification.Kind.sqlList))
+                    AND \(after) \(orderBy: after) LIMIT \(page.fetchLimit)
+                """,
                 logger: database.logger
             )
         }
@@ -22,7 +25,7 @@ public struct PostgresNotificationRepository: NotificationRepository {
     public func notifications(ids: [String], recipientID: String) async throws -> [UserNotification] {
         let rows = try await database.read { connection in
             try await connection.rows(
-                "SELECT * FROM notification WHERE recipient_id = \(recipientID) AND id = ANY(\(ids))",
+                "SELECT * FROM notification WHERE recipient_id = \(recipientID) AND kind IN (\(unescaped: UserNotification.Kind.sqlList)) AND id = ANY(\(ids))",
                 logger: database.logger
             )
         }
@@ -30,7 +33,9 @@ public struct PostgresNotificationRepository: NotificationRepository {
     }
 
     public func unreadCount(recipientID: String) async throws -> Int {
-        try await database.count("SELECT count(*) FROM notification WHERE recipient_id = \(recipientID) AND read_at IS NULL")
+        try await database.count(
+            "SELECT count(*) FROM notification WHERE recipient_id = \(recipientID) AND read_at IS NULL AND kind IN (\(unescaped: UserNotification.Kind.sqlList))"
+        )
     }
 
     public func markRead(id: String, recipientID: String, now: Date) async throws -> Bool {

@@ -9,7 +9,7 @@ public struct SQLiteNotificationRepository: NotificationRepository {
     public func notifications(recipientID: String, page: PageRequest) async throws -> Page<UserNotification> {
         let after = try Keyset([.init(sql: "created_at", descending: true), .init(sql: "id", descending: true)], page: page)
         return try await database.readStatement { db in
-            try after.page(page, "SELECT * FROM notification WHERE recipient_id = ?", arguments: [recipientID], in: db) { row in
+            try after.page(page, "SELECT * FROM notification WHERE recipient_id = ? AND kind IN (\(UserNotification.Kind.sqlList))", arguments: [recipientID], in: db) { row in
                 (try SQLiteNotificationRepository.notification(row), [row["created_at"], row["id"]])
             }
         }
@@ -19,7 +19,10 @@ public struct SQLiteNotificationRepository: NotificationRepository {
         try await database.readStatement { db in
             try Row.fetchAll(
                 db,
-                sql: "SELECT * FROM notification WHERE recipient_id = ? AND id IN (SELECT value FROM json_each(?))",
+                sql: """
+                    SELECT * FROM notification
+                    WHERE recipient_id = ? AND kind IN (\(UserNotification.Kind.sqlList)) AND id IN (SELECT value FROM json_each(?))
+                    """,
                 arguments: [recipientID, SQLiteAccountRepository.jsonArray(ids)]
             ).map(SQLiteNotificationRepository.notification)
         }
@@ -29,7 +32,7 @@ public struct SQLiteNotificationRepository: NotificationRepository {
         try await database.read { db in
             try Int.fetchOne(
                 db,
-                sql: "SELECT count(*) FROM notification WHERE recipient_id = ? AND read_at IS NULL",
+                sql: "SELECT count(*) FROM notification WHERE recipient_id = ? AND read_at IS NULL AND kind IN (\(UserNotification.Kind.sqlList))",
                 arguments: [recipientID]
             ) ?? 0
         }
