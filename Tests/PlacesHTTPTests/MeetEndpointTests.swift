@@ -1,5 +1,6 @@
 import Foundation
 import GeoIndex
+import PlacesTestSupport
 import Hummingbird
 import HummingbirdTesting
 import PlacesCore
@@ -36,6 +37,52 @@ struct MeetEndpointTests {
             }
             #expect(try await client.error(.get, "/v1/places/meet?at=38.71,-9.14&at=38.72,-9.14&radius=5", expect: .badRequest).field == "radius")
             #expect(try await client.error(.get, "/v1/places/meet?at=38.71,-9.14&at=38.72,-9.14&limit=501", expect: .badRequest).field == "limit")
+        }
+    }
+}
+
+/// `respectNeeds` on a decision's nearby candidates: only places that serve every participant's needs and fit every
+/// participant's budget; places without a price level stay.
+@Suite("Candidates that respect everyone's needs")
+struct RespectNeedsTests {
+    static var places: [Place] {
+        func place(_ id: String, lon: Double, tags: [String], price: Int?) -> Place {
+            var place = TestPlaces.place(id, lat: 38.713, lon: lon, kind: .restaurant, name: id, city: "Lisbon", tags: tags)
+            place.priceLevel = price
+            return place
+        }
+        return [
+            place("vegan-cheap", lon: -9.140, tags: ["vegan", "halal"], price: 1),
+            place("vegan-dear", lon: -9.141, tags: ["vegan", "halal"], price: 4),
+            place("halal-only", lon: -9.142, tags: ["halal"], price: 1),
+            place("vegan-unpriced", lon: -9.143, tags: ["halal", "vegan", "views"], price: nil),
+        ]
+    }
+
+    @Test func onlyPlacesForEveryonesNeedsAndBudgetAreCandidates() async throws {
+        try await TestApp.withClient(Self.places) { client in
+            let crew = try await client.crew("Picky", admin: "ana", members: ["ben"])
+            _ = try await client.object(.patch, "/v1/me/settings", token: crew.ana, body: ["dietaryNeeds": ["halal"], "maxPrice": 3])
+            _ = try await client.object(.patch, "/v1/me/settings", token: crew.ben, body: ["dietaryNeeds": ["vegan"]])
+            func candidates(_ respect: Bool?) async throws -> [String] {
+                var nearby: [String: Any] = ["lat": 38.713, "lon": -9.141, "radius": 1, "limit": 10]
+                if let respect { nearby["respectNeeds"] = respect }
+                let started = try await client.object(
+                    .post, "/v1/decisions", token: crew.ana,
+                    body: ["groupId": crew.id, "method": "tiered", "candidates": ["nearby": nearby]], expect: .created
+                )
+                return ((started["candidates"] as? [[String: Any]]) ?? []).compactMap { $0["placeId"] as? String }.sorted()
+            }
+            #expect(try await candidates(nil) == ["halal-only", "vegan-cheap", "vegan-dear", "vegan-unpriced"])
+            #expect(try await candidates(false).count == 4)
+            // Halal and vegan both, at most Ana's price level 3; the unpriced place stays.
+            #expect(try await candidates(true) == ["vegan-cheap", "vegan-unpriced"])
+            let bad = try await client.error(
+                .post, "/v1/decisions", token: crew.ana,
+                body: ["groupId": crew.id, "method": "tiered", "candidates": ["nearby": ["lat": 38.7, "lon": -9.1, "respectNeeds": "yes"]]],
+                expect: .badRequest
+            )
+            #expect(bad.field == "candidates.nearby.respectNeeds")
         }
     }
 }

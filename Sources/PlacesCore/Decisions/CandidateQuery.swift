@@ -6,6 +6,27 @@ import GeoIndex
 struct CandidateQuery {
     var query: NearbyQuery
 
+    /// What everyone taking part can eat and pay: the places kept must carry every need as a tag, and be priced at
+    /// most the lowest `maxPrice` (those without a price level stay).
+    struct Needs: Equatable {
+        var tags: [String] = []
+        var budget: Int?
+
+        /// The needs of all of `settings`.
+        init(_ settings: [UserSettings]) {
+            tags = DietaryNeed.allCases.filter { need in settings.contains { $0.dietaryNeeds.contains(need) } }.map(\.rawValue)
+            budget = settings.compactMap(\.maxPrice).min()
+        }
+    }
+
+    /// The query with everyone's needs applied.
+    func respecting(_ needs: Needs) -> CandidateQuery {
+        var respected = self
+        for tag in needs.tags where !respected.query.filter.tags.contains(tag) { respected.query.filter.tags.append(tag) }
+        respected.query.filter.budget = needs.budget
+        return respected
+    }
+
     /// Checks the command's nearby query; a radius above 20 miles is refused rather than capped, so a group never
     /// votes over other places than it asked for.
     static func parse(_ asked: StartDecision.NearbyCandidates) throws(PlacesError) -> CandidateQuery {

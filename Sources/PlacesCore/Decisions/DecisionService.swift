@@ -43,7 +43,7 @@ public struct DecisionService: Sendable {
             "open decisions you started"
         )
         let participants = try await participants(command.participants, caller: caller, group: group)
-        var candidates = try await candidates(command.candidates, caller: caller)
+        var candidates = try await candidates(command.candidates, caller: caller, participants: participants)
         let weighted = command.weighted ?? false
         let scheduled = command.scheduled ?? false
         let excludeDays = command.excludeRecentDays
@@ -177,8 +177,9 @@ public struct DecisionService: Sendable {
         return ids
     }
 
-    /// The candidate place ids from a collection, an explicit list, or a nearby query.
-    private func candidates(_ source: StartDecision.Candidates, caller: User) async throws -> [String] {
+    /// The candidate place ids from a collection, an explicit list, or a nearby query (with `respectNeeds`, fit for
+    /// every participant's needs and budget).
+    private func candidates(_ source: StartDecision.Candidates, caller: User, participants: [String]) async throws -> [String] {
         var ids: [String]
         switch source {
         case .collection(let id):
@@ -198,7 +199,12 @@ public struct DecisionService: Sendable {
                 ids.append(id)
             }
         case .nearby(let nearby):
-            ids = try await CandidateQuery.parse(nearby).places(in: places)
+            var query = try CandidateQuery.parse(nearby)
+            if nearby.respectNeeds == true {
+                let settings = try await accounts.settings(userIDs: participants)
+                query = query.respecting(CandidateQuery.Needs(participants.map { settings[$0] ?? UserSettings() }))
+            }
+            ids = try await query.places(in: places)
         }
         guard !ids.isEmpty else { throw PlacesError.invalid("candidates", "there are no candidate places") }
         guard ids.count <= DecisionService.maximumCandidates else {

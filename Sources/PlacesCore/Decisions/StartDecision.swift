@@ -29,6 +29,9 @@ public struct StartDecision: Sendable, Equatable {
         public var minPrice: Int?
         public var maxPrice: Int?
         public var minRating: Double?
+        /// Keep only places that serve every participant's dietary needs (as tags) and fit every participant's
+        /// `maxPrice` (places without a price level stay).
+        public var respectNeeds: Bool?
     }
 
     /// A swipe round before the method, as asked: every field optional (`vetoes` defaults to 1).

@@ -12,6 +12,8 @@ public struct PlaceFilter: Sendable, Hashable {
     public var minPrice: Int?
     /// At most this price level (1–4); places without one are left out.
     public var maxPrice: Int?
+    /// A group's budget: at most this price level (1–4), and places without one stay (most gems have none).
+    public var budget: Int?
     /// At least this average rating (1–5); unrated places are left out.
     public var minRating: Double?
     /// Open at this instant, in each place's own time zone; places without hours stay, marked `unknown`.
@@ -108,6 +110,7 @@ public struct PlaceFilter: Sendable, Hashable {
             if let high = filter.maxPrice {
                 guard let level = PlaceSummary.priceLevel(at: place), level <= high else { return false }
             }
+            if let budget = filter.budget, let level = PlaceSummary.priceLevel(at: place), level > budget { return false }
             if let minRating = filter.minRating {
                 guard let average = PlaceSummary.rating(at: place).average, average >= minRating else { return false }
             }

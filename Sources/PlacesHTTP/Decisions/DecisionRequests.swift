@@ -80,7 +80,9 @@ extension StartDecision: RequestCommand {
 
 extension StartDecision.NearbyCandidates {
     /// The fields of `candidates.nearby`.
-    public static let fields: Set<String> = ["lat", "lon", "radius", "limit", "kind", "tags", "cuisine", "minPrice", "maxPrice", "minRating"]
+    public static let fields: Set<String> = [
+        "lat", "lon", "radius", "limit", "kind", "tags", "cuisine", "minPrice", "maxPrice", "minRating", "respectNeeds",
+    ]
 
     /// The query a `candidates.nearby` object asks for.
     public init(body: FieldReader) throws(PlacesError) {
@@ -95,7 +97,8 @@ extension StartDecision.NearbyCandidates {
                 cuisine: try body.rawText("cuisine"),
                 minPrice: try body.wholeNumber("minPrice"),
                 maxPrice: try body.wholeNumber("maxPrice"),
-                minRating: try body.number("minRating")
+                minRating: try body.number("minRating"),
+                respectNeeds: try body.bool("respectNeeds")
             )
         } catch {
             throw PlacesError(error.code, error.message, field: error.field.map { "candidates.nearby.\($0)" })
