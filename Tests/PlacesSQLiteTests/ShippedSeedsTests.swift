@@ -27,6 +27,12 @@ struct ShippedSeedsTests {
         #expect(places.contains { $0.coordinate.longitude > 179 }, "no place just west of the antimeridian")
         #expect(places.contains { $0.coordinate.longitude < -179 }, "no place just east of the antimeridian")
         #expect(places.contains { $0.coordinate.latitude > 60 }, "no place above 60° north")
+        // Restaurants carry the dietary needs they serve as tags, every need somewhere.
+        let restaurants = places.filter { $0.kind == .restaurant }
+        for need in DietaryNeed.allCases {
+            #expect(restaurants.contains { $0.tags.contains(need.rawValue) }, "no restaurant serves \(need.rawValue)")
+        }
+        #expect(restaurants.filter { !Set($0.tags).isDisjoint(with: DietaryNeed.allCases.map(\.rawValue)) }.count * 2 > restaurants.count)
     }
 
     /// The shipped places' clusters, as the server loads them from its database, against a count of our own: every
