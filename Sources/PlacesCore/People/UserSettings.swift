@@ -72,8 +72,8 @@ public struct UserSettings: Sendable, Hashable, Codable {
     public var dietaryNeeds: [DietaryNeed] = []
     /// The highest price level (1–4) the person pays; default none.
     public var maxPrice: Int?
-    /// True when the person's `defaultLocation` may place them in a decision's meet (snapped to a 1 km cell, never
-    /// shown to anyone); default false.
+    /// True when the person's `defaultLocation` may be an origin of a decision's meet among its participants; default
+    /// false. No decision reads it yet: candidates from the participants' locations are still to come.
     public var shareLocationForMeet = false
 
     /// The defaults.
