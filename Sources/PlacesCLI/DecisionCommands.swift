@@ -19,7 +19,7 @@ extension Places {
             static let configuration = CommandConfiguration(
                 abstract: "Start a decision (as POST /v1/decisions).",
                 discussion: """
-                    Candidates come from one of --collection, --place (repeatable) or --nearby. For example: \
+                    Candidates come from one of --collection, --place (repeatable), --nearby or --meet. For example: \
                     --method tiered --group g-… --title 'Friday dinner' --collection c-… --deadline 2026-12-01T18:00:00Z, \
                     or --method random --seed 42 --place lx-a-tasca --place lx-b-miradouro. The NAME=VALUE fields of \
                     earlier versions still work, with a warning naming the flag.
@@ -34,9 +34,14 @@ extension Places {
                 name: .long,
                 help: #"Candidates: a nearby query as JSON, with the nearby filters (ten of them make no sensible flags), e.g. '{"lat":38.71,"lon":-9.14,"radius":1,"limit":5}'."#
             ) var nearby: String?
+            @Option(
+                name: .long,
+                help: #"Candidates: a meet query as JSON, with the nearby filters, e.g. '{"at":[{"lat":38.71,"lon":-9.14},{"lat":38.74,"lon":-9.10}],"limit":5}' or '{"fromParticipants":true,"respectNeeds":true}'."#
+            ) var meet: String?
             @Option(name: .long, help: "A participant's username (repeatable; default: the group, or you).") var participant: [String] = []
             @Option(name: .long, help: "When voting ends, ISO-8601 (2026-12-01T18:00:00Z).") var deadline: String?
             @Option(name: .long, help: "The day of the visit (2026-12-24).") var visitDate: String?
+            @Option(name: .long, help: "When the group means to go, ISO-8601 with its offset (2026-12-24T19:30:00+01:00); candidates from --nearby or --meet are open then.") var visitAt: String?
             @Flag(name: .long, help: "Random only: weight the draw by rating.") var weighted = false
             @Flag(name: .long, help: "Random only: draw at close, not at once.") var scheduled = false
             @Option(name: .long, help: "Random only: leave out places won in this many days.") var excludeRecentDays: Int?
@@ -48,7 +53,7 @@ extension Places {
             @OptionGroup var acting: ActingOptions
 
             static let flags = [
-                "method": "--method", "groupId": "--group", "title": "--title", "candidates": "--collection, --place or --nearby",
+                "method": "--method", "groupId": "--group", "title": "--title", "candidates": "--collection, --place, --nearby or --meet",
                 "participants": "--participant", "deadline": "--deadline", "visitDate": "--visit-date", "weighted": "--weighted",
                 "scheduled": "--scheduled", "excludeRecentDays": "--exclude-recent-days", "seed": "--seed",
             ]
@@ -60,14 +65,17 @@ extension Places {
                     return try StartDecision(body: try deprecated.body(allowed: StartDecision.fields, flagsGiven: method != nil))
                 }
                 guard let method else { throw .invalid("method", "method is required: random, tiered or manual") }
-                let sources = [collection != nil, !place.isEmpty, nearby != nil].filter { $0 }.count
-                guard sources == 1 else { throw .invalid("candidates", "give exactly one of --collection, --place or --nearby") }
+                let sources = [collection != nil, !place.isEmpty, nearby != nil, meet != nil].filter { $0 }.count
+                guard sources == 1 else { throw .invalid("candidates", "give exactly one of --collection, --place, --nearby or --meet") }
                 let candidates: StartDecision.Candidates
                 if let collection {
                     candidates = .collection(id: collection)
                 } else if let nearby {
                     let value = try FieldReader.parse(Array(nearby.utf8))
                     candidates = .nearby(try StartDecision.NearbyCandidates(body: try FieldReader(value, allowed: StartDecision.NearbyCandidates.fields)))
+                } else if let meet {
+                    let value = try FieldReader.parse(Array(meet.utf8))
+                    candidates = .meet(try StartDecision.MeetCandidates(body: try FieldReader(value, allowed: StartDecision.MeetCandidates.fields)))
                 } else {
                     candidates = .places(place)
                 }
@@ -84,6 +92,7 @@ extension Places {
                     participants: participant.isEmpty ? nil : participant,
                     deadline: instant,
                     visitDate: visitDate,
+                    visitAt: try Start.instant(visitAt, field: "visitAt"),
                     weighted: weighted ? true : nil,
                     scheduled: scheduled ? true : nil,
                     excludeRecentDays: excludeRecentDays,

@@ -730,6 +730,16 @@ extension PostgresPlacesDatabase {
                 "CREATE INDEX feed_topic ON feed (subject, xid, position) WHERE kind IN ('decision', 'ballot', 'swipe', 'round', 'message', 'notification')",
             ]
         ),
+        Migration(
+            version: 12,
+            name: "visit-times-and-meet",
+            statements: [
+                // When the group means to go (an instant, instead of the visit day), and whom a meet from the
+                // participants' locations went without (a JSON list of user ids). Never a location.
+                "ALTER TABLE decision ADD COLUMN visit_at \(text)",
+                "ALTER TABLE decision ADD COLUMN meet_without \(text)",
+            ]
+        ),
     ]
 
     /// The lock that makes instances starting together migrate once (any number, the same for every release).

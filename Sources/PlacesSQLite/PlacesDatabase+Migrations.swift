@@ -526,6 +526,16 @@ extension PlacesDatabase {
                     """
             )
         }
+        migrator.registerMigration("v17-visit-times-and-meet") { db in
+            try db.execute(
+                sql: """
+                    -- When the group means to go (an instant, instead of the visit day), and whom a meet from the
+                    -- participants' locations went without (a JSON list of user ids). Never a location.
+                    ALTER TABLE decision ADD COLUMN visit_at TEXT;
+                    ALTER TABLE decision ADD COLUMN meet_without TEXT;
+                    """
+            )
+        }
         return migrator
     }
 }

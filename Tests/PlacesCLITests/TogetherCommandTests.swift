@@ -59,6 +59,38 @@ struct TogetherCommandTests {
         #expect(text.out.contains("winner: Cantina"))
     }
 
+    /// Candidates fair to the two of them from their shared locations, open when they mean to go.
+    @Test(arguments: CommandEngine.available)
+    func aDecisionMeetsInTheMiddleAtAVisitTime(_ engine: CommandEngine) async throws {
+        let places = try await Self.withAnaAndBen(engine)
+        defer { try? FileManager.default.removeItem(at: places.folder) }
+        var ids: [String: String] = [:]
+        for (name, hours) in [("Late", #"{"fri":["18:00-23:30"]}"#), ("Lunch", #"{"fri":["11:00-15:00"]}"#)] {
+            let place = try places.json([
+                "place", "add", "--name", name, "--lat", "48.85", "--lon", "2.35", "--kind", "restaurant", "--opening-hours", hours,
+                "--time-zone", "Europe/Paris",
+            ])
+            ids[name] = try #require(place["id"] as? String)
+        }
+        for (name, location) in [("ana", "48.84,2.34"), ("ben", "48.86,2.36")] {
+            let set = try places.run(["settings", "set", name, "--default-location", location, "--share-location-for-meet", "true"])
+            #expect(set.status == 0, "\(set.err)")
+        }
+        _ = try places.json(["friend", "request", "ben", "--as", "ana"])
+        _ = try places.json(["friend", "accept", "ana", "--as", "ben"])
+        let started = try places.json([
+            "decision", "start", "--method", "tiered", "--participant", "ana", "--participant", "ben", "--meet", #"{"fromParticipants":true}"#,
+            "--visit-at", "2030-01-04T20:00:00+01:00", "--as", "ana",
+        ])
+        #expect((started["candidates"] as? [[String: Any]])?.compactMap { $0["placeId"] as? String } == [try #require(ids["Late"])])
+        #expect(started["visitAt"] as? String == "2030-01-04T19:00:00Z")
+        let both = try places.run([
+            "decision", "start", "--method", "tiered", "--meet", #"{"fromParticipants":true}"#, "--visit-at", "2030-01-04T20:00:00+01:00",
+            "--visit-date", "2030-01-04", "--as", "ana",
+        ])
+        #expect(both.status == 64 && both.err.contains("visitAt"), "\(both.err)")
+    }
+
     /// A decision with a swipe round, driven from the command line, and the same round and ballots counted offline by
     /// `places tally`: the same survivors, winner and ranking; and its conversation, read oldest first.
     @Test(arguments: CommandEngine.available)

@@ -97,3 +97,34 @@ struct MeetTests {
         #expect(Self.refused { try MeetQuery.parse(at: [String](repeating: "37.7,-122.4", count: 20), limit: nil) } == nil)
     }
 }
+
+/// The 1 km grid a saved location is snapped to before a meet from the participants uses it.
+@Suite("MeetGrid: saved locations at the centre of their 1 km cell")
+struct MeetGridTests {
+    @Test func aLocationSnapsToTheCentreOfItsCellWithinHalfADiagonal() {
+        var random = SplitMix64(seed: 37)
+        for index in 0..<20_000 {
+            // Half anywhere on Earth, half within a degree of a pole or of the antimeridian.
+            let location: Coordinate =
+                switch index % 4 {
+                case 0, 1: random.coordinate(near: Coordinate(latitude: 0, longitude: 0), latitudeSpread: 90, longitudeSpread: 180)
+                case 2: random.coordinate(near: Coordinate(latitude: index % 8 == 2 ? 90 : -90, longitude: 0), latitudeSpread: 1, longitudeSpread: 180)
+                default: random.coordinate(near: Coordinate(latitude: 0, longitude: 180), latitudeSpread: 80, longitudeSpread: 0.01)
+                }
+            let centre = MeetGrid.snapped(location)
+            #expect((-90...90).contains(centre.latitude) && (-180...180).contains(centre.longitude), "\(location)")
+            // A cell is 1 km tall and close to 1 km wide (within a few metres of it but at the poles' few rows).
+            let limit = abs(location.latitude) < 89.9 ? 710.0 : 1_000.0
+            #expect(Geodesy.distanceMeters(location, centre) <= limit, "\(location) → \(centre)")
+            // The centre is in its own cell: snapping again changes nothing, so asking again tells nothing new.
+            #expect(MeetGrid.snapped(centre) == centre, "\(location)")
+        }
+    }
+
+    @Test func nearbyLocationsInOneCellShareItsCentre() {
+        // Lisbon's Bairro Alto: two doors 30 m apart, in one cell, are the same origin.
+        let cell = MeetGrid.snapped(Coordinate(latitude: 38.7130, longitude: -9.1450))
+        #expect(MeetGrid.snapped(Coordinate(latitude: cell.latitude + 0.0001, longitude: cell.longitude + 0.0002)) == cell)
+        #expect(MeetGrid.snapped(Coordinate(latitude: cell.latitude + 0.01, longitude: cell.longitude)) != cell)
+    }
+}

@@ -44,6 +44,12 @@ struct PostgresFlowTests {
         try await Self.withClient(Lisbon.places) { client in try await NULProbe.run(client) }
     }
 
+    /// Meet from the participants' locations and the visit time, stored and read back on PostgreSQL.
+    @Test func meetFromTheParticipantsAtAVisitTime() async throws {
+        try await Self.withClient(MeetCandidatesTests.places) { client in try await MeetCandidatesTests.meetFromTheParticipants(client) }
+        try await Self.withClient(MeetCandidatesTests.places) { client in try await MeetCandidatesTests.visitTimes(client) }
+    }
+
     @Test func registerFindNearbyAddAPlaceAndSettleATieredDecision() async throws {
         try await Self.withClient(Lisbon.places) { client in
             let crew = try await client.crew("Friday crew", admin: "ana", members: ["ben", "cyd"])

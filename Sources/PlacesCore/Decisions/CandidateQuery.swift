@@ -1,10 +1,20 @@
 import Foundation
 import GeoIndex
 
-/// A nearby query that picks a decision's candidates: a point, a radius of at most 20 miles, the filters of
-/// `GET /v1/places/nearby`, and how many of the nearest places to take.
+/// A query that picks a decision's candidates: nearby's (a point, a radius of at most 20 miles) or meet's (several
+/// origins), the filters of `GET /v1/places/nearby`, and how many places to take.
 struct CandidateQuery {
-    var query: NearbyQuery
+    /// Where the places are looked for.
+    enum Area {
+        /// Within `radiusMiles` of a point, nearest first.
+        case circle(Coordinate, radiusMiles: Double)
+        /// Within 20 miles of every origin, the fairest first.
+        case meet([Coordinate])
+    }
+
+    var area: Area
+    var filter: PlaceFilter
+    var limit: Int
 
     /// What everyone taking part can eat and pay: the places kept must carry every need as a tag, and be priced at
     /// most the lowest `maxPrice` (those without a price level stay).
@@ -22,10 +32,30 @@ struct CandidateQuery {
     /// The query with everyone's needs applied.
     func respecting(_ needs: Needs) -> CandidateQuery {
         var respected = self
-        for tag in needs.tags where !respected.query.filter.tags.contains(tag) { respected.query.filter.tags.append(tag) }
-        respected.query.filter.budget = needs.budget
+        for tag in needs.tags where !respected.filter.tags.contains(tag) { respected.filter.tags.append(tag) }
+        respected.filter.budget = needs.budget
         return respected
     }
+
+    /// The query keeping only places open at `instant` in their own time zone (places without hours stay).
+    func open(at instant: Date?) -> CandidateQuery {
+        var open = self
+        open.filter.openAt = instant
+        return open
+    }
+
+    /// The ids of the matching places: nearest first, or the fairest first.
+    func places(in service: PlaceService) async throws -> [String] {
+        switch area {
+        case .circle(let center, let radiusMiles):
+            let query = try NearbyQuery(center: center, radiusMiles: radiusMiles, limit: limit, filter: filter)
+            return try await service.nearbyLoadingIndex(query).places.map(\.id)
+        case .meet(let origins):
+            return try await service.meetLoadingIndex(MeetQuery(origins: origins, filter: filter, limit: limit)).places.map(\.id)
+        }
+    }
+
+    // MARK: - Parsing
 
     /// Checks the command's nearby query; a radius above 20 miles is refused rather than capped, so a group never
     /// votes over other places than it asked for.
@@ -37,10 +67,50 @@ struct CandidateQuery {
         guard radius > 0, radius <= NearbyQuery.maximumRadiusMiles else {
             throw .invalid("\(field).radius", "radius must be more than 0 and at most 20 miles")
         }
-        let limit = asked.limit ?? 10
+        let center = Coordinate(latitude: lat, longitude: lon)
+        try within(field) { () throws(PlacesError) in try center.check() }
+        return CandidateQuery(
+            area: .circle(center, radiusMiles: radius),
+            filter: try filter(asked.filters, field: field),
+            limit: try limit(asked.limit, field: field)
+        )
+    }
+
+    /// Checks the command's meet query given its origins (`at`, or the participants' snapped locations).
+    static func parse(_ asked: StartDecision.MeetCandidates, origins: [Coordinate]) throws(PlacesError) -> CandidateQuery {
+        let field = "candidates.meet"
+        return CandidateQuery(area: .meet(origins), filter: try filter(asked.filters, field: field), limit: try limit(asked.limit, field: field))
+    }
+
+    /// The origins `at` names: 2 to 20 points.
+    static func origins(_ at: [StartDecision.MeetCandidates.Origin]) throws(PlacesError) -> [Coordinate] {
+        let field = "candidates.meet.at"
+        guard (MeetQuery.minimumOrigins...MeetQuery.maximumOrigins).contains(at.count) else {
+            throw .invalid(field, "give from \(MeetQuery.minimumOrigins) to \(MeetQuery.maximumOrigins) origins, got \(at.count)")
+        }
+        var origins: [Coordinate] = []
+        for origin in at {
+            guard let lat = origin.lat, let lon = origin.lon else { throw .invalid(field, "each origin needs lat and lon") }
+            let point = Coordinate(latitude: lat, longitude: lon)
+            do {
+                try point.check()
+            } catch {
+                throw .invalid(field, error.message)
+            }
+            origins.append(point)
+        }
+        return origins
+    }
+
+    private static func limit(_ asked: Int?, field: String) throws(PlacesError) -> Int {
+        let limit = asked ?? 10
         guard (1...DecisionService.maximumCandidates).contains(limit) else {
             throw .invalid("\(field).limit", "limit must be a whole number from 1 to \(DecisionService.maximumCandidates)")
         }
+        return limit
+    }
+
+    private static func filter(_ asked: StartDecision.Filters, field: String) throws(PlacesError) -> PlaceFilter {
         // A filter given blank is refused, not dropped: `kind: ""` filtering nothing would vote over places not asked for.
         func text(_ value: String?, _ name: String) throws(PlacesError) -> String? {
             try TextRules.nonBlankText(value, field: name, limit: 100, blank: "\(name) must not be blank; leave it out to filter nothing")
@@ -50,8 +120,8 @@ struct CandidateQuery {
             guard (1...4).contains(value) else { throw .invalid(name, "\(name) must be a whole number from 1 to 4") }
             return String(value)
         }
-        do {
-            let filter = try PlaceFilter.parse(
+        return try within(field) { () throws(PlacesError) in
+            try PlaceFilter.parse(
                 kind: try text(asked.kind, "kind"),
                 tags: asked.tags,
                 cuisine: try text(asked.cuisine, "cuisine"),
@@ -60,15 +130,15 @@ struct CandidateQuery {
                 minRating: asked.minRating.map { String($0) },
                 openAt: nil
             )
-            let query = try NearbyQuery(center: Coordinate(latitude: lat, longitude: lon), radiusMiles: radius, limit: limit, filter: filter)
-            return CandidateQuery(query: query)
-        } catch {
-            throw PlacesError(error.code, error.message, field: error.field.map { "\(field).\($0)" })
         }
     }
 
-    /// The ids of the nearest matching places, nearest first.
-    func places(in service: PlaceService) async throws -> [String] {
-        try await service.nearbyLoadingIndex(query).places.map(\.id)
+    /// `body`, its refusal naming its field inside `field` (`candidates.nearby.kind`).
+    private static func within<T>(_ field: String, _ body: () throws(PlacesError) -> T) throws(PlacesError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw PlacesError(error.code, error.message, field: error.field.map { "\(field).\($0)" })
+        }
     }
 }

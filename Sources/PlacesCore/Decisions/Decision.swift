@@ -52,6 +52,11 @@ public struct Decision: Sendable, Hashable {
     public var deadline: Date?
     /// The day the group means to go (`YYYY-MM-DD`), if set.
     public var visitDate: String?
+    /// When the group means to go, if set (instead of `visitDate`): its candidates from nearby or meet were open then.
+    public var visitAt: Date? = nil
+    /// Candidates from meet with `fromParticipants`: the participants (user ids, ascending) whose location it went
+    /// without, since they share none for meeting.
+    public var meetWithout: [String] = []
     /// When it started.
     public var createdAt: Date
     /// When it ended.

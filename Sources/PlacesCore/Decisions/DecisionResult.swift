@@ -67,6 +67,16 @@ public struct DecisionResult: Sendable, Hashable, Codable {
     public var pickedBy: String?
     /// The swipe round before the method, when the decision had one: what it removed and why.
     public var round: RoundResult?
+    /// When the decision has a visit time: whether the winner is open then, by its hours when the result was made
+    /// (absent when it has none). Hours change after a decision ends, so a recount leaves it out of its agreement.
+    public var winnerOpen: Bool?
+
+    /// The result without what depends on places as they are now rather than on the ballots and the seed.
+    public var counted: DecisionResult {
+        var counted = self
+        counted.winnerOpen = nil
+        return counted
+    }
 
     /// Makes a result.
     public init(

@@ -141,14 +141,20 @@ extension DecisionService {
     /// How many times a change is decided again when others keep saving the decision first.
     static let maximumTries = 50
 
-    /// What a transition of `decision` may need: the candidates' names, and their scores for a weighted draw.
+    /// What a transition of `decision` may need: the candidates' names, their scores for a weighted draw, and whether they
+    /// are open at the visit time.
     private func facts(_ decision: Decision) async throws -> DecisionStages.Facts {
         let summaries = try await places.summaries(decision.candidates)
         // A place deleted since weighs the prior's 3.
         let weights = decision.method == .random && decision.weighted
             ? Dictionary(uniqueKeysWithValues: decision.candidates.map { ($0, summaries[$0]?.rating.score ?? RatingAggregate.priorMean) })
             : nil
-        return DecisionStages.Facts(names: summaries.mapValues(\.name), weights: weights)
+        let open = decision.visitAt.map { OpenStatus.of(summaries, at: $0) } ?? [:]
+        return DecisionStages.Facts(
+            names: summaries.mapValues(\.name),
+            weights: weights,
+            openAtVisit: open.compactMapValues { $0 == .unknown ? nil : $0 == .open }
+        )
     }
 
     /// The notifications of `announcements`, for those of the participants who want them (their settings are read only

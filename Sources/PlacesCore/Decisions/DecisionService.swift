@@ -43,7 +43,9 @@ public struct DecisionService: Sendable {
             "open decisions you started"
         )
         let participants = try await participants(command.participants, caller: caller, group: group)
-        var candidates = try await candidates(command.candidates, caller: caller, participants: participants)
+        let visitAt = try DecisionService.visitAt(command, now: now)
+        let source = try await candidates(command.candidates, caller: caller, participants: participants, openAt: visitAt)
+        var candidates = source.ids
         let weighted = command.weighted ?? false
         let scheduled = command.scheduled ?? false
         let excludeDays = command.excludeRecentDays
@@ -83,6 +85,8 @@ public struct DecisionService: Sendable {
             seed: command.seed ?? makeSeed(),
             deadline: deadline,
             visitDate: try DecisionService.visitDate(command.visitDate),
+            visitAt: visitAt,
+            meetWithout: source.meetWithout.sorted(),
             createdAt: now
         )
         decision.swipe = swipe
@@ -114,8 +118,16 @@ public struct DecisionService: Sendable {
 
     /// The view of a decision as `caller` may see it, naming its people as the state was read with them.
     func view(_ state: DecisionState, for caller: User) async throws -> DecisionView {
-        let names = try await names(state.decision.candidates)
-        return try DecisionView.make(state.decision, ballots: state.ballots, swipes: state.swipes, for: caller, people: state.people, names: names)
+        let summaries = try await places.summaries(state.decision.candidates)
+        return try DecisionView.make(
+            state.decision,
+            ballots: state.ballots,
+            swipes: state.swipes,
+            for: caller,
+            people: state.people,
+            names: summaries.mapValues(\.name),
+            openAtVisit: state.decision.visitAt.map { OpenStatus.of(summaries, at: $0) } ?? [:]
+        )
     }
 
     /// A page of the decisions the caller can see, newest first: the decisions with their ballots and everyone their
@@ -139,7 +151,8 @@ public struct DecisionService: Sendable {
             throw PlacesError(.conflict, "the decision has no result yet (it is \(decision.status.rawValue))")
         }
         let ballots = state.ballots
-        let names = try await names(decision.candidates)
+        let summaries = try await places.summaries(decision.candidates)
+        let names = summaries.mapValues(\.name)
         // The round is counted again from the stored answers too; its ending is the stored one's.
         var counted = decision
         counted.round = DecisionTally.round(decision, swipes: state.swipes, names: names, endedBy: decision.round?.endedBy, at: decision.round?.endedAt)
@@ -150,8 +163,12 @@ public struct DecisionService: Sendable {
             names: names,
             weights: stored.standings.reduce(into: [:]) { $0[$1.placeId] = $1.weight }
         )
-        if decision.method == .manual { recounted = stored }
-        return Recount(agrees: recounted == stored, stored: stored, recounted: recounted)
+        if decision.method == .manual { recounted = stored.counted }
+        // Whether the winner is open at the visit time is told by its hours as they are now, and left out of the agreement.
+        if let visitAt = decision.visitAt, let winner = recounted.winner, let open = OpenStatus.of(summaries, at: visitAt)[winner], open != .unknown {
+            recounted.winnerOpen = open == .open
+        }
+        return Recount(agrees: recounted.counted == stored.counted, stored: stored, recounted: recounted)
     }
 
     // MARK: - Who and what
@@ -177,10 +194,17 @@ public struct DecisionService: Sendable {
         return ids
     }
 
-    /// The candidate place ids from a collection, an explicit list, or a nearby query (with `respectNeeds`, fit for
-    /// every participant's needs and budget).
-    private func candidates(_ source: StartDecision.Candidates, caller: User, participants: [String]) async throws -> [String] {
+    /// The candidate place ids from a collection, an explicit list, a nearby query or a meet query (those two with
+    /// `respectNeeds` fit for every participant's needs and budget, and with a visit time open then), and whom a meet
+    /// from the participants' locations went without.
+    private func candidates(
+        _ source: StartDecision.Candidates,
+        caller: User,
+        participants: [String],
+        openAt visitAt: Date?
+    ) async throws -> (ids: [String], meetWithout: [String]) {
         var ids: [String]
+        var meetWithout: [String] = []
         switch source {
         case .collection(let id):
             guard let collectionID = try TextRules.text(id, field: "candidates.collectionId", limit: 40) else {
@@ -199,18 +223,62 @@ public struct DecisionService: Sendable {
                 ids.append(id)
             }
         case .nearby(let nearby):
-            var query = try CandidateQuery.parse(nearby)
-            if nearby.respectNeeds == true {
-                let settings = try await accounts.settings(userIDs: participants)
-                query = query.respecting(CandidateQuery.Needs(participants.map { settings[$0] ?? UserSettings() }))
+            let query = try CandidateQuery.parse(nearby)
+            ids = try await fitting(query, nearby.filters, participants: participants, openAt: visitAt).places(in: places)
+        case .meet(let meet):
+            let origins: [Coordinate]
+            switch (meet.at, meet.fromParticipants ?? false) {
+            case (let at?, false):
+                origins = try CandidateQuery.origins(at)
+            case (nil, true):
+                (origins, meetWithout) = try await meetingPoints(of: participants)
+            default:
+                throw PlacesError.invalid("candidates.meet", "give exactly one of at (the origins) or fromParticipants: true")
             }
-            ids = try await query.places(in: places)
+            let query = try CandidateQuery.parse(meet, origins: origins)
+            ids = try await fitting(query, meet.filters, participants: participants, openAt: visitAt).places(in: places)
         }
         guard !ids.isEmpty else { throw PlacesError.invalid("candidates", "there are no candidate places") }
         guard ids.count <= DecisionService.maximumCandidates else {
             throw PlacesError.invalid("candidates", "at most \(DecisionService.maximumCandidates) candidates, got \(ids.count)")
         }
-        return ids
+        return (ids, meetWithout)
+    }
+
+    /// `query` with everyone's needs (when `filters` asks to respect them) and open at the visit time, if any.
+    private func fitting(_ query: CandidateQuery, _ filters: StartDecision.Filters, participants: [String], openAt visitAt: Date?) async throws -> CandidateQuery {
+        var query = query.open(at: visitAt)
+        if filters.respectNeeds == true {
+            let settings = try await accounts.settings(userIDs: participants)
+            query = query.respecting(CandidateQuery.Needs(participants.map { settings[$0] ?? UserSettings() }))
+        }
+        return query
+    }
+
+    /// The saved default locations of the participants who share theirs for meeting, each snapped to the centre of its
+    /// `MeetGrid` cell (never stored, never shown), and the participants left out; `conflict` with fewer than two.
+    private func meetingPoints(of participants: [String]) async throws -> (origins: [Coordinate], without: [String]) {
+        let settings = try await accounts.settings(userIDs: participants)
+        var origins: [Coordinate] = []
+        var without: [String] = []
+        for id in participants {
+            if let shared = settings[id], shared.shareLocationForMeet, let location = shared.defaultLocation {
+                origins.append(MeetGrid.snapped(location.coordinate))
+            } else {
+                without.append(id)
+            }
+        }
+        guard origins.count >= MeetQuery.minimumOrigins else {
+            throw PlacesError(
+                .conflict,
+                "fewer than two participants share a saved location for meeting (\(origins.count)); give the origins with at instead",
+                field: "candidates.meet"
+            )
+        }
+        guard origins.count <= MeetQuery.maximumOrigins else {
+            throw PlacesError(.conflict, "more than \(MeetQuery.maximumOrigins) participants share a location; give the origins with at instead", field: "candidates.meet")
+        }
+        return (origins, without)
     }
 
     /// The decision, when the caller belongs to its group, or (without a group) takes part or started it; `forbidden`
@@ -243,11 +311,6 @@ public struct DecisionService: Sendable {
         return state
     }
 
-    /// Place names by id, for explanations (places deleted since are left out).
-    func names(_ ids: [String]) async throws -> [String: String] {
-        try await places.summaries(ids).mapValues(\.name)
-    }
-
     // MARK: - Parsing
 
     /// The swipe round a start asks for: up to 10 vetoes each (1 when left out), a minimum of yes from 1 to the
@@ -267,6 +330,14 @@ public struct DecisionService: Sendable {
             }
         }
         return SwipeRule(vetoes: vetoes, minYes: round.minYes, deadline: round.deadline)
+    }
+
+    /// The visit time a start asks for: in the future, and not beside a visit day.
+    static func visitAt(_ command: StartDecision, now: Date) throws(PlacesError) -> Date? {
+        guard let visitAt = command.visitAt else { return nil }
+        guard command.visitDate == nil else { throw .invalid("visitAt", "give visitAt or visitDate, not both") }
+        guard visitAt > now else { throw .invalid("visitAt", "visitAt must be in the future") }
+        return visitAt
     }
 
     static func visitDate(_ raw: String?) throws(PlacesError) -> String? {

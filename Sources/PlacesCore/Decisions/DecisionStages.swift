@@ -39,6 +39,8 @@ enum DecisionStages {
         var names: [String: String]
         /// The candidates' rating scores, the weights of a weighted draw (nil for any other decision).
         var weights: [String: Double]?
+        /// For a decision with a visit time: whether each candidate with hours is open then.
+        var openAtVisit: [String: Bool] = [:]
     }
 
     /// What the participants are to hear of a transition, once the service knows who wants to hear what.
@@ -218,7 +220,7 @@ enum DecisionStages {
             }
             var result = DecisionTally.manual(decision, winner: placeID, pickedBy: picker.username, names: facts.names)
             result.pickedBy = picker.id
-            finish(&step, with: result, now: now)
+            finish(&step, with: result, now: now, facts: facts)
         }
     }
 
@@ -262,10 +264,12 @@ enum DecisionStages {
             names: facts.names,
             weights: decision.method == .random && decision.weighted ? facts.weights : nil
         )
-        finish(&step, with: result, now: now)
+        finish(&step, with: result, now: now, facts: facts)
     }
 
-    private static func finish(_ step: inout Step, with result: DecisionResult, now: Date) {
+    private static func finish(_ step: inout Step, with result: DecisionResult, now: Date, facts: Facts) {
+        var result = result
+        result.winnerOpen = result.winner.flatMap { facts.openAtVisit[$0] }
         step.state.decision.result = result
         end(&step.state, .completed, now: now)
         step.announcements.append(.completed(result))

@@ -8,6 +8,9 @@ public struct DecisionView: Sendable, Encodable {
         public var placeId: String
         /// Absent when the place was deleted since.
         public var name: String?
+        /// When the decision has a visit time: whether the place is open then by its hours now (`unknown` without
+        /// hours).
+        public var openStatus: OpenStatus?
     }
 
     /// A participant and whether they voted.
@@ -63,6 +66,11 @@ public struct DecisionView: Sendable, Encodable {
     public var scheduled: Bool
     public var deadline: Date?
     public var visitDate: String?
+    /// When the group means to go, if the decision says (instead of `visitDate`).
+    public var visitAt: Date?
+    /// Candidates from the participants' locations: the usernames of those it went without, since they share none
+    /// (absent otherwise). Nobody's location, nor any distance from it, is ever shown.
+    public var meetWithout: [String]?
     public var createdAt: Date
     public var endedAt: Date?
     /// The seed, as decimal text, once the decision ended (before, it would tell a draw in advance).
@@ -85,7 +93,8 @@ public struct DecisionView: Sendable, Encodable {
         swipes: [Swipe],
         for caller: User,
         people: [String: PublicUser],
-        names: [String: String]
+        names: [String: String],
+        openAtVisit: [String: OpenStatus] = [:]
     ) throws -> DecisionView {
         let voted = Set(ballots.map(\.userId))
         var participants = decision.participants.compactMap { id in
@@ -129,7 +138,7 @@ public struct DecisionView: Sendable, Encodable {
             title: decision.title,
             method: decision.method,
             status: decision.status,
-            candidates: decision.candidates.map { Candidate(placeId: $0, name: names[$0]) },
+            candidates: decision.candidates.map { Candidate(placeId: $0, name: names[$0], openStatus: decision.visitAt == nil ? nil : openAtVisit[$0] ?? .unknown) },
             participants: participants,
             waitingFor: waitingFor,
             swipe: round,
@@ -139,6 +148,8 @@ public struct DecisionView: Sendable, Encodable {
             scheduled: decision.scheduled,
             deadline: decision.deadline,
             visitDate: decision.visitDate,
+            visitAt: decision.visitAt,
+            meetWithout: decision.meetWithout.isEmpty ? nil : decision.meetWithout.compactMap { people[$0]?.username },
             createdAt: decision.createdAt,
             endedAt: decision.endedAt,
             seed: ended ? String(decision.seed) : nil,

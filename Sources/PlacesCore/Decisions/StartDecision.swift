@@ -12,6 +12,8 @@ public struct StartDecision: Sendable, Equatable {
         case places([String])
         /// The nearest places a query finds.
         case nearby(NearbyCandidates)
+        /// The places fairest to several origins.
+        case meet(MeetCandidates)
     }
 
     /// A nearby query that picks candidates: a point, a radius in miles (at most 20, refused rather than capped, so a
@@ -23,6 +25,30 @@ public struct StartDecision: Sendable, Equatable {
         public var lon: Double?
         public var radiusMiles: Double?
         public var limit: Int?
+        public var filters: Filters = Filters()
+    }
+
+    /// A meet query that picks candidates: the places within 20 miles of every origin, the fairest first. The origins
+    /// are given (`at`), or are the saved default locations of the participants who share theirs for meeting
+    /// (`fromParticipants`), each snapped to its 1 km cell; exactly one of the two.
+    @PublicInit
+    public struct MeetCandidates: Sendable, Equatable {
+        /// A point as a body spells it, checked by the service.
+        @PublicInit
+        public struct Origin: Sendable, Equatable {
+            public var lat: Double?
+            public var lon: Double?
+        }
+
+        public var at: [Origin]?
+        public var fromParticipants: Bool?
+        public var limit: Int?
+        public var filters: Filters = Filters()
+    }
+
+    /// The filters of nearby a candidates query may add, and whether to respect everyone's needs.
+    @PublicInit
+    public struct Filters: Sendable, Equatable {
         public var kind: String?
         public var tags: [String] = []
         public var cuisine: String?
@@ -56,6 +82,8 @@ public struct StartDecision: Sendable, Equatable {
     public var deadline: Date?
     /// The day of the visit (`2026-12-24`).
     public var visitDate: String?
+    /// When the group means to go, instead of `visitDate`: candidates from nearby or meet are then open at that time.
+    public var visitAt: Date? = nil
     /// Random only: weight the draw by the candidates' ratings.
     public var weighted: Bool?
     /// Random only: draw at `close` rather than at once.

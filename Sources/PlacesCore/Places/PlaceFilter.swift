@@ -137,6 +137,14 @@ public struct PlaceFilter: Sendable, Hashable {
 /// Whether a place is open at the time a query asked about.
 public enum OpenStatus: String, Sendable, Hashable, Codable {
     case open, closed, unknown
+
+    /// Whether each of `places` is open at `instant`, in its own time zone (`unknown` without hours).
+    static func of(_ places: [String: PlaceSummary], at instant: Date) -> [String: OpenStatus] {
+        var filter = PlaceFilter()
+        filter.openAt = instant
+        let matcher = filter.matcher()
+        return places.mapValues { matcher.openStatus($0) }
+    }
 }
 
 /// ISO-8601 instants as query strings and bodies carry them: with `Z` or an offset, fractional seconds optional.

@@ -178,6 +178,7 @@ public enum DatabaseCopy {
                 .init("weighted", .bool), .init("scheduled", .bool), .init("seed"), .init("deadline"), .init("visit_date"),
                 .init("created_at"), .init("ended_at"), .init("reminder_sent_at"), .init("result"), .init("departures"),
                 .init("version", .integer), .init("decision_version", .integer), .init("swipe_rule"), .init("round_result"),
+                .init("visit_at"), .init("meet_without"),
             ],
             primaryKey: ["id"]
         ),

@@ -7,8 +7,8 @@ import PlacesCore
 extension StartDecision: RequestCommand {
     /// The fields `POST /v1/decisions` reads.
     public static let fields: Set<String> = [
-        "groupId", "title", "method", "candidates", "participants", "deadline", "visitDate", "weighted", "excludeRecentDays",
-        "seed", "scheduled", "swipe",
+        "groupId", "title", "method", "candidates", "participants", "deadline", "visitDate", "visitAt", "weighted",
+        "excludeRecentDays", "seed", "scheduled", "swipe",
     ]
 
     /// The command a `POST /v1/decisions` body asks for.
@@ -19,20 +19,22 @@ extension StartDecision: RequestCommand {
         guard let method = Decision.Method(rawValue: methodText) else {
             throw .invalid("method", "method must be random, tiered or manual")
         }
-        guard let source = try body.object("candidates", allowed: ["collectionId", "placeIds", "nearby"]) else {
-            throw .invalid("candidates", "candidates is required: {collectionId}, {placeIds} or {nearby}")
+        guard let source = try body.object("candidates", allowed: ["collectionId", "placeIds", "nearby", "meet"]) else {
+            throw .invalid("candidates", "candidates is required: {collectionId}, {placeIds}, {nearby} or {meet}")
         }
         let given = source.fields.filter { $0.value != .null }
-        guard given.count == 1 else { throw .invalid("candidates", "give exactly one of collectionId, placeIds or nearby") }
+        guard given.count == 1 else { throw .invalid("candidates", "give exactly one of collectionId, placeIds, nearby or meet") }
         let candidates: Candidates
         if let collectionID = try source.rawText("collectionId") {
             candidates = .collection(id: collectionID)
         } else if let placeIDs = try source.texts("placeIds", field: "candidates.placeIds", what: "ids") {
             candidates = .places(placeIDs)
-        } else if let nearby = try source.object("nearby", allowed: NearbyCandidates.fields) {
+        } else if let nearby = try StartDecision.query(source, "nearby", allowed: NearbyCandidates.fields) {
             candidates = .nearby(try NearbyCandidates(body: nearby))
+        } else if let meet = try StartDecision.query(source, "meet", allowed: MeetCandidates.fields) {
+            candidates = .meet(try MeetCandidates(body: meet))
         } else {
-            throw .invalid("candidates", "give exactly one of collectionId, placeIds or nearby")
+            throw .invalid("candidates", "give exactly one of collectionId, placeIds, nearby or meet")
         }
         self.init(
             method: method,
@@ -42,12 +44,22 @@ extension StartDecision: RequestCommand {
             participants: try body.texts("participants", field: "participants", what: "usernames"),
             deadline: try body.instant("deadline"),
             visitDate: try body.rawText("visitDate"),
+            visitAt: try body.instant("visitAt"),
             weighted: try body.bool("weighted"),
             scheduled: try body.bool("scheduled"),
             excludeRecentDays: try body.wholeNumber("excludeRecentDays"),
             seed: try StartDecision.seed(body),
             swipe: try StartDecision.round(body)
         )
+    }
+
+    /// The query object `name` of `candidates`, an unknown field of it named in full (`candidates.meet.radius`).
+    static func query(_ source: FieldReader, _ name: String, allowed: Set<String>) throws(PlacesError) -> FieldReader? {
+        do {
+            return try source.object(name, allowed: allowed)
+        } catch {
+            throw PlacesError(error.code, error.message, field: error.field.map { "candidates.\($0)" })
+        }
     }
 
     /// `swipe`: `{vetoes, minYes, deadline}`, each optional; nil when absent or null.
@@ -80,9 +92,7 @@ extension StartDecision: RequestCommand {
 
 extension StartDecision.NearbyCandidates {
     /// The fields of `candidates.nearby`.
-    public static let fields: Set<String> = [
-        "lat", "lon", "radius", "limit", "kind", "tags", "cuisine", "minPrice", "maxPrice", "minRating", "respectNeeds",
-    ]
+    public static let fields: Set<String> = StartDecision.Filters.fields.union(["lat", "lon", "radius", "limit"])
 
     /// The query a `candidates.nearby` object asks for.
     public init(body: FieldReader) throws(PlacesError) {
@@ -92,17 +102,66 @@ extension StartDecision.NearbyCandidates {
                 lon: try body.number("lon"),
                 radiusMiles: try body.number("radius"),
                 limit: try body.wholeNumber("limit"),
-                kind: try body.rawText("kind"),
-                tags: try body.texts("tags", field: "tags", what: "text") ?? [],
-                cuisine: try body.rawText("cuisine"),
-                minPrice: try body.wholeNumber("minPrice"),
-                maxPrice: try body.wholeNumber("maxPrice"),
-                minRating: try body.number("minRating"),
-                respectNeeds: try body.bool("respectNeeds")
+                filters: try StartDecision.Filters(body: body)
             )
         } catch {
             throw PlacesError(error.code, error.message, field: error.field.map { "candidates.nearby.\($0)" })
         }
+    }
+}
+
+extension StartDecision.MeetCandidates {
+    /// The fields of `candidates.meet`.
+    public static let fields: Set<String> = StartDecision.Filters.fields.union(["at", "fromParticipants", "limit"])
+
+    /// The query a `candidates.meet` object asks for: `at` a list of `{lat, lon}`.
+    public init(body: FieldReader) throws(PlacesError) {
+        do throws(PlacesError) {
+            var at: [Origin]?
+            if let value = body.fields["at"], value != .null {
+                guard case .list(let items) = value else { throw PlacesError.invalid("at", "at must be a list of {lat, lon}") }
+                at = []
+                for item in items {
+                    let point: FieldReader
+                    do {
+                        point = try FieldReader(item, allowed: ["lat", "lon"])
+                    } catch {
+                        throw PlacesError.invalid("at", "each origin must be an object {lat, lon}: \(error.message)")
+                    }
+                    do {
+                        at?.append(Origin(lat: try point.number("lat"), lon: try point.number("lon")))
+                    } catch {
+                        throw PlacesError.invalid("at", error.message)
+                    }
+                }
+            }
+            self.init(
+                at: at,
+                fromParticipants: try body.bool("fromParticipants"),
+                limit: try body.wholeNumber("limit"),
+                filters: try StartDecision.Filters(body: body)
+            )
+        } catch {
+            throw PlacesError(error.code, error.message, field: error.field.map { "candidates.meet.\($0)" })
+        }
+    }
+}
+
+extension StartDecision.Filters {
+    /// The filter fields of `candidates.nearby` and `candidates.meet`.
+    static let fields: Set<String> = ["kind", "tags", "cuisine", "minPrice", "maxPrice", "minRating", "respectNeeds"]
+
+    /// The filters a candidates object gives.
+    init(body: FieldReader) throws(PlacesError) {
+        self.init(
+            kind: try body.rawText("kind"),
+            tags: try body.texts("tags", field: "tags", what: "text") ?? [],
+            cuisine: try body.rawText("cuisine"),
+            minPrice: try body.wholeNumber("minPrice"),
+            maxPrice: try body.wholeNumber("maxPrice"),
+            minRating: try body.number("minRating"),
+            respectNeeds: try body.bool("respectNeeds")
+        )
     }
 }
 

@@ -9,14 +9,16 @@ public struct PostgresDecisionRepository: DecisionRepository {
     public func insert(_ decision: Decision, notifications: [UserNotification]) async throws {
         let candidates = try StoredJSON.text(decision.candidates)
         let swipeRule = try decision.swipe.map(StoredJSON.text)
+        let meetWithout = decision.meetWithout.isEmpty ? nil : try StoredJSON.text(decision.meetWithout)
         try await database.write { connection in
             try await connection.execute(
                 """
                 INSERT INTO decision (id, group_id, created_by, title, method, status, candidates, weighted, scheduled, seed,
-                    deadline, visit_date, created_at, swipe_rule)
+                    deadline, visit_date, created_at, swipe_rule, visit_at, meet_without)
                 VALUES (\(decision.id), \(decision.groupId), \(decision.createdBy), \(decision.title), \(decision.method.rawValue),
                     \(decision.status.rawValue), \(candidates), \(decision.weighted), \(decision.scheduled), \(String(decision.seed)),
-                    \(decision.deadline.map(Timestamp.text)), \(decision.visitDate), \(Timestamp.text(decision.createdAt)), \(swipeRule))
+                    \(decision.deadline.map(Timestamp.text)), \(decision.visitDate), \(Timestamp.text(decision.createdAt)), \(swipeRule),
+                    \(decision.visitAt.map(Timestamp.text)), \(meetWithout))
                 """,
                 logger: database.logger
             )
@@ -213,7 +215,7 @@ public struct PostgresDecisionRepository: DecisionRepository {
     static let stateQuery = """
         SELECT d.id, d.group_id, d.created_by, d.title, d.method, d.status, d.candidates, d.weighted, d.scheduled, d.seed,
             d.deadline, d.visit_date, d.created_at, d.ended_at, d.reminder_sent_at, d.result, d.departures, d.version,
-            d.decision_version, d.swipe_rule, d.round_result,
+            d.decision_version, d.swipe_rule, d.round_result, d.visit_at, d.meet_without,
             ARRAY(SELECT p.user_id FROM decision_participant p WHERE p.decision_id = d.id) AS participant_ids,
             ARRAY(SELECT p.user_id FROM decision_participant p WHERE p.decision_id = d.id AND d.group_id IS NOT NULL
                 AND NOT EXISTS (SELECT 1 FROM group_member m WHERE m.group_id = d.group_id AND m.user_id = p.user_id)
@@ -261,6 +263,8 @@ public struct PostgresDecisionRepository: DecisionRepository {
         decision.departures = try departuresText.map { try StoredJSON.value([Departure].self, from: $0) } ?? []
         decision.swipe = try (try row.get("swipe_rule", as: String?.self)).map { try StoredJSON.value(SwipeRule.self, from: $0) }
         decision.round = try (try row.get("round_result", as: String?.self)).map { try StoredJSON.value(RoundResult.self, from: $0) }
+        decision.visitAt = try row.optionalDate("visit_at")
+        decision.meetWithout = try (try row.get("meet_without", as: String?.self)).map { try StoredJSON.value([String].self, from: $0) } ?? []
         return DecisionState(
             decision: decision,
             ballots: try StoredDecisionRows.ballots(of: id, from: try row.get("ballot_list")),

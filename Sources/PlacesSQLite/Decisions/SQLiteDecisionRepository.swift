@@ -11,14 +11,15 @@ public struct SQLiteDecisionRepository: DecisionRepository {
             try db.execute(
                 sql: """
                     INSERT INTO decision (id, group_id, created_by, title, method, status, candidates, weighted, scheduled, seed,
-                        deadline, visit_date, created_at, swipe_rule)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        deadline, visit_date, created_at, swipe_rule, visit_at, meet_without)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     decision.id, decision.groupId, decision.createdBy, decision.title, decision.method.rawValue,
                     decision.status.rawValue, try StoredJSON.text(decision.candidates), decision.weighted, decision.scheduled,
                     String(decision.seed), decision.deadline.map(Timestamp.text), decision.visitDate,
                     Timestamp.text(decision.createdAt), try decision.swipe.map(StoredJSON.text),
+                    decision.visitAt.map(Timestamp.text), decision.meetWithout.isEmpty ? nil : try StoredJSON.text(decision.meetWithout),
                 ]
             )
             try db.execute(
@@ -281,6 +282,8 @@ public struct SQLiteDecisionRepository: DecisionRepository {
         decision.departures = try departuresText.map { try StoredJSON.value([Departure].self, from: $0) } ?? []
         decision.swipe = try (row["swipe_rule"] as String?).map { try StoredJSON.value(SwipeRule.self, from: $0) }
         decision.round = try (row["round_result"] as String?).map { try StoredJSON.value(RoundResult.self, from: $0) }
+        decision.visitAt = (row["visit_at"] as String?).flatMap(Timestamp.date)
+        decision.meetWithout = try (row["meet_without"] as String?).map { try StoredJSON.value([String].self, from: $0) } ?? []
         return DecisionState(
             decision: decision,
             ballots: try StoredDecisionRows.ballots(of: id, from: row["ballot_list"]),
