@@ -135,6 +135,15 @@ def main() -> None:
     to_pick, completed = decisions("manual", ONE_SHOT), decisions("random", 3)
     # Decisions in a swipe round that stays open (the mates never answer), with a veto for every place.
     in_round = decisions("tiered", 3, swipe={"vetoes": 10})
+    # Decisions fair to where people are, at a visit time: a draw among meet's places open then (its result says whether
+    # the winner is), and candidates from the shared locations of the groups' mates (the caller shares none).
+    for n, name in enumerate(MATES[:6]):
+        location = {"lat": 37.75 + n / 100, "lon": -122.43 + n / 100}
+        api.call("PATCH", "/v1/me/settings", mates[name], {"defaultLocation": location, "shareLocationForMeet": True})
+    visit = "2030-01-04T19:30:00-08:00"
+    origins = [{"lat": 37.7599, "lon": -122.4148}, {"lat": 37.7793, "lon": -122.4193}]
+    completed += decisions("random", 1, candidates={"meet": {"at": origins, "limit": 5}}, visitAt=visit)
+    met = decisions("tiered", 1, candidates={"meet": {"fromParticipants": True, "limit": 5}}, visitAt=visit)
     # A conversation in the decisions that stay open longest (every mate of the group takes part): a mate's message.
     talking = tiered + in_round
     for n, decision in enumerate(talking):
@@ -167,7 +176,7 @@ def main() -> None:
         "collections": collections, "all-collections": collections + empty, "empty-collections": empty, "collections-to-delete": collections_to_delete,
         "tiered-decisions": tiered, "decisions-to-close": to_close, "decisions-to-cancel": to_cancel,
         "decisions-to-pick": to_pick, "completed-decisions": completed,
-        "decisions": tiered + to_pick + completed + in_round, "followed-decisions": tiered + in_round,
+        "decisions": tiered + to_pick + completed + in_round + met, "followed-decisions": tiered + in_round,
         "round-decisions": in_round, "talking-decisions": talking, "message-cursors": message_cursors, "notifications": notifications,
     }
     dictionaries = "\n# Made by fixtures.py for this run.\n" + "".join(
