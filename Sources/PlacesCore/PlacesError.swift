@@ -162,6 +162,16 @@ public struct PlacesError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The result of `read`, which reads the inside of the field `outer`: a field it names is named in full
+    /// (`candidates.meet.kind`).
+    public static func within<Value>(_ outer: String, _ read: () throws(PlacesError) -> Value) throws(PlacesError) -> Value {
+        do {
+            return try read()
+        } catch {
+            throw PlacesError(error.code, error.message, field: error.field.map { "\(outer).\($0)" })
+        }
+    }
+
     /// Input quoted for a message, cut to a readable length: an error never echoes a huge value back.
     public static func quoted(_ text: some StringProtocol) -> String {
         let limit = 40

@@ -68,7 +68,7 @@ struct CandidateQuery {
             throw .invalid("\(field).radius", "radius must be more than 0 and at most 20 miles")
         }
         let center = Coordinate(latitude: lat, longitude: lon)
-        try within(field) { () throws(PlacesError) in try center.check() }
+        try PlacesError.within(field) { () throws(PlacesError) in try center.check() }
         return CandidateQuery(
             area: .circle(center, radiusMiles: radius),
             filter: try filter(asked.filters, field: field),
@@ -120,7 +120,7 @@ struct CandidateQuery {
             guard (1...4).contains(value) else { throw .invalid(name, "\(name) must be a whole number from 1 to 4") }
             return String(value)
         }
-        return try within(field) { () throws(PlacesError) in
+        return try PlacesError.within(field) { () throws(PlacesError) in
             try PlaceFilter.parse(
                 kind: try text(asked.kind, "kind"),
                 tags: asked.tags,
@@ -130,15 +130,6 @@ struct CandidateQuery {
                 minRating: asked.minRating.map { String($0) },
                 openAt: nil
             )
-        }
-    }
-
-    /// `body`, its refusal naming its field inside `field` (`candidates.nearby.kind`).
-    private static func within<T>(_ field: String, _ body: () throws(PlacesError) -> T) throws(PlacesError) -> T {
-        do {
-            return try body()
-        } catch {
-            throw PlacesError(error.code, error.message, field: error.field.map { "\(field).\($0)" })
         }
     }
 }

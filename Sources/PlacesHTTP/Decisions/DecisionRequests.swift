@@ -55,20 +55,14 @@ extension StartDecision: RequestCommand {
 
     /// The query object `name` of `candidates`, an unknown field of it named in full (`candidates.meet.radius`).
     static func query(_ source: FieldReader, _ name: String, allowed: Set<String>) throws(PlacesError) -> FieldReader? {
-        do {
-            return try source.object(name, allowed: allowed)
-        } catch {
-            throw PlacesError(error.code, error.message, field: error.field.map { "candidates.\($0)" })
-        }
+        try PlacesError.within("candidates") { () throws(PlacesError) in try source.object(name, allowed: allowed) }
     }
 
     /// `swipe`: `{vetoes, minYes, deadline}`, each optional; nil when absent or null.
     static func round(_ body: FieldReader) throws(PlacesError) -> Round? {
         guard let round = try body.object("swipe", allowed: ["vetoes", "minYes", "deadline"]) else { return nil }
-        do {
-            return Round(vetoes: try round.wholeNumber("vetoes"), minYes: try round.wholeNumber("minYes"), deadline: try round.instant("deadline"))
-        } catch {
-            throw PlacesError(error.code, error.message, field: error.field.map { "swipe.\($0)" })
+        return try PlacesError.within("swipe") { () throws(PlacesError) in
+            Round(vetoes: try round.wholeNumber("vetoes"), minYes: try round.wholeNumber("minYes"), deadline: try round.instant("deadline"))
         }
     }
 
@@ -96,16 +90,14 @@ extension StartDecision.NearbyCandidates {
 
     /// The query a `candidates.nearby` object asks for.
     public init(body: FieldReader) throws(PlacesError) {
-        do {
-            self.init(
+        self = try PlacesError.within("candidates.nearby") { () throws(PlacesError) in
+            Self(
                 lat: try body.number("lat"),
                 lon: try body.number("lon"),
                 radiusMiles: try body.number("radius"),
                 limit: try body.wholeNumber("limit"),
                 filters: try StartDecision.Filters(body: body)
             )
-        } catch {
-            throw PlacesError(error.code, error.message, field: error.field.map { "candidates.nearby.\($0)" })
         }
     }
 }
@@ -116,34 +108,25 @@ extension StartDecision.MeetCandidates {
 
     /// The query a `candidates.meet` object asks for: `at` a list of `{lat, lon}`.
     public init(body: FieldReader) throws(PlacesError) {
-        do throws(PlacesError) {
-            var at: [Origin]?
-            if let value = body.fields["at"], value != .null {
-                guard case .list(let items) = value else { throw PlacesError.invalid("at", "at must be a list of {lat, lon}") }
-                at = []
-                for item in items {
-                    let point: FieldReader
-                    do {
-                        point = try FieldReader(item, allowed: ["lat", "lon"])
-                    } catch {
-                        throw PlacesError.invalid("at", "each origin must be an object {lat, lon}: \(error.message)")
-                    }
-                    do {
-                        at?.append(Origin(lat: try point.number("lat"), lon: try point.number("lon")))
-                    } catch {
-                        throw PlacesError.invalid("at", error.message)
-                    }
-                }
-            }
-            self.init(
-                at: at,
-                fromParticipants: try body.bool("fromParticipants"),
-                limit: try body.wholeNumber("limit"),
-                filters: try StartDecision.Filters(body: body)
-            )
-        } catch {
-            throw PlacesError(error.code, error.message, field: error.field.map { "candidates.meet.\($0)" })
+        self = try PlacesError.within("candidates.meet") { () throws(PlacesError) in
+            Self(at: try Self.origins(body), fromParticipants: try body.bool("fromParticipants"), limit: try body.wholeNumber("limit"), filters: try StartDecision.Filters(body: body))
         }
+    }
+
+    /// `at`: each origin an object `{lat, lon}`; nil when absent or null.
+    static func origins(_ body: FieldReader) throws(PlacesError) -> [Origin]? {
+        guard let value = body.fields["at"], value != .null else { return nil }
+        guard case .list(let items) = value else { throw .invalid("at", "at must be a list of {lat, lon}") }
+        var origins: [Origin] = []
+        for item in items {
+            do throws(PlacesError) {
+                let point = try FieldReader(item, allowed: ["lat", "lon"])
+                origins.append(Origin(lat: try point.number("lat"), lon: try point.number("lon")))
+            } catch {
+                throw .invalid("at", "each origin must be an object {lat, lon}: \(error.message)")
+            }
+        }
+        return origins
     }
 }
 
