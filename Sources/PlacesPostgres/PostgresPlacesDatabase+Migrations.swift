@@ -731,6 +731,31 @@ extension PostgresPlacesDatabase {
             ]
         ),
         Migration(
+            version: 10,
+            name: "blocks-and-status",
+            statements: [
+                // Who blocks whom (one way; each person's block is their own). Both sides leave with either account.
+                """
+                CREATE TABLE user_block (
+                    blocker_id \(text) NOT NULL REFERENCES user_account (id) ON DELETE CASCADE,
+                    blocked_id \(text) NOT NULL REFERENCES user_account (id) ON DELETE CASCADE,
+                    created_at \(text) NOT NULL,
+                    PRIMARY KEY (blocker_id, blocked_id),
+                    CHECK (blocker_id <> blocked_id)
+                )
+                """,
+                "CREATE INDEX user_block_blocked ON user_block (blocked_id, blocker_id)",
+                // A person's status line, shown until it expires (none: until cleared).
+                """
+                CREATE TABLE user_status (
+                    user_id \(text) PRIMARY KEY REFERENCES user_account (id) ON DELETE CASCADE,
+                    text \(text) NOT NULL,
+                    expires_at \(text)
+                )
+                """,
+            ]
+        ),
+        Migration(
             version: 12,
             name: "visit-times-and-meet",
             statements: [

@@ -526,6 +526,28 @@ extension PlacesDatabase {
                     """
             )
         }
+        migrator.registerMigration("v15-blocks-and-status") { db in
+            try db.execute(
+                sql: """
+                    -- Who blocks whom (one way; each person's block is their own). Both sides leave with either account.
+                    CREATE TABLE user_block (
+                        blocker_id TEXT NOT NULL REFERENCES user_account (id) ON DELETE CASCADE,
+                        blocked_id TEXT NOT NULL REFERENCES user_account (id) ON DELETE CASCADE,
+                        created_at TEXT NOT NULL,
+                        PRIMARY KEY (blocker_id, blocked_id),
+                        CHECK (blocker_id <> blocked_id)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX user_block_blocked ON user_block (blocked_id, blocker_id);
+
+                    -- A person's status line, shown until it expires (none: until cleared).
+                    CREATE TABLE user_status (
+                        user_id TEXT PRIMARY KEY NOT NULL REFERENCES user_account (id) ON DELETE CASCADE,
+                        text TEXT NOT NULL,
+                        expires_at TEXT
+                    ) WITHOUT ROWID;
+                    """
+            )
+        }
         migrator.registerMigration("v17-visit-times-and-meet") { db in
             try db.execute(
                 sql: """

@@ -252,8 +252,8 @@ struct Story {
     var open: String
     var completed: String
 
-    /// People, settings, a session, places seeded and added, favourites, ratings, friends, a declined request, a
-    /// group with members and an invitation, collections with entries, an open decision with a ballot, a completed
+    /// People, settings, a status, a session, places seeded and added, favourites, ratings, friends, a declined request,
+    /// a block, a group with members and an invitation, collections with entries, an open decision with a ballot, a completed
     /// one (after a swipe round, with a message), notifications (one read).
     static func populate(_ services: PlacesServices, places: any PlaceRepository) async throws -> Story {
         try await places.seed([
@@ -287,6 +287,8 @@ struct Story {
         _ = try await services.groups.requestFriend(ana, username: "cara")
         _ = try await services.groups.requestFriend(dan, username: "cara")
         try await services.groups.declineFriend(cara, username: "dan")
+        try await services.accounts.block(cara, username: "dan")
+        _ = try await services.accounts.setStatus(ana, SetStatus(text: "In Lisbon", expiresAt: nil))
 
         let crew = try await services.groups.createGroup(ana, NewGroup(name: "Crew", description: "Lisbon evenings", pictureURL: nil))
         _ = try await services.groups.invite(ana, groupID: crew.id, username: "ben")

@@ -160,4 +160,33 @@ struct PeopleCommandTests {
         #expect((try places.json(["search", "creperie"])["items"] as? [Any])?.isEmpty == true)
         #expect(try places.json(["place", "restore", id])["id"] as? String == id)
     }
+
+    @Test(arguments: CommandEngine.available)
+    func peopleBlockUnblockAndSetAStatusFromTheCommandLine(_ engine: CommandEngine) async throws {
+        let places = try await PlacesBinary(engine)
+        defer { try? FileManager.default.removeItem(at: places.folder) }
+        for name in ["ana", "dan"] {
+            _ = try places.json(["user", "create", "--username", name, "--email", "\(name)@example.com"], input: "a long password\n")
+        }
+        _ = try places.json(["friend", "request", "ana", "--as", "dan"])
+
+        #expect(try places.run(["block", "dan", "--as", "ana"]).out == "blocked\n")
+        #expect(try places.json(["block", "dan", "--as", "ana"])["ok"] as? Bool == true, "again: done")
+        let listed = try places.run(["blocked", "--as", "ana", "--json"])
+        #expect(listed.status == 0 && listed.out.contains(#""username":"dan""#), "\(listed.err)")
+        #expect(try places.run(["friend", "list", "--requests", "incoming", "--as", "ana"]).out == "\n", "the block ended dan's request")
+        let refused = try places.run(["friend", "request", "ana", "--as", "dan"])
+        #expect(refused.status == 64 && refused.err.contains("no user named 'ana'"), "as for nobody: \(refused.err)")
+        #expect(try places.run(["block", "nobody", "--as", "ana"]).status == 64)
+        #expect(try places.run(["block", "ana", "--as", "ana"]).status == 64)
+        #expect(try places.run(["unblock", "dan", "--as", "ana"]).out == "unblocked\n")
+        #expect(try places.run(["blocked", "--as", "ana"]).out == "\n")
+
+        let status = try places.json(["status", "In Lisbon this week", "--expires-at", "2099-12-01T00:00:00Z", "--as", "ana"])
+        #expect(status["text"] as? String == "In Lisbon this week" && status["expiresAt"] as? String == "2099-12-01T00:00:00Z")
+        #expect(try places.run(["status", "--expires-at", "2000-01-01T00:00:00Z", "late", "--as", "ana"]).status == 64)
+        #expect(try places.run(["status", "--as", "ana"]).status == 64, "text or --clear")
+        #expect(try places.run(["status", "x", "--clear", "--as", "ana"]).status == 64, "not both")
+        #expect(try places.run(["status", "--clear", "--as", "ana"]).out == "cleared\n")
+    }
 }

@@ -107,6 +107,6 @@ enum AccountRepositoryContract {
                 #expect(second.items.map(\.username) == ["dora", "frank", "zz-quiet"])
                 #expect(second.nextCursor == nil)
             },
-        ] + AccountRepositoryContract.sessionCases + AccountRepositoryContract.deletionCases
+        ] + AccountRepositoryContract.sessionCases + AccountRepositoryContract.deletionCases + AccountRepositoryContract.blockCases
     }
 }

@@ -4,7 +4,7 @@
 Signs up the account the fuzzer acts as (`contract`) and a few people around it, and makes what one token alone
 cannot: friend requests and group invitations addressed to `contract` (someone else must send them), groups that
 `contract` runs with other members in them (to remove and promote), a group it belongs to but does not run (to
-leave), and decisions it takes part in. Then writes the Schemathesis config of the signed-in pass: the static
+leave), decisions it takes part in, and people to block and already blocked (apart from everyone else). Then writes the Schemathesis config of the signed-in pass: the static
 rules of `signed-in.toml` plus dictionaries of the ids and names made here, bound to the parameters that take
 them, so that generated requests name objects that exist as often as not.
 
@@ -29,6 +29,10 @@ FANS = [f"fan{n:02d}" for n in range(1, 2 * ONE_SHOT + 11)]
 # would answer their request instead), and asking one again is refused (409), so there are more of them than the
 # phases ask, and every phase finds some not asked yet.
 STRANGERS = [f"stranger{n:02d}" for n in range(1, 4 * ONE_SHOT + 1)]
+# People `contract` blocks during the run (to block), and people it blocks already (to list and unblock): kept apart
+# from the strangers, so a block never ends a request or a friendship another operation counts on.
+BLOCKABLE = [f"blockable{n:02d}" for n in range(1, ONE_SHOT + 1)]
+BLOCKED = [f"blocked{n:02d}" for n in range(1, ONE_SHOT + 1)]
 # Seeded places of one city (Seeds/san-francisco.json): the candidates of every decision made here.
 PLACES = ["sf-lupine-salt", "sf-valencia-sourdough-works", "sf-taqueria-los-cuates"]
 
@@ -74,8 +78,12 @@ def main() -> None:
     me = api.sign_up("contract")
     mates = {name: api.sign_up(name) for name in MATES}
     fans = {name: api.sign_up(name) for name in FANS}
-    for name in STRANGERS:
+    for name in STRANGERS + BLOCKABLE + BLOCKED:
         api.sign_up(name)
+    for name in BLOCKED:
+        api.call("PUT", f"/v1/users/{name}/block", me)
+    # A status line of its own (the mates see it on `contract` in their groups).
+    api.call("PUT", "/v1/me/status", me, {"text": "Fuzzing the API"})
 
     # Friend requests to `contract`: some to accept, some to decline, and some accepted now (friends to unfriend).
     for name in FANS:
@@ -169,7 +177,7 @@ def main() -> None:
         "groups": ran + to_leave, "ran-groups": ran, "groups-to-shrink": ran[:2], "groups-to-reshuffle": ran[2:],
         "groups-to-delete": to_delete, "groups-to-leave": to_leave,
         "invitations-to-accept": invited_to_accept, "invitations-to-decline": invited_to_decline,
-        "members": MATES[:6], "strangers": STRANGERS, "friends": friends,
+        "members": MATES[:6], "strangers": STRANGERS, "friends": friends, "blockable": BLOCKABLE, "blocked": BLOCKED,
         "requests-to-accept": to_accept, "requests-to-decline": to_decline,
         "places": PLACES, "seeded-places": seeded_places(),
         "own-places": owned, "deleted-places": deleted,

@@ -48,18 +48,20 @@ public struct ConversationService: Sendable {
         }
     }
 
-    /// A page of the decision's messages, newest first: `forbidden` unless the caller talks in the decision.
+    /// A page of the decision's messages, newest first, but those of people the caller blocks: `forbidden` unless the
+    /// caller talks in the decision.
     public func messages(_ caller: User, decisionID: String, page: PageRequest) async throws -> Page<DecisionMessage> {
         _ = try await talking(caller, decisionID: decisionID)
-        return try await repository.messages(decisionID: decisionID, page: page)
+        return try await repository.messages(decisionID: decisionID, readerID: caller.id, page: page)
     }
 
-    /// The decision's messages with these ids, for a stream of it: none when the reader does not talk in it.
+    /// The decision's messages with these ids, for a stream of it, but those of people the reader blocks: none when the
+    /// reader does not talk in it.
     func messages(_ reader: User, decisionID: String, ids: [String]) async throws -> [DecisionMessage] {
         guard !ids.isEmpty else { return [] }
         let state = try await decisions.readable(reader, decisions.existing(decisionID))
         guard ConversationService.talks(reader.id, in: state) else { return [] }
-        return try await repository.messages(ids: ids, decisionID: decisionID)
+        return try await repository.messages(ids: ids, decisionID: decisionID, readerID: reader.id)
     }
 
     /// True when the person talks in the decision: a participant (still a member of its group) or its starter.

@@ -173,15 +173,21 @@ public struct DecisionService: Sendable {
 
     // MARK: - Who and what
 
-    /// The participants named (usernames), or every member of the group, or the caller alone.
+    /// The participants named (usernames), or every member of the group but those who block the caller, or the caller
+    /// alone.
     private func participants(_ names: [String]?, caller: User, group: Group?) async throws -> [String] {
-        guard let names else { return group?.members.map(\.user.id) ?? [caller.id] }
+        guard let names else {
+            guard let members = group?.members.map(\.user.id) else { return [caller.id] }
+            let blockers = try await accounts.blockers(of: caller.id, among: members)
+            return members.filter { !blockers.contains($0) }
+        }
         guard !names.isEmpty, names.count <= 200 else { throw PlacesError.invalid("participants", "name 1 to 200 participants") }
         var ids: [String] = []
         for name in names {
             guard let user = try await accounts.user(login: .username(name)) else {
                 throw PlacesError.unknownReference("participants", "no user named \(PlacesError.quoted(name))")
             }
+            try await accounts.checkNoBlock(callerID: caller.id, other: user, name: name, field: "participants")
             if let group {
                 guard group.role(of: user.id) != nil else {
                     throw PlacesError.invalid("participants", "\(user.username) is not a member of the group")

@@ -15,6 +15,8 @@ public struct GroupService: Sendable {
     /// Asks `username` to be friends; when they had already asked the caller, the two become friends at once.
     public func requestFriend(_ caller: User, username: String) async throws -> FriendshipStatus {
         let other = try await PlacesError.referenced("username") { try await person(username, field: "username") }
+        // Before any answer that tells about the two (already friends, a pending request): a block first.
+        try await accounts.checkNoBlock(callerID: caller.id, other: other, name: username, field: "username")
         guard other.id != caller.id else { throw PlacesError.invalid("username", "you cannot befriend yourself") }
         switch try await repository.friendship(caller.id, other.id) {
         case .friends:
@@ -67,9 +69,12 @@ public struct GroupService: Sendable {
         }
     }
 
-    /// A page of the caller's friends.
+    /// A page of the caller's friends, with the statuses they show.
     public func friends(_ caller: User, page: PageRequest) async throws -> Page<Friend> {
-        try await repository.friends(of: caller.id, page: page)
+        var friends = try await repository.friends(of: caller.id, page: page)
+        let users = try await accounts.showingStatuses(friends.items.map(\.user), to: caller.id, now: clock())
+        for index in friends.items.indices { friends.items[index].user = users[index] }
+        return friends
     }
 
     /// A page of the requests to the caller (`incoming`) or from them.
@@ -97,10 +102,12 @@ public struct GroupService: Sendable {
         return group
     }
 
-    /// The group, for its members (`forbidden` for anyone else).
+    /// The group, for its members (`forbidden` for anyone else), with the statuses its members show the caller.
     public func group(_ caller: User, id: String) async throws -> Group {
-        let group = try await existingGroup(id)
+        var group = try await existingGroup(id)
         guard group.role(of: caller.id) != nil else { throw PlacesError.forbidden("only members see a group") }
+        let users = try await accounts.showingStatuses(group.members.map(\.user), to: caller.id, now: clock())
+        for index in group.members.indices { group.members[index].user = users[index] }
         return group
     }
 
@@ -129,6 +136,7 @@ public struct GroupService: Sendable {
     public func invite(_ caller: User, groupID: String, username: String) async throws -> GroupInvitation {
         let group = try await adminGroup(caller, groupID)
         let invitee = try await PlacesError.referenced("username") { try await person(username, field: "username") }
+        try await accounts.checkNoBlock(callerID: caller.id, other: invitee, name: username, field: "username")
         guard group.role(of: invitee.id) == nil else {
             throw PlacesError(.conflict, "\(invitee.username) is already a member", field: "username")
         }

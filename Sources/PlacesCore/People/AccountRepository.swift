@@ -28,15 +28,16 @@ public protocol AccountRepository: Sendable {
     func update(_ user: User) async throws
     /// Sets a new password hash and ends every session of the user but `keeping`, in one transaction.
     func updatePassword(userID: String, hash: String, keeping tokenHash: String?, now: Date) async throws
-    /// Deletes the user, their sessions, settings, favourites and ratings (updating the places' aggregates), friend
-    /// requests and friendships, invitations to and from them, group memberships (a group left without members is
-    /// deleted, one left without an admin makes its longest-standing member admin), personal collections and
-    /// notifications, in one transaction; places they added stay, without an owner, and entries they added to a
-    /// collection stay, without who added them.
+    /// Deletes the user, their sessions, settings, status, blocks either way, favourites and ratings (updating the
+    /// places' aggregates), friend requests and friendships, invitations to and from them, group memberships (a group
+    /// left without members is deleted, one left without an admin makes its longest-standing member admin), personal
+    /// collections and notifications, in one transaction; places they added stay, without an owner, and entries they
+    /// added to a collection stay, without who added them.
     func delete(userID: String) async throws
     /// Users whose username or display name contains `text` (case-insensitive, taken literally), by username ignoring
-    /// case.
-    func searchUsers(_ text: String, page: PageRequest) async throws -> Page<User>
+    /// case; with `viewerID`, leaving out whoever blocks the viewer or is blocked by them (in the query, so every page
+    /// but the last is full).
+    func searchUsers(_ text: String, viewerID: String?, page: PageRequest) async throws -> Page<User>
 
     /// Stores a new session.
     func insert(_ session: Session) async throws
@@ -55,6 +56,33 @@ public protocol AccountRepository: Sendable {
 
     /// Everything stored about the user.
     func export(userID: String) async throws -> AccountExport?
+
+    // MARK: Blocks and statuses
+
+    /// Stores that `blockerID` blocks `blockedID` (an existing block keeps its time) and, in the same transaction, ends
+    /// what stands between the two either way: a friendship, a pending friend request, and pending invitations from
+    /// one of them to the other.
+    func block(blockerID: String, blockedID: String, now: Date) async throws
+    /// Ends `blockerID`'s block of `blockedID`; nothing when there is none.
+    func unblock(blockerID: String, blockedID: String) async throws
+    /// A page of the people `blockerID` blocks, by username ignoring case, then id.
+    func blocked(blockerID: String, page: PageRequest) async throws -> Page<BlockedUser>
+    /// Who of the two blocks the other, in one read.
+    func blocks(between first: String, _ second: String) async throws -> BlockBetween
+    /// The ids among `userIDs` of those who block `blockedID`, in one read.
+    func blockers(of blockedID: String, among userIDs: [String]) async throws -> Set<String>
+    /// Sets (or with nil, clears) the user's status.
+    func setStatus(_ status: UserStatus?, userID: String) async throws
+    /// The statuses of `userIDs` that `viewerID` may see at `now`, by user id, in one read: their own, and those of
+    /// friends and fellow members of a group, unless either blocks the other; never one expired at `now`.
+    func statuses(of userIDs: [String], visibleTo viewerID: String, now: Date) async throws -> [String: UserStatus]
+}
+
+extension AccountRepository {
+    /// Users whose username or display name contains `text`, whoever asks (no block left out).
+    public func searchUsers(_ text: String, page: PageRequest) async throws -> Page<User> {
+        try await searchUsers(text, viewerID: nil, page: page)
+    }
 }
 
 /// Everything stored about one person, as `GET /v1/me/export` returns it.
@@ -82,4 +110,8 @@ public struct AccountExport: Sendable, Encodable {
     public var places: [String]
     /// The messages the person wrote in decisions' conversations, oldest first.
     public var messages: [DecisionMessage] = []
+    /// The people the person blocks, by username ignoring case.
+    public var blocked: [BlockedUser] = []
+    /// Their status, expired or not, when they set one.
+    public var status: UserStatus?
 }

@@ -8,12 +8,12 @@ public struct AccountService: Sendable {
     /// How long a token is accepted by default: 30 days.
     public static let defaultSessionLifetime: TimeInterval = 30 * 24 * 60 * 60
 
-    private let repository: any AccountRepository
+    let repository: any AccountRepository
     /// The conversations, for the messages an export lists.
     private let messages: any MessageRepository
     private let hasher: any PasswordHasher
     private let throttle: LoginThrottle
-    private let clock: @Sendable () -> Date
+    let clock: @Sendable () -> Date
     private let sessionLifetime: TimeInterval
     /// A hash no password matches, checked when a login names nobody, so that case takes as long as a wrong password.
     private let decoyHash: DecoyHash
@@ -206,14 +206,17 @@ public struct AccountService: Sendable {
         return export
     }
 
-    /// People whose username or display name contains `text`, public fields only.
-    public func searchUsers(_ text: String?, page: PageRequest) async throws -> Page<PublicUser> {
+    /// People whose username or display name contains `text`, public fields only; for a `viewer`, without those a
+    /// block stands between, and with the statuses the viewer may see.
+    public func searchUsers(_ text: String?, viewer: User? = nil, page: PageRequest) async throws -> Page<PublicUser> {
         guard let text = text?.trimmingWhitespace(), !text.isEmpty else {
             throw PlacesError.invalid("q", "q is required: part of a username or display name")
         }
         guard text.count <= 80 else { throw PlacesError.invalid("q", "q is longer than 80 characters") }
-        let users = try await repository.searchUsers(text.nfc, page: page)
-        return Page(items: users.items.map(PublicUser.init), nextCursor: users.nextCursor)
+        let users = try await repository.searchUsers(text.nfc, viewerID: viewer?.id, page: page)
+        var items = users.items.map(PublicUser.init)
+        if let viewer { items = try await repository.showingStatuses(items, to: viewer.id, now: clock()) }
+        return Page(items: items, nextCursor: users.nextCursor)
     }
 
     /// The user a username names, or `not_found`.

@@ -41,6 +41,9 @@ public struct PublicUser: Sendable, Hashable, Codable {
     public var id: String
     public var username: String
     public var profile: User.Profile
+    /// Their status, where the reader may see it (friends and fellow group members, no block either way, not expired);
+    /// absent elsewhere.
+    public var status: UserStatus? = nil
 
     /// The public view of `user`.
     public init(_ user: User) {
@@ -48,13 +51,18 @@ public struct PublicUser: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, username
+        case id, username, status
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let id = try container.decode(String.self, forKey: .id)
-        self.init(id: id, username: try container.decode(String.self, forKey: .username), profile: try User.Profile(from: decoder))
+        self.init(
+            id: id,
+            username: try container.decode(String.self, forKey: .username),
+            profile: try User.Profile(from: decoder),
+            status: try container.decodeIfPresent(UserStatus.self, forKey: .status)
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -62,6 +70,7 @@ public struct PublicUser: Sendable, Hashable, Codable {
         try container.encode(id, forKey: .id)
         try container.encode(username, forKey: .username)
         try profile.encode(to: encoder)
+        try container.encodeIfPresent(status, forKey: .status)
     }
 }
 
@@ -77,6 +86,8 @@ public struct OwnUser: Sendable, Hashable, Codable {
     public var avatarURL: String?
     public var createdAt: Date
     public var updatedAt: Date
+    /// Their status while it shows (`GET /v1/me` reads it; absent elsewhere).
+    public var status: UserStatus?
 
     /// The owner's view of `user`.
     public init(_ user: User) {

@@ -199,6 +199,12 @@ public enum DatabaseCopy {
             primaryKey: ["id"]
         ),
         CopiedTable(
+            name: "user_block",
+            columns: [.init("blocker_id"), .init("blocked_id"), .init("created_at")],
+            primaryKey: ["blocker_id", "blocked_id"]
+        ),
+        CopiedTable(name: "user_status", columns: [.init("user_id"), .init("text"), .init("expires_at")], primaryKey: ["user_id"]),
+        CopiedTable(
             name: "declined_request",
             columns: [.init("kind"), .init("subject_id"), .init("recipient_id"), .init("declined_at")],
             primaryKey: ["kind", "subject_id", "recipient_id"]

@@ -3,8 +3,8 @@ import GeoIndex
 import Hummingbird
 import PlacesCore
 
-/// `/v1/auth`, `/v1/me` and `/v1/users`: sign-up and sessions, the caller's profile, settings, favourites and
-/// data, and finding people.
+/// `/v1/auth`, `/v1/me` and `/v1/users`: sign-up and sessions, the caller's profile, settings, favourites, status
+/// and data, and finding and blocking people.
 struct AccountController: Sendable {
     let accounts: AccountService
     let places: PlaceService
@@ -26,9 +26,11 @@ struct AccountController: Sendable {
         return Response(status: .noContent)
     }
 
-    /// `GET /v1/me`
+    /// `GET /v1/me`, with the caller's status while it shows.
     @Sendable func me(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
-        try JSONResponse.make(OwnUser(caller.user))
+        var own = OwnUser(caller.user)
+        own.status = try await accounts.status(caller.user)
+        return try JSONResponse.make(own)
     }
 
     /// `PATCH /v1/me`
@@ -86,7 +88,18 @@ struct AccountController: Sendable {
     @Sendable func searchUsers(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
         let parameters = context.query
         let page = try PageRequest.parse(limit: parameters["limit"], cursor: parameters["cursor"])
-        return try JSONResponse.make(try await accounts.searchUsers(parameters["q"], page: page))
+        return try JSONResponse.make(try await accounts.searchUsers(parameters["q"], viewer: caller.user, page: page))
+    }
+
+    /// `PUT /v1/me/status {text, expiresAt?}` → the status set.
+    @Sendable func setStatus(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
+        try JSONResponse.make(try await accounts.setStatus(caller.user, try await SetStatus(request, context: context)))
+    }
+
+    /// `DELETE /v1/me/status` → 204.
+    @Sendable func clearStatus(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
+        try await accounts.clearStatus(caller.user)
+        return Response(status: .noContent)
     }
 }
 
@@ -106,7 +119,12 @@ extension AccountController {
             Route(.put, "v1/me/settings", signedIn: replaceSettings),
             Route(.patch, "v1/me/settings", signedIn: updateSettings),
             Route(.get, "v1/me/favorites", query: ["lat", "lon", "limit", "cursor"], signedIn: favorites),
+            Route(.put, "v1/me/status", signedIn: setStatus),
+            Route(.delete, "v1/me/status", signedIn: clearStatus),
+            Route(.get, "v1/me/blocked", list: accounts.blocked),
             Route(.get, "v1/users/search", query: ["q", "limit", "cursor"], signedIn: searchUsers),
+            Route(.put, "v1/users/{username}/block", act: accounts.block),
+            Route(.delete, "v1/users/{username}/block", act: accounts.unblock),
         ]
     }
 }

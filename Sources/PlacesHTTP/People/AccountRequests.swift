@@ -62,3 +62,13 @@ extension PasswordChange: RequestCommand {
         self.init(currentPassword: try body.rawText("currentPassword"), newPassword: try body.rawText("newPassword"))
     }
 }
+
+extension SetStatus: RequestCommand {
+    /// The fields `PUT /v1/me/status` reads.
+    public static let fields: Set<String> = ["text", "expiresAt"]
+
+    /// The status a body asks for.
+    public init(body: FieldReader) throws(PlacesError) {
+        self.init(text: try body.rawText("text"), expiresAt: try body.instant("expiresAt"))
+    }
+}

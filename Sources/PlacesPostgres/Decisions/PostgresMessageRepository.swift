@@ -44,12 +44,14 @@ public struct PostgresMessageRepository: MessageRepository {
         }
     }
 
-    public func messages(decisionID: String, page: PageRequest) async throws -> Page<DecisionMessage> {
+    public func messages(decisionID: String, readerID: String?, page: PageRequest) async throws -> Page<DecisionMessage> {
         let after = try Keyset([.init(sql: "m.created_at", descending: true), .init(sql: "m.id", descending: true)], page: page)
         let rows = try await database.read { [logger = database.logger] connection in
             try await connection.rows(
                 """
-                \(unescaped: PostgresMessageRepository.select) WHERE m.decision_id = \(decisionID) AND \(after) \(orderBy: after)
+                \(unescaped: PostgresMessageRepository.select) WHERE m.decision_id = \(decisionID)
+                    AND NOT EXISTS (SELECT 1 FROM user_block k WHERE k.blocker_id = \(readerID ?? "") AND k.blocked_id = m.author_id)
+                    AND \(after) \(orderBy: after)
                 LIMIT \(page.fetchLimit)
                 """,
                 logger: logger
@@ -60,11 +62,12 @@ public struct PostgresMessageRepository: MessageRepository {
         }
     }
 
-    public func messages(ids: [String], decisionID: String) async throws -> [DecisionMessage] {
+    public func messages(ids: [String], decisionID: String, readerID: String?) async throws -> [DecisionMessage] {
         let rows = try await database.read { [logger = database.logger] connection in
             try await connection.rows(
                 """
                 \(unescaped: PostgresMessageRepository.select) WHERE m.decision_id = \(decisionID) AND m.id = ANY(\(ids))
+                    AND NOT EXISTS (SELECT 1 FROM user_block k WHERE k.blocker_id = \(readerID ?? "") AND k.blocked_id = m.author_id)
                 ORDER BY m.created_at DESC, m.id DESC
                 """,
                 logger: logger

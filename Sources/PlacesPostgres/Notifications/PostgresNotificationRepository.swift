@@ -6,12 +6,19 @@ import PostgresNIO
 public struct PostgresNotificationRepository: NotificationRepository {
     let database: PostgresPlacesDatabase
 
+    /// True for a notification its recipient reads: of a kind this release knows, and not about someone the recipient
+    /// blocks.
+    static let readable = """
+        kind IN (\(UserNotification.Kind.sqlList)) AND NOT EXISTS (SELECT 1 FROM user_block k
+            WHERE k.blocker_id = notification.recipient_id AND k.blocked_id = (notification.subject::jsonb ->> 'userId'))
+        """
+
     public func notifications(recipientID: String, page: PageRequest) async throws -> Page<UserNotification> {
         let after = try Keyset([.init(sql: "created_at", descending: true), .init(sql: "id", descending: true)], page: page)
         let rows = try await database.read { connection in
             try await connection.rows(
                 """
-                SELECT * FROM notification WHERE recipient_id = \(recipientID) AND kind IN (\(unescaped: UserNotification.Kind.sqlList))
+                SELECT * FROM notification WHERE recipient_id = \(recipientID) AND \(unescaped: PostgresNotificationRepository.readable)
                     AND \(after) \(orderBy: after) LIMIT \(page.fetchLimit)
                 """,
                 logger: database.logger
@@ -25,7 +32,7 @@ public struct PostgresNotificationRepository: NotificationRepository {
     public func notifications(ids: [String], recipientID: String) async throws -> [UserNotification] {
         let rows = try await database.read { connection in
             try await connection.rows(
-                "SELECT * FROM notification WHERE recipient_id = \(recipientID) AND kind IN (\(unescaped: UserNotification.Kind.sqlList)) AND id = ANY(\(ids))",
+                "SELECT * FROM notification WHERE recipient_id = \(recipientID) AND \(unescaped: PostgresNotificationRepository.readable) AND id = ANY(\(ids))",
                 logger: database.logger
             )
         }
@@ -34,7 +41,7 @@ public struct PostgresNotificationRepository: NotificationRepository {
 
     public func unreadCount(recipientID: String) async throws -> Int {
         try await database.count(
-            "SELECT count(*) FROM notification WHERE recipient_id = \(recipientID) AND read_at IS NULL AND kind IN (\(unescaped: UserNotification.Kind.sqlList))"
+            "SELECT count(*) FROM notification WHERE recipient_id = \(recipientID) AND read_at IS NULL AND \(unescaped: PostgresNotificationRepository.readable)"
         )
     }
 

@@ -103,7 +103,7 @@ public struct PostgresAccountRepository: AccountRepository {
             ).map { row in try row.get("place_id", as: String.self) }
             try await PostgresPlaceRepository.lockPlaces(rated, on: connection, logger: database.logger)
             try await connection.execute("DELETE FROM rating WHERE user_id = \(userID)", logger: database.logger)
-            // Sessions, settings, favourites, friendships, memberships, invitations, notifications and personal
+            // Sessions, settings, statuses, blocks, favourites, friendships, memberships, invitations, notifications and personal
             // collections go with the account (ON DELETE CASCADE); places they added to others' collections stay,
             // with no one named as having added them (ON DELETE SET NULL).
             try await connection.execute("DELETE FROM user_account WHERE id = \(userID)", logger: database.logger)
@@ -139,7 +139,7 @@ public struct PostgresAccountRepository: AccountRepository {
         return groupIDs + joined
     }
 
-    public func searchUsers(_ text: String, page: PageRequest) async throws -> Page<User> {
+    public func searchUsers(_ text: String, viewerID: String?, page: PageRequest) async throws -> Page<User> {
         let literal = text.folded.replacingOccurrences(of: "\\", with: "\\\\")
             .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
         let pattern = "%" + literal + "%"
@@ -151,6 +151,8 @@ public struct PostgresAccountRepository: AccountRepository {
                 SELECT * FROM user_account
                 WHERE (lower(username_key) LIKE lower(\(pattern) COLLATE "C") ESCAPE '\\'
                     OR lower(display_name_folded) LIKE lower(\(pattern) COLLATE "C") ESCAPE '\\')
+                    AND NOT EXISTS (SELECT 1 FROM user_block k WHERE (k.blocker_id = \(viewerID ?? "") AND k.blocked_id = user_account.id)
+                        OR (k.blocker_id = user_account.id AND k.blocked_id = \(viewerID ?? "")))
                     AND \(after) \(orderBy: after) LIMIT \(page.fetchLimit)
                 """,
                 logger: database.logger
@@ -246,6 +248,7 @@ public struct PostgresAccountRepository: AccountRepository {
                 as: String.self,
                 logger: database.logger
             ).map { text throws(PlacesError) in try StoredText.decodeSettings(text, userID: userID) }
+            let blocks = try await PostgresAccountRepository.exportedBlocks(of: userID, on: connection, database: database)
             return AccountExport(
                 account: OwnUser(try PostgresAccountRepository.user(user)),
                 settings: settings ?? UserSettings(),
@@ -255,7 +258,9 @@ public struct PostgresAccountRepository: AccountRepository {
                 places: try await connection.rows(
                     "SELECT id FROM place WHERE owner_id = \(userID) ORDER BY id",
                     logger: database.logger
-                ).map { row in try row.get("id", as: String.self) }
+                ).map { row in try row.get("id", as: String.self) },
+                blocked: blocks.blocked,
+                status: blocks.status
             )
         }
     }

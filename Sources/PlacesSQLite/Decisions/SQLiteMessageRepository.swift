@@ -30,24 +30,30 @@ public struct SQLiteMessageRepository: MessageRepository {
         }
     }
 
-    public func messages(decisionID: String, page: PageRequest) async throws -> Page<DecisionMessage> {
+    public func messages(decisionID: String, readerID: String?, page: PageRequest) async throws -> Page<DecisionMessage> {
         let after = try Keyset([.init(sql: "m.created_at", descending: true), .init(sql: "m.id", descending: true)], page: page)
         return try await database.readStatement { db in
-            try after.page(page, "\(SQLiteMessageRepository.select) WHERE m.decision_id = ?", arguments: [decisionID], in: db) { row in
+            try after.page(
+                page,
+                "\(SQLiteMessageRepository.select) WHERE m.decision_id = ? AND \(SQLiteMessageRepository.unblocked)",
+                arguments: [decisionID, readerID ?? ""],
+                in: db
+            ) { row in
                 (SQLiteMessageRepository.message(row), [row["created_at"], row["id"]])
             }
         }
     }
 
-    public func messages(ids: [String], decisionID: String) async throws -> [DecisionMessage] {
+    public func messages(ids: [String], decisionID: String, readerID: String?) async throws -> [DecisionMessage] {
         try await database.readStatement { db in
             try Row.fetchAll(
                 db,
                 sql: """
                     \(SQLiteMessageRepository.select)
-                    WHERE m.decision_id = ? AND m.id IN (SELECT value FROM json_each(?)) ORDER BY m.created_at DESC, m.id DESC
+                    WHERE m.decision_id = ? AND m.id IN (SELECT value FROM json_each(?)) AND \(SQLiteMessageRepository.unblocked)
+                    ORDER BY m.created_at DESC, m.id DESC
                     """,
-                arguments: [decisionID, SQLiteAccountRepository.jsonArray(ids)]
+                arguments: [decisionID, SQLiteAccountRepository.jsonArray(ids), readerID ?? ""]
             ).map(SQLiteMessageRepository.message)
         }
     }
@@ -61,6 +67,9 @@ public struct SQLiteMessageRepository: MessageRepository {
             ).map(SQLiteMessageRepository.message)
         }
     }
+
+    /// True for a message whose author the reader (the parameter; the empty text for nobody) does not block.
+    private static let unblocked = "NOT EXISTS (SELECT 1 FROM user_block k WHERE k.blocker_id = ? AND k.blocked_id = m.author_id)"
 
     /// Messages with their authors' usernames.
     private static let select = """

@@ -6,10 +6,17 @@ import PlacesCore
 public struct SQLiteNotificationRepository: NotificationRepository {
     let database: PlacesDatabase
 
+    /// True for a notification its recipient reads: of a kind this release knows, and not about someone the recipient
+    /// blocks.
+    static let readable = """
+        kind IN (\(UserNotification.Kind.sqlList)) AND NOT EXISTS (SELECT 1 FROM user_block k
+            WHERE k.blocker_id = notification.recipient_id AND k.blocked_id = notification.subject ->> '$.userId')
+        """
+
     public func notifications(recipientID: String, page: PageRequest) async throws -> Page<UserNotification> {
         let after = try Keyset([.init(sql: "created_at", descending: true), .init(sql: "id", descending: true)], page: page)
         return try await database.readStatement { db in
-            try after.page(page, "SELECT * FROM notification WHERE recipient_id = ? AND kind IN (\(UserNotification.Kind.sqlList))", arguments: [recipientID], in: db) { row in
+            try after.page(page, "SELECT * FROM notification WHERE recipient_id = ? AND \(SQLiteNotificationRepository.readable)", arguments: [recipientID], in: db) { row in
                 (try SQLiteNotificationRepository.notification(row), [row["created_at"], row["id"]])
             }
         }
@@ -21,7 +28,7 @@ public struct SQLiteNotificationRepository: NotificationRepository {
                 db,
                 sql: """
                     SELECT * FROM notification
-                    WHERE recipient_id = ? AND kind IN (\(UserNotification.Kind.sqlList)) AND id IN (SELECT value FROM json_each(?))
+                    WHERE recipient_id = ? AND \(SQLiteNotificationRepository.readable) AND id IN (SELECT value FROM json_each(?))
                     """,
                 arguments: [recipientID, SQLiteAccountRepository.jsonArray(ids)]
             ).map(SQLiteNotificationRepository.notification)
@@ -32,7 +39,7 @@ public struct SQLiteNotificationRepository: NotificationRepository {
         try await database.read { db in
             try Int.fetchOne(
                 db,
-                sql: "SELECT count(*) FROM notification WHERE recipient_id = ? AND read_at IS NULL AND kind IN (\(UserNotification.Kind.sqlList))",
+                sql: "SELECT count(*) FROM notification WHERE recipient_id = ? AND read_at IS NULL AND \(SQLiteNotificationRepository.readable)",
                 arguments: [recipientID]
             ) ?? 0
         }

@@ -89,7 +89,7 @@ public struct SQLiteAccountRepository: AccountRepository {
             let owned = try db.exists("SELECT 1 FROM place WHERE owner_id = ?", arguments: [userID])
             let groupIDs = try String.fetchAll(db, sql: "SELECT group_id FROM group_member WHERE user_id = ?", arguments: [userID])
             try db.execute(sql: "DELETE FROM rating WHERE user_id = ?", arguments: [userID])
-            // Sessions, settings, favourites, friendships, memberships, invitations, notifications and personal
+            // Sessions, settings, statuses, blocks, favourites, friendships, memberships, invitations, notifications and personal
             // collections go with the account (ON DELETE CASCADE); places they added to others' collections stay,
             // with no one named as having added them (ON DELETE SET NULL).
             try db.execute(sql: "DELETE FROM user_account WHERE id = ?", arguments: [userID])
@@ -104,15 +104,18 @@ public struct SQLiteAccountRepository: AccountRepository {
         }
     }
 
-    public func searchUsers(_ text: String, page: PageRequest) async throws -> Page<User> {
+    public func searchUsers(_ text: String, viewerID: String?, page: PageRequest) async throws -> Page<User> {
         let pattern = "%" + text.folded.replacingOccurrences(of: "\\", with: "\\\\")
             .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
         let after = try Keyset([.init(sql: "username_key")], page: page)
         return try await database.readStatement { db in
             try after.page(
                 page,
-                "SELECT * FROM user_account WHERE (username_key LIKE ? ESCAPE '\\' OR places_fold(display_name) LIKE ? ESCAPE '\\')",
-                arguments: [pattern, pattern],
+                """
+                SELECT * FROM user_account WHERE (username_key LIKE ? ESCAPE '\\' OR places_fold(display_name) LIKE ? ESCAPE '\\')
+                    AND NOT \(SQLiteAccountRepository.blockedEitherWay)
+                """,
+                arguments: [pattern, pattern, viewerID ?? "", viewerID ?? ""],
                 in: db
             ) { row in (SQLiteAccountRepository.user(row), [row["username_key"]]) }
         }
@@ -229,13 +232,16 @@ public struct SQLiteAccountRepository: AccountRepository {
                 )
             }
             let places = try String.fetchAll(db, sql: "SELECT id FROM place WHERE owner_id = ? ORDER BY id", arguments: [userID])
+            let (blocked, status) = try SQLiteAccountRepository.exportedBlocks(of: userID, in: db)
             return AccountExport(
                 account: OwnUser(user),
                 settings: settings,
                 sessions: sessions,
                 favorites: favorites,
                 ratings: ratings,
-                places: places
+                places: places,
+                blocked: blocked,
+                status: status
             )
         }
     }
