@@ -5,22 +5,13 @@ import Foundation
 public protocol MessageRepository: Sendable {
     /// Stores `message` (its author by id) when its decision is still active and its author posted fewer than
     /// `limit.allowed` messages at or after `limit.since`, in any decision; otherwise writes nothing and says why.
-    func insert(_ message: NewMessage, limit: MessageLimit) async throws -> MessageInsert
+    func insert(_ message: NewMessage, limit: WindowLimit) async throws -> MessageInsert
     /// A page of the decision's messages, newest first (then by id, descending), after the page's cursor.
     func messages(decisionID: String, page: PageRequest) async throws -> Page<DecisionMessage>
     /// The decision's messages with these ids (those that still exist), newest first.
     func messages(ids: [String], decisionID: String) async throws -> [DecisionMessage]
     /// Every message the person wrote, oldest first (then by id), for their export.
     func messages(authorID: String) async throws -> [DecisionMessage]
-}
-
-/// How many messages a person may post since a moment.
-@PublicInit
-public struct MessageLimit: Sendable, Hashable {
-    /// How many are allowed.
-    public var allowed: Int
-    /// Messages posted at or after this moment count.
-    public var since: Date
 }
 
 /// What an insert of a message did.
