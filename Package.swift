@@ -88,7 +88,8 @@ let package = Package(
                 .embedInCode("Web/basemap.js"), .embedInCode("Web/results.js"), .embedInCode("Web/search.js"), .embedInCode("Web/place.js"),
                 .embedInCode("Web/account.js"), .embedInCode("Web/stream.js"), .embedInCode("Web/notifications.js"),
                 .embedInCode("Web/groups.js"), .embedInCode("Web/decisions.js"), .embedInCode("Web/decision-start.js"),
-                .embedInCode("Web/swipe.js"), .embedInCode("Web/conversation.js"),
+                .embedInCode("Web/swipe.js"), .embedInCode("Web/conversation.js"), .embedInCode("Web/meet.js"),
+                .embedInCode("Web/settings.js"), .embedInCode("Web/people.js"),
             ],
             swiftSettings: swiftSettings
         ),

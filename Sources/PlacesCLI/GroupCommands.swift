@@ -63,7 +63,7 @@ extension Places {
             abstract: "Groups, invitations and members, acting as a user on the database file.",
             subcommands: [
                 Create.self, EveryPage<List>.self, OneCall<Show>.self, Update.self, OneCall<Delete>.self, TwoCall<Invite>.self, Answer.self, Leave.self,
-                TwoCall<Remove>.self, Role.self,
+                TwoCall<Remove>.self, Role.self, Alert.self,
             ]
         )
 
@@ -188,6 +188,20 @@ extension Places {
 
             func answer(_ together: Together) async throws -> Group {
                 try await together.services.groups.setRole(together.caller, groupID: id, username: username, role: role)
+            }
+        }
+
+        struct Alert: ActingCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Alert the group: every other member who wants alerts is notified (admins; 10 a group an hour)."
+            )
+            @Argument(help: "The group's id.") var id: String
+            @Argument(help: "The message: 1 to 280 characters.") var message: String
+            @OptionGroup var acting: ActingOptions
+
+            func answer(_ together: Together) async throws -> Done {
+                try await together.services.groups.sendAlert(together.caller, groupID: id, SendAlert(message: message))
+                return Done("alert sent")
             }
         }
     }

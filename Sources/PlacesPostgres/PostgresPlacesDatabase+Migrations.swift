@@ -756,6 +756,26 @@ extension PostgresPlacesDatabase {
             ]
         ),
         Migration(
+            version: 11,
+            name: "admin-alerts",
+            statements: [
+                // Alerts admins sent to their groups: who sent one to which group and when, what the bound on alerts a
+                // group an hour counts (the words reach members as notifications). An alert leaves with its group;
+                // its sender's account leaving keeps it, without a sender, so the bound still counts it.
+                """
+                CREATE TABLE group_alert (
+                    id \(text) PRIMARY KEY,
+                    group_id \(text) NOT NULL REFERENCES place_group (id) ON DELETE CASCADE,
+                    sender_id \(text) REFERENCES user_account (id) ON DELETE SET NULL,
+                    created_at \(text) NOT NULL
+                )
+                """,
+                // A group's alerts newest first, for the bound an hour; one sender's, for deleting their account.
+                "CREATE INDEX group_alert_recent ON group_alert (group_id, created_at)",
+                "CREATE INDEX group_alert_sender ON group_alert (sender_id) WHERE sender_id IS NOT NULL",
+            ]
+        ),
+        Migration(
             version: 12,
             name: "visit-times-and-meet",
             statements: [

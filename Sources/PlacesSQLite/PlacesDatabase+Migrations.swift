@@ -548,6 +548,24 @@ extension PlacesDatabase {
                     """
             )
         }
+        migrator.registerMigration("v16-admin-alerts") { db in
+            try db.execute(
+                sql: """
+                    -- Alerts admins sent to their groups: who sent one to which group and when, what the bound on alerts
+                    -- a group an hour counts (the words reach members as notifications). An alert leaves with its
+                    -- group; its sender's account leaving keeps it, without a sender, so the bound still counts it.
+                    CREATE TABLE group_alert (
+                        id TEXT PRIMARY KEY,
+                        group_id TEXT NOT NULL REFERENCES place_group (id) ON DELETE CASCADE,
+                        sender_id TEXT REFERENCES user_account (id) ON DELETE SET NULL,
+                        created_at TEXT NOT NULL
+                    );
+                    -- A group's alerts newest first, for the bound an hour; one sender's, for deleting their account.
+                    CREATE INDEX group_alert_recent ON group_alert (group_id, created_at);
+                    CREATE INDEX group_alert_sender ON group_alert (sender_id) WHERE sender_id IS NOT NULL;
+                    """
+            )
+        }
         migrator.registerMigration("v17-visit-times-and-meet") { db in
             try db.execute(
                 sql: """

@@ -253,8 +253,8 @@ struct Story {
     var completed: String
 
     /// People, settings, a status, a session, places seeded and added, favourites, ratings, friends, a declined request,
-    /// a block, a group with members and an invitation, collections with entries, an open decision with a ballot, a completed
-    /// one (after a swipe round, with a message), notifications (one read).
+    /// a block, a group with members, an invitation and an admin's alert, collections with entries, an open decision with
+    /// a ballot, a completed one (after a swipe round, with a message), notifications (one read).
     static func populate(_ services: PlacesServices, places: any PlaceRepository) async throws -> Story {
         try await places.seed([
             CopyWorld.place("lx-1", "Café Lumière"), CopyWorld.place("lx-2", "Tasca do Chico", offset: 0.001),
@@ -294,6 +294,7 @@ struct Story {
         _ = try await services.groups.invite(ana, groupID: crew.id, username: "ben")
         _ = try await services.groups.answerInvitation(ben, groupID: crew.id, accept: true)
         _ = try await services.groups.invite(ana, groupID: crew.id, username: "cara")
+        try await services.groups.sendAlert(ana, groupID: crew.id, SendAlert(message: "Dinner moves to nine"))
 
         let mine = try await services.collections.create(ana, NewCollection(name: "Mine", description: "to try", groupId: nil))
         _ = try await services.collections.add(ana, id: mine.id, CollectionAddition(placeId: "lx-3", position: nil))

@@ -153,4 +153,27 @@ struct TogetherCommandTests {
         let late = try places.run(["decision", "message", id, "One more thing", "--as", "ben"])
         #expect(late.status == 1 && late.err.contains("ended"), "\(late.err)")
     }
+
+    /// An admin alerts the group from the command line: members are notified, others may not send one, and the
+    /// eleventh in an hour is refused, saying when to try again.
+    @Test(arguments: CommandEngine.available)
+    func anAdminAlertsTheGroup(_ engine: CommandEngine) async throws {
+        let places = try await Self.withAnaAndBen(engine)
+        defer { try? FileManager.default.removeItem(at: places.folder) }
+        let group = try #require(try places.json(["group", "create", "--name", "Crew", "--as", "ana"])["id"] as? String)
+        _ = try places.json(["group", "invite", group, "ben", "--as", "ana"])
+        _ = try places.json(["group", "answer", group, "accept", "--as", "ben"])
+
+        let member = try places.run(["group", "alert", group, "Party at mine", "--as", "ben"])
+        #expect(member.status == 1 && member.err.contains("forbidden"), "\(member.err)")
+        #expect(try places.run(["group", "alert", group, "  ", "--as", "ana"]).status == 64)
+        let sent = try places.run(["group", "alert", group, "Doors at eight", "--as", "ana"])
+        #expect(sent.status == 0 && sent.out.contains("alert sent"), "\(sent.err)")
+        let notices = try #require(try places.json(["notifications", "list", "--as", "ben"])["items"] as? [[String: Any]])
+        #expect(notices.contains { $0["kind"] as? String == "adminAlert" && $0["message"] as? String == "ana, admin of Crew: Doors at eight" })
+
+        for index in 2...10 { _ = try places.json(["group", "alert", group, "Alert \(index)", "--as", "ana"]) }
+        let eleventh = try places.run(["group", "alert", group, "One too many", "--as", "ana"])
+        #expect(eleventh.status == 1 && eleventh.err.contains("too_many_attempts") && eleventh.err.contains("seconds"), "\(eleventh.err)")
+    }
 }

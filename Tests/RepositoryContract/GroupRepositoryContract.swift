@@ -95,6 +95,6 @@ enum GroupRepositoryContract {
                 let second = try await store.groups.friends(of: me, page: try next(first, limit: 2))
                 #expect(second.items.map(\.user.username) == ["charlie", "delta"])
             },
-        ] + GroupRepositoryContract.groupCases
+        ] + GroupRepositoryContract.groupCases + GroupRepositoryContract.alertCases
     }
 }

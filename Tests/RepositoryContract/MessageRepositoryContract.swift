@@ -10,8 +10,8 @@ enum MessageRepositoryContract {
     }
 
     /// A bound of `allowed` messages in the minute before `seconds`.
-    static func bound(_ allowed: Int, at seconds: Int) -> MessageLimit {
-        MessageLimit(allowed: allowed, since: Sample.at(seconds - 60))
+    static func bound(_ allowed: Int, at seconds: Int) -> WindowLimit {
+        WindowLimit(allowed: allowed, since: Sample.at(seconds - 60))
     }
 
     /// Ann and Bob, and an active decision `d-1` among them that Ann started: their ids.

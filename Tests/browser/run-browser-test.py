@@ -22,6 +22,7 @@ sys.dont_write_bytecode = True
 import places_server
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import axe
+import fair
 
 try:
     from selenium import webdriver
@@ -1189,6 +1190,7 @@ def on_sqlite(binary, work, shots):
                 check_near(driver, base, shots)
                 check_tiles(driver, base, tiles, shots)
                 check_signed_in(driver, base, [base], shots)
+                fair.check(sys.modules[__name__], driver, base, [base], shots)
             finally:
                 driver.quit()
         check_group_decision(base, shots)
@@ -1219,6 +1221,7 @@ def on_cluster(binary, work, shots):
                 check_basemap(driver, base, shots)
                 check_near(driver, base, shots)
                 check_signed_in(driver, base, [instance.base for instance in cluster.instances], shots)
+                fair.check(sys.modules[__name__], driver, base, [instance.base for instance in cluster.instances], shots)
             finally:
                 driver.quit()
         check_group_decision(base, shots)

@@ -33,6 +33,9 @@ STRANGERS = [f"stranger{n:02d}" for n in range(1, 4 * ONE_SHOT + 1)]
 # from the strangers, so a block never ends a request or a friendship another operation counts on.
 BLOCKABLE = [f"blockable{n:02d}" for n in range(1, ONE_SHOT + 1)]
 BLOCKED = [f"blocked{n:02d}" for n in range(1, ONE_SHOT + 1)]
+# Groups to alert (10 alerts a group an hour): with a probability of 0.7 over three phases of 40 examples, the
+# phases send at most some 90 alerts to live groups, and these take 150.
+ALERTED = 15
 # Seeded places of one city (Seeds/san-francisco.json): the candidates of every decision made here.
 PLACES = ["sf-lupine-salt", "sf-valencia-sourdough-works", "sf-taqueria-los-cuates"]
 
@@ -115,6 +118,15 @@ def main() -> None:
             api.call("POST", f"/v1/me/invitations/{group}/accept", mates[name])
         ran.append(group)
     to_delete = [api.call("POST", "/v1/groups", me, {"name": f"Short-lived {n + 1}"})["id"] for n in range(ONE_SHOT)]
+    # Groups `contract` runs only to alert, a mate in each to notify: a group takes 10 alerts an hour (then 429), and
+    # ALERTED groups take more than the phases send to live groups, so every phase finds some room left.
+    alerted = []
+    for n in range(ALERTED):
+        group = api.call("POST", "/v1/groups", me, {"name": f"Alerted crew {n + 1}"})["id"]
+        mate = MATES[6 + n % 6]
+        api.call("POST", f"/v1/groups/{group}/invitations", me, {"username": mate})
+        api.call("POST", f"/v1/me/invitations/{group}/accept", mates[mate])
+        alerted.append(group)
 
     # Group collections holding the three places (to add to and take from), personal empty ones, whose only new order
     # is the empty list (to reorder), and more empty ones (to delete).
@@ -175,7 +187,7 @@ def main() -> None:
     rules = (Path(__file__).parent / "signed-in.toml").read_text()
     made = {
         "groups": ran + to_leave, "ran-groups": ran, "groups-to-shrink": ran[:2], "groups-to-reshuffle": ran[2:],
-        "groups-to-delete": to_delete, "groups-to-leave": to_leave,
+        "groups-to-delete": to_delete, "groups-to-leave": to_leave, "alerted-groups": alerted,
         "invitations-to-accept": invited_to_accept, "invitations-to-decline": invited_to_decline,
         "members": MATES[:6], "strangers": STRANGERS, "friends": friends, "blockable": BLOCKABLE, "blocked": BLOCKED,
         "requests-to-accept": to_accept, "requests-to-decline": to_decline,

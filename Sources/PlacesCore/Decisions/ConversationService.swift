@@ -5,8 +5,6 @@ import Foundation
 public struct ConversationService: Sendable {
     /// The longest message, in characters.
     public static let maximumLength = 500
-    /// How far back the bound on messages counts.
-    static let window: TimeInterval = 60
 
     let repository: any MessageRepository
     let decisions: DecisionService
@@ -31,20 +29,16 @@ public struct ConversationService: Sendable {
         guard state.decision.status == .active else { throw ConversationService.ended(state.decision.status) }
         let now = clock()
         let message = NewMessage(id: RandomID.make("m-"), decisionId: decisionID, authorId: caller.id, text: text, createdAt: now)
-        let limit = MessageLimit(allowed: limits.messagesPerMinute, since: now.addingTimeInterval(-ConversationService.window))
-        switch try await repository.insert(message, limit: limit) {
+        let window = RateWindow(allowed: limits.messagesPerMinute, per: 60)
+        switch try await repository.insert(message, limit: window.limit(at: now)) {
         case .stored:
             return DecisionMessage(id: message.id, decisionId: decisionID, author: PublicUser(caller), text: text, createdAt: now)
         case .decisionEnded:
             throw ConversationService.ended(nil)
         case .tooMany(let oldestCounted):
-            let seconds = max(1, Int((ConversationService.window - now.timeIntervalSince(oldestCounted)).rounded(.up)))
-            var error = PlacesError(
-                .tooManyAttempts,
+            throw window.refusal(now: now, oldestCounted: oldestCounted) { seconds in
                 "you posted \(limits.messagesPerMinute) messages in the last minute; try again in \(seconds) seconds"
-            )
-            error.retryAfterSeconds = seconds
-            throw error
+            }
         }
     }
 

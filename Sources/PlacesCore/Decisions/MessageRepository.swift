@@ -5,7 +5,7 @@ import Foundation
 public protocol MessageRepository: Sendable {
     /// Stores `message` (its author by id) when its decision is still active and its author posted fewer than
     /// `limit.allowed` messages at or after `limit.since`, in any decision; otherwise writes nothing and says why.
-    func insert(_ message: NewMessage, limit: MessageLimit) async throws -> MessageInsert
+    func insert(_ message: NewMessage, limit: WindowLimit) async throws -> MessageInsert
     /// A page of the decision's messages, newest first (then by id, descending), after the page's cursor; with
     /// `readerID`, without the messages of people the reader blocks (in the query, so pages stay full).
     func messages(decisionID: String, readerID: String?, page: PageRequest) async throws -> Page<DecisionMessage>
@@ -26,15 +26,6 @@ extension MessageRepository {
     public func messages(ids: [String], decisionID: String) async throws -> [DecisionMessage] {
         try await messages(ids: ids, decisionID: decisionID, readerID: nil)
     }
-}
-
-/// How many messages a person may post since a moment.
-@PublicInit
-public struct MessageLimit: Sendable, Hashable {
-    /// How many are allowed.
-    public var allowed: Int
-    /// Messages posted at or after this moment count.
-    public var since: Date
 }
 
 /// What an insert of a message did.

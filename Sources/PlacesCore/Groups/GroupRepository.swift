@@ -54,6 +54,13 @@ public protocol GroupRepository: Sendable {
     func setRole(groupID: String, userID: String, role: GroupRole) async throws
     /// Removes a member, first making `successorID` an admin when given; deletes the group when nobody is left.
     func removeMember(groupID: String, userID: String, promoting successorID: String?) async throws
+
+    // MARK: Alerts
+
+    /// Stores an admin's alert with its notifications when its group still exists and received fewer than
+    /// `limit.allowed` alerts at or after `limit.since`; otherwise writes nothing and says why. One group's alerts are
+    /// counted one at a time, whichever instance sends them, so the bound is exact.
+    func insertAlert(_ alert: GroupAlert, limit: WindowLimit, notifications: [UserNotification]) async throws -> AlertInsert
 }
 
 /// What someone declined: a friend request (its subject is the requester) or a group invitation (the group).

@@ -250,7 +250,8 @@ public struct GroupService: Sendable {
         return group
     }
 
-    private func adminGroup(_ caller: User, _ id: String) async throws -> Group {
+    /// The group, when the caller is one of its admins (`forbidden` for other members and for anyone else).
+    func adminGroup(_ caller: User, _ id: String) async throws -> Group {
         let group = try await existingGroup(id)
         guard group.role(of: caller.id) == .admin else { throw PlacesError.forbidden("only the group's admins may do this") }
         return group

@@ -15,6 +15,9 @@ public struct UserNotification: Sendable, Hashable, Codable {
         case decisionCompleted
         /// A decision's deadline is an hour away and the person has not voted.
         case decisionReminder
+        /// An admin of a group the person belongs to sent the group an alert (readers of releases before it pass over
+        /// it: see `sqlList`).
+        case adminAlert
     }
 
     /// What the notification is about: the ids an app needs to open it.
@@ -52,6 +55,7 @@ extension UserSettings.Notifications {
         case .groupInvitation: groupInvitations
         case .decisionStarted, .decisionReminder: decisionStarted
         case .decisionCompleted: decisionCompleted
+        case .adminAlert: adminAlerts
         }
     }
 

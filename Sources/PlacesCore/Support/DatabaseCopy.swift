@@ -152,6 +152,11 @@ public enum DatabaseCopy {
             primaryKey: ["group_id", "invitee_id"]
         ),
         CopiedTable(
+            name: "group_alert",
+            columns: [.init("id"), .init("group_id"), .init("sender_id"), .init("created_at")],
+            primaryKey: ["id"]
+        ),
+        CopiedTable(
             name: "place_collection",
             columns: [
                 .init("id"), .init("owner_id"), .init("group_id"), .init("name"), .init("description"), .init("created_at"), .init("updated_at"),

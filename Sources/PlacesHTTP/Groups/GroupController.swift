@@ -44,6 +44,13 @@ struct GroupController: Sendable {
         return try JSONResponse.make(invitation, status: .created)
     }
 
+    /// `POST /v1/groups/{id}/alerts {message}` (admins) → 204: every other member who wants alerts is notified.
+    @Sendable func alert(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
+        let command = try await SendAlert(request, context: context)
+        try await groups.sendAlert(caller.user, groupID: try context.pathText("id"), command)
+        return Response(status: .noContent)
+    }
+
     /// `POST /v1/groups/{id}/leave {successor?}` → 204.
     @Sendable func leave(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
         let body = try await RequestBody.optionalObject(request, context: context, allowed: ["successor"])
@@ -106,6 +113,7 @@ extension GroupController {
             Route(.get, "v1/groups/{id}", answer: groups.group),
             Route(.patch, "v1/groups/{id}", change: groups.updateGroup),
             Route(.delete, "v1/groups/{id}", act: groups.deleteGroup),
+            Route(.post, "v1/groups/{id}/alerts", signedIn: alert),
             Route(.post, "v1/groups/{id}/invitations", signedIn: invite),
             Route(.post, "v1/groups/{id}/leave", signedIn: leave),
             Route(.delete, "v1/groups/{id}/members/{username}", signedIn: removeMember),

@@ -21,3 +21,13 @@ extension GroupPatch: RequestCommand {
         self.init(name: try body.patchText("name"), description: try body.patchText("description"), pictureURL: try body.patchText("pictureURL"))
     }
 }
+
+extension SendAlert: RequestCommand {
+    /// The fields `POST /v1/groups/{id}/alerts` reads.
+    public static let fields: Set<String> = ["message"]
+
+    /// The alert a body gives: `{"message": …}`.
+    public init(body: FieldReader) throws(PlacesError) {
+        self.init(message: try body.rawText("message"))
+    }
+}

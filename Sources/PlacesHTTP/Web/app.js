@@ -1,6 +1,7 @@
-// The page's entry: it makes each view and wires them together. The map and search where it looks, "near here", a
-// place's panel; for a signed-in person their favourites and ratings, groups and invitations, decisions started,
-// followed live and voted on, and notifications (live). Plain JavaScript, served by `places serve` from the binary;
+// The page's entry: it makes each view and wires them together. The map and search where it looks, "near here",
+// meeting in the middle, a place's panel; for a signed-in person their favourites and ratings, groups, invitations and
+// admins' alerts, decisions started, followed live and voted on, notifications (live), their settings and their
+// people (friends, requests, blocks, a status). Plain JavaScript, served by `places serve` from the binary;
 // it talks to the same API any client uses, through one client (api.js).
 
 import { PlacesMap } from "./map.js";
@@ -12,6 +13,9 @@ import { Decisions } from "./decisions.js";
 import { DecisionStart } from "./decision-start.js";
 import { Groups } from "./groups.js";
 import { Notifications } from "./notifications.js";
+import { Meet } from "./meet.js";
+import { SettingsPanel } from "./settings.js";
+import { People } from "./people.js";
 import { byId } from "./dom.js";
 import { inBox, distanceInWords } from "./geo.js";
 
@@ -24,10 +28,12 @@ const radius = byId("near-radius");
 const results = new Results({ open: (id) => open(id), link: (place) => map.link(place) });
 const map = new PlacesMap(byId("map"), {
   openPlace: (id) => open(id),
-  pick: (point) => setHere(point, "picked on the map"),
+  // While meet is picking origins, the map's pick adds one; otherwise it is "here".
+  pick: (point) => (meet.picking ? meet.add(point) : setHere(point, "picked on the map")),
   link: (id) => results.mark(id),
 });
 const finder = new Finder(map, results);
+const meet = new Meet(map, results);
 const panel = new PlacePanel(session, {
   here: () => here.point,
   shown: (place) => map.choose(place),
@@ -132,7 +138,11 @@ const start = new DecisionStart(session, {
     decisions.show(id);
   },
   refreshGroups: () => groups.refresh(),
+  meet: () => meet.origins,
 });
+meet.onChange(() => start.renderSource());
+new SettingsPanel(session, { here: () => here.point });
+new People(session);
 groups.onChange((list) => start.groups(list));
 byId("place-pick").addEventListener("click", () => {
   if (panel.place) start.pick(panel.place);

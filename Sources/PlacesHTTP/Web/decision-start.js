@@ -1,19 +1,32 @@
 // Starting a decision from the page: its title, the group and who takes part, the method, a swipe round first (its
-// vetoes, the yes a place needs, its deadline), a deadline, and its candidates from the near-here circle, a
-// collection, the person's favourites, or places picked on the map. A field the server refuses says why beside it.
+// vetoes, the yes a place needs, its deadline), a deadline, when the group goes (`visitAt`, with the browser's
+// offset), and its candidates from the near-here circle, meet's origins on the map or the participants' shared
+// locations (either, like near here, kept to what fits everyone's needs and budget on request), a collection, the
+// person's favourites, or places picked on the map. A field the server refuses says why beside it.
 
 import { api, instant } from "./api.js";
 import { element, byId, button, counted } from "./dom.js";
 
 /** The form's fields by the name the server gives a field it refuses. */
 const FIELDS = { title: "decision-title-input", deadline: "decision-deadline", "swipe.vetoes": "swipe-vetoes",
-  "swipe.minYes": "swipe-min-yes", "swipe.deadline": "swipe-deadline" };
+  "swipe.minYes": "swipe-min-yes", "swipe.deadline": "swipe-deadline", visitAt: "decision-visit-at",
+  "candidates.meet": "decision-source-participants" };
+
+/** A local date and time typed in a form (`2026-11-27T19:30`) as ISO-8601 with the browser's offset then
+ * (`2026-11-27T19:30:00+01:00`): the visit's time as the group means it, wherever the server is. */
+export function withOffset(local) {
+  const date = new Date(local);
+  const minutes = -date.getTimezoneOffset();
+  const pad = (n) => String(Math.floor(Math.abs(n))).padStart(2, "0");
+  const offset = `${minutes < 0 ? "-" : "+"}${pad(minutes / 60)}:${pad(minutes % 60)}`;
+  return `${local.length === 16 ? `${local}:00` : local}${offset}`;
+}
 
 export class DecisionStart {
   /**
    * @param {import("./account.js").Session} session
    * @param {{here: () => ({lat: number, lon: number, miles: number} | null), started: (id: string) => void,
-   *          refreshGroups: () => void}} hooks
+   *          refreshGroups: () => void, meet: () => {lat: number, lon: number}[]}} hooks
    */
   constructor(session, hooks) {
     this.session = session;
@@ -101,6 +114,11 @@ export class DecisionStart {
       ? `The places within ${here.miles} mi of here (the circle on the map)`
       : "The places near here (pick a point on the map first)";
     byId("decision-collection").disabled = source !== "collection";
+    const origins = this.hooks.meet().length;
+    byId("decision-source-meet").textContent = origins >= 2
+      ? `The places within 20 mi of all ${counted(origins, "origin")} picked for meet`
+      : "Meet in the middle of the origins picked for meet (pick two or more first)";
+    byId("decision-respect-needs").disabled = !["near", "meet", "participants"].includes(source);
     const picked = byId("decision-picked");
     picked.replaceChildren(...this.state.picked.map((place, index) => {
       const item = element("li", place.name);
@@ -121,8 +139,15 @@ export class DecisionStart {
     if (source === "near") {
       const here = this.hooks.here();
       if (!here) throw new Error("pick a point on the map first: the candidates are the places near it");
-      return { nearby: { lat: Number(here.lat.toFixed(6)), lon: Number(here.lon.toFixed(6)), radius: here.miles, limit: 10 } };
+      return { nearby: { lat: Number(here.lat.toFixed(6)), lon: Number(here.lon.toFixed(6)), radius: here.miles, limit: 10,
+        ...this.needs() } };
     }
+    if (source === "meet") {
+      const at = this.hooks.meet();
+      if (at.length < 2) throw new Error("pick two or more origins for meet on the map first");
+      return { meet: { at: at.map((o) => ({ lat: o.lat, lon: o.lon })), limit: 10, ...this.needs() } };
+    }
+    if (source === "participants") return { meet: { fromParticipants: true, limit: 10, ...this.needs() } };
     if (source === "collection") {
       const id = byId("decision-collection").value;
       if (!id) throw new Error("you have no collection yet");
@@ -131,6 +156,11 @@ export class DecisionStart {
     const ids = source === "favorites" ? [...this.session.favorites] : this.state.picked.map((p) => p.id);
     if (!ids.length) throw new Error(source === "favorites" ? "you have no favourites yet" : "pick places on the map first");
     return { placeIds: ids };
+  }
+
+  /** `respectNeeds` when the form asks for it. */
+  needs() {
+    return byId("decision-respect-needs").checked ? { respectNeeds: true } : {};
   }
 
   /** Says why the server refused a field beside it (and nothing beside the others), and puts the keyboard there. */
@@ -170,6 +200,8 @@ export class DecisionStart {
       }
       const deadline = form.get("deadline");
       if (deadline) body.deadline = instant(new Date(deadline));
+      const visit = form.get("visitAt");
+      if (visit) body.visitAt = withOffset(visit);
       body.swipe = this.round(form);
       const decision = await api.request("/v1/decisions", { method: "POST", body });
       status.textContent = `“${decision.title || "Your decision"}” has started with ${counted(decision.candidates.length, "place")}.`;

@@ -182,6 +182,8 @@ export class Decisions {
         ? `, ${counted(decision.ballotCount, "ballot")}${decision.status === "active" ? " so far" : ""}` : ""}.`,
       decision.swipe && decision.swipe.open ? "The swipe round is open: the ballot comes once everyone has answered." : "",
       decision.status === "active" && waiting.length ? `Waiting for ${listed(waiting)}.` : "",
+      decision.visitAt ? `You go ${new Date(decision.visitAt).toLocaleString([], { dateStyle: "full", timeStyle: "short" })}.` : "",
+      decision.meetWithout && decision.meetWithout.length ? `Meet left out ${listed(decision.meetWithout)} (no shared location).` : "",
     ];
     byId("decision-state").textContent = state.filter(Boolean).join(" ");
     this.swipe.render(decision);
@@ -204,6 +206,10 @@ export class Decisions {
       order.append(...(shown.ranking || []).map((id) => element("li", this.name(id))));
       const parts = [heading];
       if (decision.result && shown.reasoning) parts.push(element("p", this.named(shown.reasoning)));
+      // Whether the winner is open when the group goes, as the server says (absent: it cannot tell, or no visit time).
+      if (decision.result && shown.winner && typeof shown.winnerOpen === "boolean") {
+        parts.push(element("p", `${winner} is ${shown.winnerOpen ? "open" : "closed"} when you go.`, shown.winnerOpen ? "open" : "closed"));
+      }
       parts.push(order);
       if (decision.result && shown.winner) parts.push(button(`Show ${winner} on the map`, () => this.openPlace(shown.winner)));
       result.replaceChildren(...parts);

@@ -1,5 +1,6 @@
 // Groups for the signed-in person: theirs with their members, a new one, an invitation sent by username (the people
-// found as the name is typed), and the invitations waiting for them, each joined or declined in place.
+// found as the name is typed), an admin's alert to the group opened, and the invitations waiting for them, each
+// joined or declined in place.
 
 import { api, aborted, Latest } from "./api.js";
 import { element, byId, button, counted, listed, afterPause } from "./dom.js";
@@ -22,6 +23,10 @@ export class Groups {
     byId("group-invite").addEventListener("submit", (event) => {
       event.preventDefault();
       this.invite(invitee.value.trim(), event.target);
+    });
+    byId("group-alert").addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.alert(new FormData(event.target).get("message"), event.target);
     });
     session.onChange(() => {
       if (session.signedIn) {
@@ -80,6 +85,11 @@ export class Groups {
     const form = byId("group-invite");
     form.hidden = !opened;
     if (opened) byId("group-invite-title").textContent = `Invite someone to ${opened.name}`;
+    // Only an admin alerts the group (the server says so too).
+    const me = this.session.user && this.session.user.id;
+    const admin = Boolean(opened && opened.members.some((member) => member.user.id === me && member.role === "admin"));
+    byId("group-alert").hidden = !admin;
+    if (admin) byId("group-alert-title").textContent = `Alert everyone in ${opened.name}`;
     byId("invitations").replaceChildren(...invitations.map((invitation) => {
       const item = element("li", `${invitation.invitedBy.username} invites you to ${invitation.groupName}. `);
       const answer = (how) => this.answer(invitation.groupId, how, byId("groups-status"));
@@ -131,6 +141,21 @@ export class Groups {
       status.textContent = `${username} is invited to ${group.name}.`;
     } catch (error) {
       status.textContent = `${username} was not invited: ${error.message}`;
+    }
+  }
+
+  /** Sends the group opened an admin's alert: every other member who wants alerts is notified. */
+  async alert(message, form) {
+    const status = byId("groups-status");
+    const group = this.state.groups.find((g) => g.id === this.state.open);
+    if (!group) return;
+    try {
+      await api.request(`/v1/groups/${encodeURIComponent(group.id)}/alerts`, { method: "POST", body: { message } });
+      form.reset();
+      status.textContent = `Your alert went to ${group.name}.`;
+    } catch (error) {
+      const wait = error.retryAfter ? ` Try again in ${counted(Number(error.retryAfter), "second")}.` : "";
+      status.textContent = `The alert was not sent: ${error.message}.${wait}`;
     }
   }
 

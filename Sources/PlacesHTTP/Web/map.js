@@ -39,6 +39,8 @@ export class PlacesMap {
     this.here = null;
     this.chosen = null;
     this.linked = null;
+    /** Layers drawn over the map by other views (meet's circles): each answers its SVG shapes for the view. */
+    this.layers = [];
     // Without a view in the address: the whole world, at the largest zoom whose width the map holds.
     const fits = Math.floor(Math.log2(Math.max(element.clientWidth, TILE) / TILE));
     const view = PlacesMap.fromHash() || { zoom: clampZoom(fits), lat: 20, lon: 0 };
@@ -204,6 +206,7 @@ export class PlacesMap {
     }
     if (this.chosen) ring(this.chosen.lat, this.chosen.lon, 14, "chosen");
     if (this.linked) ring(this.linked.lat, this.linked.lon, 12, "linked");
+    for (const layer of this.layers) shapes.unshift(...layer.shapes(this));
     this.overlay.replaceChildren(...shapes);
   }
 

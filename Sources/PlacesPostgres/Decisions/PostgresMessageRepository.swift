@@ -6,7 +6,7 @@ import PostgresNIO
 public struct PostgresMessageRepository: MessageRepository {
     let database: PostgresPlacesDatabase
 
-    public func insert(_ message: NewMessage, limit: MessageLimit) async throws -> MessageInsert {
+    public func insert(_ message: NewMessage, limit: WindowLimit) async throws -> MessageInsert {
         let logger = database.logger
         return try await database.write { connection in
             // Shared with other messages, exclusive of the save that ends the decision: no message is stored after it.

@@ -6,7 +6,7 @@ import PlacesCore
 public struct SQLiteMessageRepository: MessageRepository {
     let database: PlacesDatabase
 
-    public func insert(_ message: NewMessage, limit: MessageLimit) async throws -> MessageInsert {
+    public func insert(_ message: NewMessage, limit: WindowLimit) async throws -> MessageInsert {
         try await database.write { db in
             guard try db.exists("SELECT 1 FROM decision WHERE id = ? AND status = 'active'", arguments: [message.decisionId]) else {
                 return .decisionEnded
