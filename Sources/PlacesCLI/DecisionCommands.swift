@@ -297,7 +297,11 @@ extension DecisionView: CommandLineText {
     /// The decision, its candidates, whom it waits for, and its result (or the count so far) with the reasoning.
     var commandLineText: String {
         var lines = ["\(id)  \(title ?? "decision")  \(method.rawValue), \(status.rawValue)"]
-        lines.append("  candidates: " + candidates.map { $0.name ?? $0.placeId }.joined(separator: ", "))
+        lines.append("  candidates: " + candidates.map { candidate in
+            (candidate.name ?? candidate.placeId) + (candidate.openStatus.map { " (\($0.rawValue) then)" } ?? "")
+        }.joined(separator: ", "))
+        if let visitAt { lines.append("  visit: \(visitAt.formatted(Date.ISO8601FormatStyle()))") } else if let visitDate { lines.append("  visit: \(visitDate)") }
+        if let meetWithout { lines.append("  met without the locations of: " + meetWithout.joined(separator: ", ")) }
         if let swipe, swipe.open {
             var rule = "\(swipe.vetoes) \(swipe.vetoes == 1 ? "veto" : "vetoes") each"
             if let minYes = swipe.minYes { rule += ", at least \(minYes) yes" }
@@ -312,7 +316,8 @@ extension DecisionView: CommandLineText {
             lines.append("  swipe round: " + round.reasoning)
         }
         if let result = result ?? provisional {
-            lines.append("  \(self.result == nil ? "so far" : "winner"): \(result.winner.map(name) ?? "none (nothing survived the swipe round)")")
+            let open = result.winnerOpen.map { $0 ? ", open then" : ", closed then" } ?? ""
+            lines.append("  \(self.result == nil ? "so far" : "winner"): \(result.winner.map(name) ?? "none (nothing survived the swipe round)")\(open)")
             lines.append("  ranking: " + result.ranking.map(name).joined(separator: " > "))
             lines.append("  tie-break: \(result.tieBreak.rawValue); seed \(result.seed)")
             lines.append("  " + result.reasoning)

@@ -84,6 +84,8 @@ struct TogetherCommandTests {
         ])
         #expect((started["candidates"] as? [[String: Any]])?.compactMap { $0["placeId"] as? String } == [try #require(ids["Late"])])
         #expect(started["visitAt"] as? String == "2030-01-04T19:00:00Z")
+        let shown = try places.run(["decision", "show", try #require(started["id"] as? String), "--as", "ben"]).out
+        #expect(shown.contains("candidates: Late (open then)") && shown.contains("visit: 2030-01-04T19:00:00Z"), "\(shown)")
         let both = try places.run([
             "decision", "start", "--method", "tiered", "--meet", #"{"fromParticipants":true}"#, "--visit-at", "2030-01-04T20:00:00+01:00",
             "--visit-date", "2030-01-04", "--as", "ana",
