@@ -77,6 +77,16 @@ struct RespectNeedsTests {
             #expect(try await candidates(false).count == 4)
             // Halal and vegan both, at most Ana's price level 3; the unpriced place stays.
             #expect(try await candidates(true) == ["vegan-cheap", "vegan-unpriced"])
+            // Meet's candidates respect them the same way.
+            let met = try await client.object(
+                .post, "/v1/decisions", token: crew.ana,
+                body: [
+                    "groupId": crew.id, "method": "tiered",
+                    "candidates": ["meet": ["at": [["lat": 38.70, "lon": -9.15], ["lat": 38.72, "lon": -9.13]], "respectNeeds": true]],
+                ],
+                expect: .created
+            )
+            #expect(((met["candidates"] as? [[String: Any]]) ?? []).compactMap { $0["placeId"] as? String } == ["vegan-cheap", "vegan-unpriced"])
             let bad = try await client.error(
                 .post, "/v1/decisions", token: crew.ana,
                 body: ["groupId": crew.id, "method": "tiered", "candidates": ["nearby": ["lat": 38.7, "lon": -9.1, "respectNeeds": "yes"]]],
