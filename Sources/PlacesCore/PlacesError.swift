@@ -80,6 +80,9 @@ public struct PlacesError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let hashingBusy: Cause = "hashing_busy"
         /// Others kept saving the decision first.
         public static let decisionBusy: Cause = "decision_busy"
+        /// A write found, inside its own transaction, a block between the two people it concerns (saved after the
+        /// service looked): the service answers as it answers that block.
+        public static let blocked: Cause = "blocked"
 
         /// The causes that mean the database could not answer.
         static let database: Set<Cause> = [.noConnection, .timeout, .unreachable, .databaseRefused, .databaseBusy]

@@ -39,6 +39,36 @@ extension AccountRepositoryContract {
                 #expect(try await store.accounts.blocks(between: ann, bob) == .none)
                 #expect(try await store.accounts.blocked(blockerID: bob, page: PageRequest()).items.isEmpty)
             },
+            ContractCase("accounts", "a request or an invitation between two people a block stands between is refused in its own transaction, even at once with the block") { store in
+                let ids = try await store.addUsers("ann", "bob", "cy", "dan")
+                let (ann, bob, cy, dan) = (ids[0], ids[1], ids[2], ids[3])
+                try await store.addGroup("g-ann", name: "Ann's", creator: ann)
+                try await store.accounts.block(blockerID: bob, blockedID: ann, now: Sample.at(1))
+                func refusedAsBlocked(_ write: () async throws -> Void) async -> Bool {
+                    do {
+                        try await write()
+                        return false
+                    } catch {
+                        return (error as? PlacesError)?.cause == .blocked
+                    }
+                }
+                // Either way round: the service looked before the block was saved.
+                #expect(await refusedAsBlocked { try await store.groups.insertFriendRequest(from: ann, to: bob, now: Sample.at(2), notifications: []) })
+                #expect(await refusedAsBlocked { try await store.groups.insertFriendRequest(from: bob, to: ann, now: Sample.at(2), notifications: []) })
+                #expect(await refusedAsBlocked {
+                    try await store.groups.insertInvitation(groupID: "g-ann", inviteeID: bob, inviterID: ann, now: Sample.at(2), notifications: [])
+                })
+                #expect(try await store.groups.friendship(ann, bob) == nil)
+                #expect(try await store.groups.invitations(inviteeID: bob, page: PageRequest()).items.isEmpty)
+
+                // A block and a request between the same two at once: never both a block and the request.
+                await withTaskGroup(of: Void.self) { racing in
+                    racing.addTask { try? await store.accounts.block(blockerID: dan, blockedID: cy, now: Sample.at(3)) }
+                    racing.addTask { try? await store.groups.insertFriendRequest(from: cy, to: dan, now: Sample.at(3), notifications: []) }
+                }
+                #expect(try await store.accounts.blocks(between: dan, cy) == BlockBetween(firstBlocksSecond: true))
+                #expect(try await store.groups.friendship(cy, dan) == nil, "the request is refused, or stored first and ended by the block")
+            },
             ContractCase("accounts", "the people one blocks page by username, and leave with either account") { store in
                 let ids = try await store.addUsers("ann", "Dora", "bob", "cy", "eve")
                 for (n, blocked) in ids.dropFirst().enumerated() {

@@ -39,7 +39,9 @@ public struct GroupService: Sendable {
                 message: "\(caller.username) wants to be your friend",
                 subject: .init(userId: caller.id)
             )
-            try await repository.insertFriendRequest(from: caller.id, to: other.id, now: clock(), notifications: notifications)
+            try await accounts.checkingNoBlock(callerID: caller.id, other: other, name: username, field: "username") {
+                try await repository.insertFriendRequest(from: caller.id, to: other.id, now: clock(), notifications: notifications)
+            }
             return FriendshipStatus(user: PublicUser(other), status: .pending)
         }
     }
@@ -153,13 +155,9 @@ public struct GroupService: Sendable {
             subject: .init(userId: caller.id, groupId: group.id)
         )
         let now = clock()
-        try await repository.insertInvitation(
-            groupID: group.id,
-            inviteeID: invitee.id,
-            inviterID: caller.id,
-            now: now,
-            notifications: notifications
-        )
+        try await accounts.checkingNoBlock(callerID: caller.id, other: invitee, name: username, field: "username") {
+            try await repository.insertInvitation(groupID: group.id, inviteeID: invitee.id, inviterID: caller.id, now: now, notifications: notifications)
+        }
         return GroupInvitation(groupId: group.id, groupName: group.name, invitee: PublicUser(invitee), invitedBy: PublicUser(caller), createdAt: now)
     }
 

@@ -26,6 +26,18 @@ extension AccountRepository {
     /// blocked the caller, the answer is the one a name that does not exist gets (`unknown_reference`, the same
     /// message), so nothing tells the caller of the block; when the caller blocked `other`, a `conflict` says so.
     /// Commands that name people run it before any other check about the person named.
+    /// `write`, which stores something between the caller and `other` and checks again for a block inside its own
+    /// transaction (a block saved after `checkNoBlock` looked, by a request at the same moment): refused then as
+    /// `checkNoBlock` refuses that block, so a block and a request racing it never leave the request behind.
+    func checkingNoBlock<Value>(callerID: String, other: User, name: String, field: String, _ write: () async throws -> Value) async throws -> Value {
+        do {
+            return try await write()
+        } catch let error as PlacesError where error.cause == .blocked {
+            try await checkNoBlock(callerID: callerID, other: other, name: name, field: field)
+            throw PlacesError(.conflict, "a block between you changed while this was saved; try again", field: field)
+        }
+    }
+
     func checkNoBlock(callerID: String, other: User, name: String, field: String) async throws {
         let block = try await blocks(between: callerID, other.id)
         if block.secondBlocksFirst {

@@ -20,6 +20,7 @@ extension PostgresGroupRepository {
 
     public func insertFriendRequest(from: String, to: String, now: Date, notifications: [UserNotification]) async throws {
         try await database.write { connection in
+            try await PostgresAccountRepository.refuseBlock(between: from, to, on: connection, database: database)
             // One row per pair whichever way round (the pair's unique index): a request racing another, either way,
             // waits for it and then stores nothing.
             let stored = try await connection.execute(

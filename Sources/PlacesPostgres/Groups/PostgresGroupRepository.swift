@@ -91,6 +91,7 @@ public struct PostgresGroupRepository: GroupRepository {
         async throws
     {
         try await database.write { connection in
+            try await PostgresAccountRepository.refuseBlock(between: inviterID, inviteeID, on: connection, database: database)
             // An invitation racing another to the same person waits for it and then stores nothing.
             let stored = try await connection.execute(
                 """

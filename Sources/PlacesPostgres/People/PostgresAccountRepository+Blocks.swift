@@ -5,6 +5,11 @@ import PostgresNIO
 extension PostgresAccountRepository {
     public func block(blockerID: String, blockedID: String, now: Date) async throws {
         try await database.write { connection in
+            // Waits for a request or an invitation between the two being stored (`refuseBlock`), so the deletes below see it.
+            try await connection.execute(
+                "SELECT id FROM user_account WHERE id = ANY(\([blockerID, blockedID])) ORDER BY id FOR NO KEY UPDATE",
+                logger: database.logger
+            )
             try await connection.execute(
                 """
                 INSERT INTO user_block (blocker_id, blocked_id, created_at) VALUES (\(blockerID), \(blockedID), \(Timestamp.text(now)))
@@ -27,6 +32,24 @@ extension PostgresAccountRepository {
                 logger: database.logger
             )
         }
+    }
+
+    /// Refuses (cause `blocked`) storing something between `first` and `second` when either blocks the other; their
+    /// accounts' rows stay share-locked until the transaction ends, so a block being saved (which locks them for
+    /// update) either waits for this one and then deletes what it stored, or is seen here.
+    static func refuseBlock(between first: String, _ second: String, on connection: PostgresConnection, database: PostgresPlacesDatabase) async throws {
+        try await connection.execute(
+            "SELECT id FROM user_account WHERE id = ANY(\([first, second])) ORDER BY id FOR SHARE",
+            logger: database.logger
+        )
+        let blocks = try await connection.execute(
+            """
+            SELECT 1 FROM user_block
+            WHERE (blocker_id = \(first) AND blocked_id = \(second)) OR (blocker_id = \(second) AND blocked_id = \(first))
+            """,
+            logger: database.logger
+        )
+        if blocks > 0 { throw PlacesError(.conflict, "a block stands between the two", cause: .blocked) }
     }
 
     public func unblock(blockerID: String, blockedID: String) async throws {

@@ -21,6 +21,12 @@ extension SQLiteGroupRepository {
 
     public func insertFriendRequest(from: String, to: String, now: Date, notifications: [UserNotification]) async throws {
         try await database.write { db in
+            if try db.exists(
+                "SELECT 1 FROM user_block WHERE (blocker_id = ? AND blocked_id = ?) OR (blocker_id = ? AND blocked_id = ?)",
+                arguments: [from, to, to, from]
+            ) {
+                throw PlacesError(.conflict, "a block stands between the two", cause: .blocked)
+            }
             if try db.exists("SELECT 1 FROM friendship WHERE \(SQLiteGroupRepository.pairCondition)", arguments: [from, to, to, from]) {
                 throw PlacesError(.conflict, "there is already a request or a friendship between you", field: "username")
             }

@@ -70,6 +70,12 @@ public struct SQLiteGroupRepository: GroupRepository {
         async throws
     {
         try await database.write { db in
+            if try db.exists(
+                "SELECT 1 FROM user_block WHERE (blocker_id = ? AND blocked_id = ?) OR (blocker_id = ? AND blocked_id = ?)",
+                arguments: [inviterID, inviteeID, inviteeID, inviterID]
+            ) {
+                throw PlacesError(.conflict, "a block stands between the two", cause: .blocked)
+            }
             if try db.exists("SELECT 1 FROM group_invitation WHERE group_id = ? AND invitee_id = ?", arguments: [groupID, inviteeID]) {
                 throw PlacesError(.conflict, "that person already has an invitation to this group", field: "username")
             }
