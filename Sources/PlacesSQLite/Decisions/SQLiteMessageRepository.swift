@@ -11,16 +11,8 @@ public struct SQLiteMessageRepository: MessageRepository {
             guard try db.exists("SELECT 1 FROM decision WHERE id = ? AND status = 'active'", arguments: [message.decisionId]) else {
                 return .decisionEnded
             }
-            // The `allowed`-th newest message in the window, when there is one, is the oldest that reaches the bound.
-            if let oldest = try String.fetchOne(
-                db,
-                sql: """
-                    SELECT created_at FROM decision_message WHERE author_id = ? AND created_at >= ?
-                    ORDER BY created_at DESC LIMIT 1 OFFSET ?
-                    """,
-                arguments: [message.authorId, Timestamp.text(limit.since), max(limit.allowed - 1, 0)]
-            ) {
-                return .tooMany(oldestCounted: Timestamp.date(oldest) ?? limit.since)
+            if let oldest = try limit.oldestCounted(in: "decision_message", where: "author_id", is: message.authorId, db) {
+                return .tooMany(oldestCounted: oldest)
             }
             try db.execute(
                 sql: "INSERT INTO decision_message (id, decision_id, author_id, text, created_at) VALUES (?, ?, ?, ?, ?)",
