@@ -5,6 +5,8 @@ import Foundation
 public struct PlacesServices: Sendable {
     /// Places, nearby queries, search, favourites and ratings.
     public var places: PlaceService
+    /// Photos of places and people's pictures.
+    public var photos: PhotoService
     /// Accounts, sessions and settings.
     public var accounts: AccountService
     /// Friends and groups.
@@ -38,9 +40,11 @@ public struct PlacesServices: Sendable {
         report: @escaping @Sendable (String, any Error) -> Void = { _, _ in }
     ) {
         places = PlaceService(repository: repositories.places, index: PlaceIndex(), clock: clock, limits: limits)
+        photos = PhotoService(repository: repositories.photos, places: places, limits: limits, clock: clock)
         accounts = AccountService(
             repository: repositories.accounts,
             messages: repositories.messages,
+            photos: repositories.photos,
             hasher: hasher,
             throttle: LoginThrottle(repository: repositories.throttle, policy: throttle),
             hashing: hashing,
@@ -89,6 +93,8 @@ public struct PlacesServices: Sendable {
     @PublicInit
     public struct Repositories: Sendable {
         public var places: any PlaceRepository
+        /// Photos and their bytes.
+        public var photos: any PhotoRepository
         public var accounts: any AccountRepository
         public var groups: any GroupRepository
         public var collections: any CollectionRepository

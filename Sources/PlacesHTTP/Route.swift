@@ -124,7 +124,8 @@ struct Route: Sendable {
     ) -> [Route] {
         OperationsController(services: services, metrics: metrics, readyWithin: readyWithin).routes
             + AccountController(accounts: services.accounts, places: services.places).routes
-            + PlaceController(service: services.places, accounts: services.accounts).routes
+            + PlaceController(service: services.places, accounts: services.accounts, photos: services.photos).routes
+            + PhotoController(photos: services.photos, chunkDeadline: .seconds(3)).routes
             + GroupController(groups: services.groups).routes
             + CollectionController(collections: services.collections).routes
             + DecisionController(decisions: services.decisions).routes

@@ -18,4 +18,22 @@ enum CopyText {
             }
         }
     }
+
+    /// Bytes as a `bytea` field of COPY's text format: `\\x` and two hex digits a byte (the backslash escaped).
+    static func writeBytes(_ bytes: [UInt8], into buffer: inout ByteBuffer) {
+        buffer.writeStaticString("\\\\x")
+        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: 2 * bytes.count) { target in
+            let digits: StaticString = "0123456789abcdef"
+            digits.withUTF8Buffer { digits in
+                bytes.withUnsafeBufferPointer { source in
+                    for index in source.indices {
+                        let byte = source[index]
+                        target[2 * index] = digits[Int(byte >> 4)]
+                        target[2 * index + 1] = digits[Int(byte & 0x0F)]
+                    }
+                }
+            }
+            return 2 * bytes.count
+        }
+    }
 }

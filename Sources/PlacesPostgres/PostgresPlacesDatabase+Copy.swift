@@ -18,12 +18,16 @@ extension PostgresPlacesDatabase: CopySource {
                     logger: logger
                 )
                 var batch: [[StoredValue]] = []
+                var bytes = 0
                 batch.reserveCapacity(DatabaseCopy.batchSize)
                 for try await row in rows {
-                    batch.append(try PostgresCopiedRows.values(of: row, in: table))
-                    if batch.count == DatabaseCopy.batchSize {
+                    let values = try PostgresCopiedRows.values(of: row, in: table)
+                    batch.append(values)
+                    bytes += values.reduce(0) { $0 + $1.size }
+                    if DatabaseCopy.isFull(rows: batch.count, bytes: bytes) {
                         try await deliver(table, batch)
                         batch.removeAll(keepingCapacity: true)
+                        bytes = 0
                     }
                 }
                 if !batch.isEmpty { try await deliver(table, batch) }
@@ -109,6 +113,7 @@ private enum PostgresCopiedRows {
             case .integer: values.append(try cell.decode(Int64?.self).map(StoredValue.integer) ?? .null)
             case .real: values.append(try cell.decode(Double?.self).map(StoredValue.real) ?? .null)
             case .bool: values.append(try cell.decode(Bool?.self).map(StoredValue.bool) ?? .null)
+            case .bytes: values.append(try cell.decode(Data?.self).map { StoredValue.bytes([UInt8]($0)) } ?? .null)
             }
         }
         return values
@@ -135,6 +140,7 @@ private enum PostgresCopiedRows {
             case .real(let number): buffer.writeString(String(number))
             case .bool(let flag): buffer.writeStaticString(flag ? "t" : "f")
             case .text(let text): CopyText.writeEscaped(text, into: &buffer)
+            case .bytes(let bytes): CopyText.writeBytes(bytes, into: &buffer)
             }
         }
         buffer.writeInteger(UInt8(ascii: "\n"))

@@ -785,6 +785,54 @@ extension PostgresPlacesDatabase {
                 "ALTER TABLE decision ADD COLUMN meet_without \(text)",
             ]
         ),
+        Migration(
+            version: 13,
+            name: "photos",
+            statements: [
+                // Photos' bytes, stored once per content (the SHA-256 of the cleaned bytes, in hex), in chunks of
+                // 256 KiB, so that serving one holds a chunk in memory at a time; they go with their last photo. The
+                // chunks are stored without compression (pictures do not compress).
+                """
+                CREATE TABLE photo_content (
+                    hash \(text) PRIMARY KEY,
+                    byte_count INTEGER NOT NULL,
+                    chunk_count INTEGER NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE photo_chunk (
+                    hash \(text) NOT NULL REFERENCES photo_content (hash) ON DELETE CASCADE,
+                    seq INTEGER NOT NULL,
+                    bytes BYTEA NOT NULL,
+                    PRIMARY KEY (hash, seq)
+                )
+                """,
+                "ALTER TABLE photo_chunk ALTER COLUMN bytes SET STORAGE EXTERNAL",
+                // A photo of a place (place_id) or a person's picture (no place; user_account.picture_id names it).
+                """
+                CREATE TABLE photo (
+                    id \(text) PRIMARY KEY,
+                    place_id \(text) REFERENCES place (id) ON DELETE CASCADE,
+                    user_id \(text) NOT NULL REFERENCES user_account (id) ON DELETE CASCADE,
+                    hash \(text) NOT NULL REFERENCES photo_content (hash),
+                    format \(text) NOT NULL,
+                    width INTEGER NOT NULL,
+                    height INTEGER NOT NULL,
+                    byte_count INTEGER NOT NULL,
+                    caption \(text),
+                    created_at \(text) NOT NULL
+                )
+                """,
+                // A place's photos newest first; a person's in the window of the daily bound; a content's users.
+                "CREATE INDEX photo_place ON photo (place_id, created_at, id) WHERE place_id IS NOT NULL",
+                "CREATE INDEX photo_user ON photo (user_id, created_at)",
+                "CREATE INDEX photo_hash ON photo (hash)",
+                // What lists show of a place's photos, kept in the place's row (a photo change is a place change).
+                "ALTER TABLE place ADD COLUMN photo_count INTEGER NOT NULL DEFAULT 0",
+                "ALTER TABLE place ADD COLUMN cover_photo_id \(text)",
+                "ALTER TABLE user_account ADD COLUMN picture_id \(text)",
+            ]
+        ),
     ]
 
     /// The lock that makes instances starting together migrate once (any number, the same for every release).

@@ -5,6 +5,7 @@ extension PostgresPlacesDatabase {
     public var repositories: PlacesServices.Repositories {
         PlacesServices.Repositories(
             places: places,
+            photos: photos,
             accounts: accounts,
             groups: groups,
             collections: collections,

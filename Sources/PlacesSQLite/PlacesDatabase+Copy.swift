@@ -17,7 +17,8 @@ extension PlacesDatabase: CopySource {
                 while true {
                     let rows = try await snapshot.read { [after] db in try CopiedRows.page(of: table, after: after, db) }
                     if !rows.isEmpty { try await deliver(table, rows) }
-                    guard rows.count == DatabaseCopy.batchSize, let last = rows.last else { break }
+                    guard DatabaseCopy.isFull(rows: rows.count, bytes: rows.joined().reduce(0) { $0 + $1.size }), let last = rows.last
+                    else { break }
                     after = CopiedRows.key(of: last, in: table)
                 }
             }
@@ -89,7 +90,8 @@ private struct SQLiteCopySink: CopySink {
 
 /// How copied rows are read from and written to SQLite.
 private enum CopiedRows {
-    /// Up to a batch of `table`'s rows after the key `after` (from the start when nil), in primary-key order.
+    /// Up to a batch of `table`'s rows after the key `after` (from the start when nil), in primary-key order: at most
+    /// `DatabaseCopy.batchSize` rows, ending with the one that reaches `DatabaseCopy.batchBytes`.
     static func page(of table: CopiedTable, after: [StoredValue]?, _ db: Database) throws -> [[StoredValue]] {
         let columns = table.columnNames.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
         let key = table.primaryKey.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
@@ -102,8 +104,12 @@ private enum CopiedRows {
         sql += " ORDER BY \(key) LIMIT \(DatabaseCopy.batchSize)"
         let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         var rows: [[StoredValue]] = []
+        var bytes = 0
         while let row = try cursor.next() {
-            rows.append(table.columns.indices.map { storedValue(row[$0] as DatabaseValue, kind: table.columns[$0].kind) })
+            let values = table.columns.indices.map { storedValue(row[$0] as DatabaseValue, kind: table.columns[$0].kind) }
+            rows.append(values)
+            bytes += values.reduce(0) { $0 + $1.size }
+            if DatabaseCopy.isFull(rows: rows.count, bytes: bytes) { break }
         }
         return rows
     }
@@ -120,11 +126,13 @@ private enum CopiedRows {
         case (.int64(let number), .bool): .bool(number != 0)
         case (.int64(let number), .real): .real(Double(number))
         case (.int64(let number), .text): .text(String(number))
-        case (.int64(let number), .integer): .integer(number)
+        case (.int64(let number), .integer), (.int64(let number), .bytes): .integer(number)
         case (.double(let number), .integer): .integer(Int64(number))
         case (.double(let number), .text): .text(String(number))
         case (.double(let number), _): .real(number)
+        case (.string(let text), .bytes): .bytes(Array(text.utf8))
         case (.string(let text), _): .text(text)
+        case (.blob(let data), .bytes): .bytes([UInt8](data))
         case (.blob(let data), _): .text(String(decoding: data, as: UTF8.self))
         }
     }
@@ -137,6 +145,7 @@ private enum CopiedRows {
         case .real(let number): number.databaseValue
         case .text(let text): text.databaseValue
         case .bool(let flag): (flag ? 1 : 0).databaseValue
+        case .bytes(let bytes): Data(bytes).databaseValue
         }
     }
 

@@ -576,6 +576,46 @@ extension PlacesDatabase {
                     """
             )
         }
+        migrator.registerMigration("v18-photos") { db in
+            try db.execute(
+                sql: """
+                    -- Photos' bytes, stored once per content (the SHA-256 of the cleaned bytes, in hex), in chunks of
+                    -- 256 KiB, so that serving one holds a chunk in memory at a time; they go with their last photo.
+                    CREATE TABLE photo_content (
+                        hash TEXT PRIMARY KEY NOT NULL,
+                        byte_count INTEGER NOT NULL,
+                        chunk_count INTEGER NOT NULL
+                    ) WITHOUT ROWID;
+                    CREATE TABLE photo_chunk (
+                        hash TEXT NOT NULL REFERENCES photo_content (hash) ON DELETE CASCADE,
+                        seq INTEGER NOT NULL,
+                        bytes BLOB NOT NULL,
+                        PRIMARY KEY (hash, seq)
+                    );
+                    -- A photo of a place (place_id) or a person's picture (no place; user_account.picture_id names it).
+                    CREATE TABLE photo (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        place_id TEXT REFERENCES place (id) ON DELETE CASCADE,
+                        user_id TEXT NOT NULL REFERENCES user_account (id) ON DELETE CASCADE,
+                        hash TEXT NOT NULL REFERENCES photo_content (hash),
+                        format TEXT NOT NULL,
+                        width INTEGER NOT NULL,
+                        height INTEGER NOT NULL,
+                        byte_count INTEGER NOT NULL,
+                        caption TEXT,
+                        created_at TEXT NOT NULL
+                    );
+                    -- A place's photos newest first; a person's in the window of the daily bound; a content's users.
+                    CREATE INDEX photo_place ON photo (place_id, created_at, id) WHERE place_id IS NOT NULL;
+                    CREATE INDEX photo_user ON photo (user_id, created_at);
+                    CREATE INDEX photo_hash ON photo (hash);
+                    -- What lists show of a place's photos, kept in the place's row (a photo change is a place change).
+                    ALTER TABLE place ADD COLUMN photo_count INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE place ADD COLUMN cover_photo_id TEXT;
+                    ALTER TABLE user_account ADD COLUMN picture_id TEXT;
+                    """
+            )
+        }
         return migrator
     }
 }

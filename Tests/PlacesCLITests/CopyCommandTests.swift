@@ -53,6 +53,7 @@ struct CopyCommandTests {
                     #expect(answer.users == answers[0].users, "user search on \(engine)")
                     #expect(answer.caller == answers[0].caller, "the session on \(engine)")
                     #expect(answer.notifications == answers[0].notifications, "notifications on \(engine)")
+                    #expect(answer.photos == answers[0].photos && answer.photoBytes == answers[0].photoBytes, "photos on \(engine)")
                 }
             }
         }
@@ -105,6 +106,43 @@ struct CopyCommandTests {
         }
     }
 
+    /// Photos' chunks move in batches bounded by bytes (a thousand 256 KiB chunks would be 256 MiB at once), from
+    /// SQLite and from PostgreSQL, and arrive whole.
+    @Test func photoBytesMoveInBatchesBoundedByBytes() async throws {
+        try await withFolder { folder in
+            let source = try PlacesDatabase(path: folder.appendingPathComponent("photos.sqlite").path)
+            try await source.places.seed([CopyWorld.place("lx-1", "Café Lumière")])
+            let ana = try await CopyWorld.services(.sqlite(source, path: "photos")).accounts.register(
+                Registration(username: "ana", password: "a long password", profile: ProfilePatch(email: .set("ana@example.com"))),
+                clientAddress: "test"
+            )
+            // Twelve contents of four chunks each (the repository stores what the service cleaned; any bytes do here).
+            for number in 0..<12 {
+                let content = PhotoContent([UInt8(number)] + [UInt8](repeating: UInt8(number), count: 4 * PhotoContent.chunkSize - 1))
+                let photo = Photo(
+                    id: "ph-\(number)", placeID: "lx-1", userID: ana.id, username: "ana", format: .png, width: 1, height: 1,
+                    byteCount: content.bytes.count, contentHash: content.hash, caption: nil, createdAt: CopyWorld.now
+                )
+                let rules = PhotoRules(perPlace: 100, window: WindowLimit(allowed: 100, since: CopyWorld.now.addingTimeInterval(-60)))
+                #expect(try await source.photos.add(photo, content: content, rules: rules) == .added)
+            }
+            let fromSQLite = BatchRecorder(source: source)
+            try await withPostgres { postgres in
+                _ = try await DatabaseCopy.copy(from: fromSQLite, to: postgres, replacing: false)
+                let back = try PlacesDatabase(path: folder.appendingPathComponent("back.sqlite").path)
+                let fromPostgres = BatchRecorder(source: postgres)
+                _ = try await DatabaseCopy.copy(from: fromPostgres, to: back, replacing: false)
+                #expect(try await CopyWorld.rows(of: back) == CopyWorld.rows(of: source))
+                for recorder in [fromSQLite, fromPostgres] {
+                    let batches = recorder.batches.withLock { $0 }.filter { $0.table == "photo_chunk" }
+                    #expect(batches.map(\.rows).reduce(0, +) == 48)
+                    #expect(batches.count >= 2, "48 chunks of 256 KiB: 12 MiB, in batches of at most about 8 MiB")
+                    #expect(batches.allSatisfy { $0.bytes <= DatabaseCopy.batchBytes + PhotoContent.chunkSize + 1_024 })
+                }
+            }
+        }
+    }
+
     /// Every table and column of both engines' schemas is copied or left out on purpose, so a later migration that
     /// forgets the copy fails here.
     @Test func everyColumnOfBothEnginesIsCopiedOrLeftOutOnPurpose() async throws {
@@ -115,7 +153,7 @@ struct CopyCommandTests {
                 let columns = try await postgres.tableColumns()
                 #expect(DatabaseCopy.uncovered(columns) == [])
             }
-            #expect(DatabaseCopy.uncovered(["photo": ["id"], "place": ["id", "mood"]]) == ["photo.id", "place.mood"])
+            #expect(DatabaseCopy.uncovered(["postcard": ["id"], "place": ["id", "mood"]]) == ["place.mood", "postcard.id"])
         }
     }
 
@@ -158,10 +196,26 @@ struct BrokenSource: CopySource {
             "id": .text("new-1"), "kind": .text("gem"), "name": .text("New"), "description": .text(""), "latitude": .real(1),
             "longitude": .real(2), "tags": .text("[]"), "created_at": .text("2026-11-20T12:00:00Z"),
             "updated_at": .text("2026-11-20T12:00:00Z"), "revision": .integer(1), "rating_count": .integer(0), "rating_sum": .integer(0),
+            "photo_count": .integer(0),
         ]
         for (name, value) in values { row[try #require(place.position(of: name))] = value }
         try await deliver(place, [row])
         throw Broke()
+    }
+}
+
+/// A source that notes the batches it hands on: each one's table, rows and bytes.
+final class BatchRecorder: CopySource, Sendable {
+    let source: any CopySource
+    let batches = Mutex<[(table: String, rows: Int, bytes: Int)]>([])
+
+    init(source: any CopySource) { self.source = source }
+
+    func readCopy(_ deliver: @escaping @Sendable (CopiedTable, [[StoredValue]]) async throws -> Void) async throws -> Int64 {
+        try await source.readCopy { [self] table, rows in
+            self.batches.withLock { $0.append((table.name, rows.count, rows.joined().reduce(0) { $0 + $1.size })) }
+            try await deliver(table, rows)
+        }
     }
 }
 
@@ -279,6 +333,12 @@ struct Story {
         )
         try await services.places.favorite(placeID: "lx-1", user: ana)
         try await services.places.favorite(placeID: added.id, user: ben)
+        // Photos: one of two chunks, one shown by two photos (its bytes stored once), and a picture.
+        let big = PhotoUpload(bytes: TestImages.png(width: 300, height: 300), mediaType: "image/png", caption: "Terrace")
+        _ = try await services.photos.add(big, toPlace: "lx-1", by: ana)
+        _ = try await services.photos.add(PhotoUpload(bytes: TestImages.jpeg(gps: true), mediaType: "image/jpeg"), toPlace: "lx-2", by: ben)
+        _ = try await services.photos.add(PhotoUpload(bytes: TestImages.jpeg(gps: true), mediaType: "image/jpeg"), toPlace: added.id, by: ana)
+        _ = try await services.photos.setPicture(PhotoUpload(bytes: TestImages.webp(), mediaType: "image/webp"), of: ben)
         _ = try await services.places.rate(placeID: "lx-2", user: ana, RatePlace(stars: 4, review: "Good petiscos"))
         _ = try await services.places.rate(placeID: "lx-2", user: ben, RatePlace(stars: 5, review: nil))
 
@@ -336,10 +396,18 @@ struct Story {
         var users: String
         var caller: String
         var notifications: String
+        /// A place's photos, and the bytes served for the first.
+        var photos: String
+        var photoBytes: [UInt8]
     }
 
     static func answers(_ services: PlacesServices, _ story: Story) async throws -> Answers {
         let search = try PlaceSearchQuery.parse(q: "cafe", lat: nil, lon: nil, radius: nil, page: PageRequest())
+        let photos = try await services.photos.photos(ofPlace: "lx-1", page: PageRequest())
+        let first = try await services.photos.photoToServe(id: try #require(photos.items.first).id)
+        var photoBytes: [UInt8] = []
+        for index in 0..<first.chunkCount { photoBytes += try await services.photos.chunk(of: first, index: index) }
+        #expect(first.chunkCount == 2 && photoBytes.count == first.photo.byteCount)
         return Answers(
             nearby: try await services.places.nearbyLoadingIndex(try NearbyQuery(center: CopyWorld.lisbon, radiusMiles: 5)),
             search: try json(try await services.places.search(search)),
@@ -349,7 +417,9 @@ struct Story {
             ],
             users: try json(try await services.accounts.searchUsers("sousa", page: PageRequest())),
             caller: try await services.accounts.authenticate(token: story.token).user.id,
-            notifications: try json(try await services.notifications.list(recipientID: story.ben.id, page: PageRequest()))
+            notifications: try json(try await services.notifications.list(recipientID: story.ben.id, page: PageRequest())),
+            photos: try json(photos),
+            photoBytes: photoBytes
         )
     }
 

@@ -44,6 +44,10 @@ import Testing
             summary.priceLevel = Bool.random(using: &random) ? Int.random(in: 1...4, using: &random) : nil
             let ratings = Bool.random(using: &random) ? 0 : Int.random(in: 1...100_000, using: &random)
             summary.rating = RatingAggregate(count: ratings, sum: Int.random(in: ratings...5 * ratings, using: &random))
+            if Bool.random(using: &random) {
+                summary.photoCount = Int.random(in: 1...40, using: &random)
+                summary.coverPhotoID = Photo.makeID()
+            }
             return NearbyPlace(
                 summary: summary,
                 distanceMeters: abs(number(&random)),
@@ -180,6 +184,8 @@ struct ReferencePlace: Codable, Equatable {
     var ratingCount: Int
     var score: Double
     var openStatus: OpenStatus?
+    var photoCount: Int?
+    var coverPhotoURL: String?
 
     init(_ place: NearbyPlace) {
         let summary = place.summary
@@ -199,5 +205,7 @@ struct ReferencePlace: Codable, Equatable {
         ratingCount = summary.rating.count
         score = summary.rating.score
         openStatus = place.openStatus
+        photoCount = summary.photoCount > 0 ? summary.photoCount : nil
+        coverPhotoURL = summary.coverPhotoID.map { "/v1/photos/\($0)" }
     }
 }

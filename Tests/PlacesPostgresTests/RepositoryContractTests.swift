@@ -20,6 +20,7 @@ struct PostgresContract {
     @Test(arguments: cases("groups")) func groups(_ contractCase: ContractCase) async throws { try await contractCase.run(Self.factory) }
     @Test(arguments: cases("collections")) func collections(_ contractCase: ContractCase) async throws { try await contractCase.run(Self.factory) }
     @Test(arguments: cases("decisions")) func decisions(_ contractCase: ContractCase) async throws { try await contractCase.run(Self.factory) }
+    @Test(arguments: cases("photos")) func photos(_ contractCase: ContractCase) async throws { try await contractCase.run(Self.factory) }
     @Test(arguments: cases("messages")) func messages(_ contractCase: ContractCase) async throws { try await contractCase.run(Self.factory) }
     @Test(arguments: cases("notifications")) func notifications(_ contractCase: ContractCase) async throws {
         try await contractCase.run(Self.factory)
@@ -30,7 +31,7 @@ struct PostgresContract {
 
     /// Every case belongs to one of the protocols above, so none is left out.
     @Test func everyCaseRuns() {
-        let known: Set = ["places", "accounts", "groups", "collections", "decisions", "messages", "notifications", "throttle", "leases", "live"]
+        let known: Set = ["places", "accounts", "groups", "collections", "decisions", "messages", "photos", "notifications", "throttle", "leases", "live"]
         #expect(RepositoryContract.cases.filter { !known.contains($0.repository) }.map(\.description) == [])
     }
 }

@@ -43,6 +43,7 @@ struct SQLiteStore: RepositoryStore {
     let folder: URL?
 
     var places: any PlaceRepository { database.places }
+    var photos: any PhotoRepository { database.photos }
     var accounts: any AccountRepository { database.accounts }
     var groups: any GroupRepository { database.groups }
     var collections: any CollectionRepository { database.collections }

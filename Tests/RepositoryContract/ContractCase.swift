@@ -41,7 +41,7 @@ public enum RepositoryContract {
     public static var cases: [ContractCase] {
         PlaceRepositoryContract.cases + ChangeFeedContract.cases + AccountRepositoryContract.cases + GroupRepositoryContract.cases
             + CollectionRepositoryContract.cases + DecisionRepositoryContract.cases + MessageRepositoryContract.cases
-            + NotificationRepositoryContract.cases
+            + NotificationRepositoryContract.cases + PhotoRepositoryContract.cases
             + ConcurrentWritesContract.cases + FailedWritesContract.cases + ThrottleRepositoryContract.cases + LeaseRepositoryContract.cases
             + LiveRepositoryContract.cases
     }

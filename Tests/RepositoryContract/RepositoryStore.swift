@@ -7,6 +7,8 @@ import PlacesCore
 public protocol RepositoryStore: Sendable {
     /// Places, their ratings, favourites, seeds and the change feed.
     var places: any PlaceRepository { get }
+    /// Photos and their bytes.
+    var photos: any PhotoRepository { get }
     /// Accounts, sessions and settings.
     var accounts: any AccountRepository { get }
     /// Friendships, groups, members and invitations.

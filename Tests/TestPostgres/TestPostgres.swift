@@ -69,6 +69,7 @@ public struct PostgresStore: RepositoryStore {
     public init(database: PostgresPlacesDatabase) { self.database = database }
 
     public var places: any PlaceRepository { database.places }
+    public var photos: any PhotoRepository { database.photos }
     public var accounts: any AccountRepository { database.accounts }
     public var groups: any GroupRepository { database.groups }
     public var collections: any CollectionRepository { database.collections }

@@ -31,7 +31,7 @@ import urllib.error, urllib.request
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(root, "Tests", "tools"))
 sys.dont_write_bytecode = True  # no __pycache__ left beside the shared modules
-import places_server
+import gps_jpeg, places_server
 from private_postgres import PASSWORD as POSTGRES_PASSWORD, PrivatePostgres, free_port, postgres_bin
 
 NGINX_TEMPLATE = os.path.join(root, "Tests", "cluster", "nginx.conf")
@@ -943,7 +943,7 @@ def run(cluster, rng, started):
         notes.append(f"the {MEMBERS} simultaneous ballots were served by " + ", ".join(
             f"{instance.name}: {served.count(f'127.0.0.1:{instance.port}')}" for instance in cluster.instances))
     running = [instance for instance in cluster.instances if instance.running]
-    with Timed("checks: writes, /ready, nearby and clusters on each instance, decisions and notifications, throttle, gzip, cache"):
+    with Timed("checks: writes, /ready, nearby and clusters on each instance, decisions and notifications, throttle, gzip, cache, photos"):
         check_writes(cluster.database, cluster.nginx, load, writer_names)
         check_ready(running)
         check_nearby(cluster.database, running, rng)
@@ -953,11 +953,68 @@ def run(cluster, rng, started):
         check_throttle(cluster.nginx)
         check_compression_and_tags(cluster.nginx)
         check_map_cache(cluster.nginx)
+        check_photos(cluster.nginx.base, running, writer_tokens[0])
         check_secrets(cluster.instances)
     with Timed("the database frozen (SIGSTOP) while requests are in flight, then thawed"):
         frozen_database(cluster, writer_tokens[0])
     with Timed("SIGTERM to every instance with a live stream open on each"):
         stop_with_streams_open(cluster, writer_tokens[0])
+
+
+def upload(base, path, body, token, content_type="image/jpeg"):
+    """POSTs the bytes `body` as they are: the status and the JSON answer."""
+    request = urllib.request.Request(base + path, method="POST", data=body)
+    request.add_header("Content-Type", content_type)
+    request.add_header("Authorization", "Bearer " + token)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, parsed(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, parsed(error.read())
+
+
+def fetch(base, path):
+    """GET `path`: the status, the body's bytes and the headers."""
+    try:
+        with urllib.request.urlopen(base + path, timeout=30) as response:
+            return response.status, response.read(), response.headers
+    except urllib.error.HTTPError as error:
+        return error.code, error.read(), error.headers
+
+
+def check_photos(base, instances, token):
+    """A 2 MiB photo with a GPS position uploaded through nginx (over its 1 MiB default: the photo routes' own bound
+    lets it through) and one straight to the first instance: every instance serves each the same cleaned bytes, with
+    no location in them, and nearby on every instance shows the place's count and cover."""
+    photo = gps_jpeg.jpeg(size=2 * 1024 * 1024)
+    status, through_nginx = upload(base, "/v1/places/sf-vulcan-street-steps/photos?caption=cluster", photo, token)
+    if status != 201:
+        fail(f"a 2 MiB photo through nginx answered {status}: {through_nginx}")
+        return
+    status, direct = upload(instances[0].base, "/v1/places/sf-vulcan-street-steps/photos", gps_jpeg.jpeg(orientation=3), token)
+    if status != 201:
+        fail(f"a photo sent to instance {instances[0].name} answered {status}: {direct}")
+        return
+    for added in (through_nginx, direct):
+        bodies = set()
+        for instance in instances:
+            code, body, headers = fetch(instance.base, added["url"])
+            if code != 200 or headers.get("Content-Type") != "image/jpeg":
+                fail(f"{added['url']} on instance {instance.name} answered {code} {headers.get('Content-Type')}")
+                continue
+            leaked = [marker for marker in gps_jpeg.location_markers if marker in body]
+            if leaked or len(body) != added["bytes"]:
+                fail(f"{added['url']} on instance {instance.name}: {len(body)} bytes (stored {added['bytes']}), location left: {leaked}")
+            bodies.add(body)
+        if len(bodies) > 1:
+            fail(f"the instances serve different bytes for {added['url']}")
+    for instance in instances:
+        code, answer, _ = send(instance.base, "GET", "/v1/places/nearby?lat=37.7626&lon=-122.4393&radius=0.5&limit=50")
+        steps = next((place for place in (answer or {}).get("places", []) if place["id"] == "sf-vulcan-street-steps"), None)
+        if code != 200 or not steps or steps.get("photoCount", 0) < 2 or steps.get("coverPhotoURL") != direct["url"]:
+            fail(f"nearby on instance {instance.name} shows the steps without their photos: {steps}")
+    notes.append(f"a 2 MiB photo through nginx and one to instance {instances[0].name}: each served alike by all "
+                 f"{len(instances)} instances ({through_nginx['bytes']} and {direct['bytes']} bytes once cleaned), no location left")
 
 
 STOPS_WITHIN = 10  # seconds: SIGTERM with a stream open ends an instance (graceful shutdown ends its streams)

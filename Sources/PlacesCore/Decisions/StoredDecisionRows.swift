@@ -31,13 +31,19 @@ public enum StoredDecisionRows {
     }
 
     /// The people the decision `id` names, by id, from their JSON list of [id, username, display name, bio, city,
-    /// avatar URL]: the public columns, some of them null.
+    /// avatar URL, picture id]: the public columns, some of them null.
     public static func people(namedBy id: String, from text: String) throws -> [String: PublicUser] {
         let people = try StoredJSON.value([[String?]].self, from: text).map { fields in
-            guard fields.count == 6, let userID = fields[0], let username = fields[1] else {
+            guard fields.count == 7, let userID = fields[0], let username = fields[1] else {
                 throw PlacesError(.internalError, "a person named by decision '\(id)' is unreadable")
             }
-            let profile = User.Profile(displayName: fields[2], bio: fields[3], city: fields[4], avatarURL: fields[5])
+            let profile = User.Profile(
+                displayName: fields[2],
+                bio: fields[3],
+                city: fields[4],
+                avatarURL: fields[5],
+                pictureURL: fields[6].map(Photo.url(id:))
+            )
             return PublicUser(id: userID, username: username, profile: profile)
         }
         return Dictionary(people.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })

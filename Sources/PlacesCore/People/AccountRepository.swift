@@ -114,4 +114,6 @@ public struct AccountExport: Sendable, Encodable {
     public var blocked: [BlockedUser] = []
     /// Their status, expired or not, when they set one.
     public var status: UserStatus?
+    /// The photos they added and their picture, oldest first.
+    public var photos: [Photo] = []
 }

@@ -11,6 +11,8 @@ public struct AccountService: Sendable {
     let repository: any AccountRepository
     /// The conversations, for the messages an export lists.
     private let messages: any MessageRepository
+    /// Photos, for the export (nil where a test wires none).
+    private let photos: (any PhotoRepository)?
     private let hasher: any PasswordHasher
     private let throttle: LoginThrottle
     let clock: @Sendable () -> Date
@@ -23,6 +25,7 @@ public struct AccountService: Sendable {
     public init(
         repository: any AccountRepository,
         messages: any MessageRepository,
+        photos: (any PhotoRepository)? = nil,
         hasher: any PasswordHasher,
         throttle: LoginThrottle,
         hashing: HashingQueue = HashingQueue(),
@@ -31,6 +34,7 @@ public struct AccountService: Sendable {
     ) {
         self.repository = repository
         self.messages = messages
+        self.photos = photos
         self.hasher = QueuedPasswordHasher(hasher: hasher, queue: hashing)
         self.throttle = throttle
         self.sessionLifetime = sessionLifetime
@@ -203,6 +207,7 @@ public struct AccountService: Sendable {
             throw PlacesError.unauthorized("the account no longer exists")
         }
         export.messages = try await messages.messages(authorID: caller.user.id)
+        if let photos { export.photos = try await photos.photos(userID: caller.user.id) }
         return export
     }
 

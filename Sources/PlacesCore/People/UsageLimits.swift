@@ -2,10 +2,10 @@ import Foundation
 
 /// What one account can make, far above what a person does and far below what a script can do. Reaching a bound on
 /// things that stay (groups, collections, open decisions, pending requests) is 409 `limit_reached`; reaching the
-/// daily bound on new places, the bound on messages a minute, or a group's bound on alerts an hour, is 429
-/// `too_many_attempts` with `Retry-After`. By default: 100 groups, 200 collections, 50 open decisions, 200 places a
-/// day, 10 messages a minute, 10 alerts to a group an hour, 100 pending invitations and 100 pending friend requests;
-/// 30 days of quiet after a decline.
+/// daily bounds on new places and photos, the bound on messages a minute, or a group's bound on alerts an hour, is
+/// 429 `too_many_attempts` with `Retry-After`. By default: 100 groups, 200 collections, 50 open decisions, 200 places
+/// a day, 20 photos of one place and 100 photos a day, 10 messages a minute, 10 alerts to a group an hour, 100 pending
+/// invitations and 100 pending friend requests; 30 days of quiet after a decline.
 @PublicInit
 public struct UsageLimits: Sendable, Hashable {
     /// Groups one person belongs to (made or joined).
@@ -20,6 +20,10 @@ public struct UsageLimits: Sendable, Hashable {
     public var messagesPerMinute: Int = 10
     /// Alerts a group's admins send it in an hour, all admins together.
     public var alertsPerGroupPerHour: Int = 10
+    /// Photos one person has of one place.
+    public var photosPerPlace: Int = 20
+    /// Photos one person adds in 24 hours (of places, and pictures).
+    public var photosPerDay: Int = 100
     /// Pending group invitations one person has sent.
     public var pendingInvitationsSent: Int = 100
     /// Pending friend requests one person has sent.

@@ -29,8 +29,10 @@ public struct User: Sendable, Hashable, Identifiable {
         public var bio: String?
         /// Their home city (up to 100 characters).
         public var city: String?
-        /// An http(s) URL of their picture.
+        /// An http(s) URL of their picture, as they typed it.
         public var avatarURL: String?
+        /// The address of the picture they uploaded (`PUT /v1/me/picture`), served by Places; nil when none.
+        public var pictureURL: String? = nil
     }
 }
 
@@ -84,6 +86,8 @@ public struct OwnUser: Sendable, Hashable, Codable {
     public var bio: String?
     public var city: String?
     public var avatarURL: String?
+    /// The address of the picture they uploaded, when they did.
+    public var pictureURL: String?
     public var createdAt: Date
     public var updatedAt: Date
     /// Their status while it shows (`GET /v1/me` reads it; absent elsewhere).
@@ -99,6 +103,7 @@ public struct OwnUser: Sendable, Hashable, Codable {
         bio = user.profile.bio
         city = user.profile.city
         avatarURL = user.profile.avatarURL
+        pictureURL = user.profile.pictureURL
         createdAt = user.createdAt
         updatedAt = user.updatedAt
     }

@@ -18,9 +18,9 @@ struct IndexedPlace: @unchecked Sendable {
         let summary: PlaceSummary
         /// How many JSON bytes follow.
         let count: UInt32
-        /// Where the distances go: after the members `city` and `cuisine` (which may be absent).
+        /// Where the distances go: after the members `city`, `coverPhotoURL` and `cuisine` (which may be absent).
         let distancesAt: UInt32
-        /// Where the open status goes: after the members `id` … `name`; `priceLevel` … `tags` follow it.
+        /// Where the open status goes: after the members `id` … `name`; `photoCount` … `tags` follow it.
         let openStatusAt: UInt32
     }
 
@@ -35,6 +35,7 @@ struct IndexedPlace: @unchecked Sendable {
     static func make(_ summary: PlaceSummary) -> IndexedPlace {
         var writer = JSONWriter(capacity: 160 + summary.name.utf8.count + 2 * (summary.city?.utf8.count ?? 0))
         writer.member("city", summary.city) { $0.string($1) }
+        writer.member("coverPhotoURL", summary.coverPhotoURL) { $0.string($1) }
         writer.member("cuisine", summary.cuisine) { $0.string($1) }
         let distancesAt = writer.bytes.count
         writer.startMemberRun()
@@ -50,6 +51,7 @@ struct IndexedPlace: @unchecked Sendable {
         writer.string(summary.name)
         let openStatusAt = writer.bytes.count
         writer.startMemberRun()
+        writer.member("photoCount", summary.photoCount > 0 ? summary.photoCount : nil) { $0.number($1) }
         writer.member("priceLevel", summary.priceLevel) { $0.number($1) }
         let rating = summary.rating
         writer.member("ratingAverage", rating.average) { $0.number($1) }

@@ -1,7 +1,7 @@
 import GeoIndex
 
 /// What every list of places shows of one (search hits, favourites, a collection's places): which place, where, its
-/// overall score, and its distance in metres, miles and kilometres when the request gave a location (the three
+/// overall score, its photo count and cover (absent when it has no photos), and its distance in metres, miles and kilometres when the request gave a location (the three
 /// members are absent otherwise).
 public struct ListedPlace: Sendable, Encodable {
     public var id: String
@@ -11,6 +11,10 @@ public struct ListedPlace: Sendable, Encodable {
     public var lon: Double
     public var city: String?
     public var score: Double
+    /// How many photos it has; absent when none.
+    public var photoCount: Int?
+    /// Its cover photo's address; absent when it has none.
+    public var coverPhotoURL: String?
     public var distanceMeters: Double?
     public var distanceMiles: Double?
     public var distanceKm: Double?
@@ -23,6 +27,8 @@ public struct ListedPlace: Sendable, Encodable {
         lon = summary.coordinate.longitude
         city = summary.city
         score = summary.rating.score
+        photoCount = summary.photoCount > 0 ? summary.photoCount : nil
+        coverPhotoURL = summary.coverPhotoURL
         self.distanceMeters = distanceMeters
         let distance = distanceMeters.map(PlaceDistance.init(meters:))
         distanceMiles = distance?.miles

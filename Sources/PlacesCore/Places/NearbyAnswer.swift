@@ -96,6 +96,10 @@ public struct NearbyPlace: Sendable, Hashable {
     public var ratingCount: Int { place.summary.rating.count }
     /// The Bayesian-adjusted rating (README, "Places you add, favourite and rate").
     public var score: Double { place.summary.rating.score }
+    /// How many photos it has.
+    public var photoCount: Int { place.summary.photoCount }
+    /// Its cover photo's address, when it has photos.
+    public var coverPhotoURL: String? { place.summary.coverPhotoURL }
 
     /// Equal when they show the same place at the same distance with the same open status.
     public static func == (a: NearbyPlace, b: NearbyPlace) -> Bool {

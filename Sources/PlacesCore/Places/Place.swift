@@ -45,6 +45,10 @@ public struct Place: Sendable, Hashable, Identifiable {
     public var deletedAt: Date?
     /// Its ratings in aggregate.
     public var rating: RatingAggregate = RatingAggregate()
+    /// How many photos it has.
+    public var photoCount: Int = 0
+    /// Its newest photo's id, when it has one (its cover in lists).
+    public var coverPhotoID: String?
 
     /// What the in-memory index keeps of this place to answer nearby queries without the database.
     public var summary: PlaceSummary {
@@ -56,14 +60,16 @@ public struct Place: Sendable, Hashable, Identifiable {
         summary.rating = rating
         summary.openingHours = openingHours
         summary.timeZone = timeZone
+        summary.photoCount = photoCount
+        summary.coverPhotoID = coverPhotoID
         return summary
     }
 }
 
 /// What a nearby answer shows and its filters read, and the text a search reads, kept in memory beside the grid index.
 ///
-/// A million of these stay in memory, so the filter fields are stored compactly (the price level in the padding
-/// after `kind`, the rating as two 32-bit counts): they add 56 bytes to a summary, and equal tag lists, time zones
+/// A million of these stay in memory, so the filter fields are stored compactly (the price level and the photo count
+/// in the padding after `kind`, the rating as two 32-bit counts): they add 56 bytes to a summary, and equal tag lists, time zones
 /// and opening hours share their storage (see the SQLite repository's `SharedValues`). The description adds 16 bytes,
 /// and its text when it is longer than 15 bytes.
 public struct PlaceSummary: Sendable, Hashable {
@@ -72,6 +78,8 @@ public struct PlaceSummary: Sendable, Hashable {
     /// Gem or restaurant.
     public var kind: PlaceKind
     private var storedPriceLevel: Int8?
+    /// In the padding after the price level (a summary grows by the cover's 16 bytes only).
+    private var storedPhotoCount: Int32 = 0
     /// Display name.
     public var name: String
     /// Where it is.
@@ -90,6 +98,17 @@ public struct PlaceSummary: Sendable, Hashable {
     public var openingHours: OpeningHours?
     /// The IANA time zone its hours are in.
     public var timeZone: String?
+    /// Its newest photo's id, when it has photos.
+    public var coverPhotoID: String?
+
+    /// How many photos it has.
+    public var photoCount: Int {
+        get { Int(storedPhotoCount) }
+        set { storedPhotoCount = Int32(clamping: newValue) }
+    }
+
+    /// Its cover photo's address, when it has photos.
+    public var coverPhotoURL: String? { coverPhotoID.map(Photo.url(id:)) }
 
     /// Price level 1–4, if any.
     public var priceLevel: Int? {

@@ -12,13 +12,24 @@ public enum StoredValue: Sendable, Hashable {
     case real(Double)
     case text(String)
     case bool(Bool)
+    /// A BLOB on SQLite, `bytea` on PostgreSQL (photos' bytes).
+    case bytes([UInt8])
+
+    /// About how much memory the value holds: what bounds a batch of rows by bytes.
+    public var size: Int {
+        switch self {
+        case .text(let text): 16 + text.utf8.count
+        case .bytes(let bytes): 16 + bytes.count
+        default: 16
+        }
+    }
 }
 
 /// A column a copy carries: its name and what kind of value it holds.
 public struct CopiedColumn: Sendable, Hashable {
     /// What a column holds, whatever the engine calls it.
     public enum Kind: Sendable, Hashable {
-        case integer, real, text, bool
+        case integer, real, text, bool, bytes
     }
 
     public let name: String
@@ -65,7 +76,8 @@ public struct CopyReport: Sendable, Hashable, Encodable {
 /// A database that can be read whole, in one consistent snapshot, for a copy.
 public protocol CopySource: Sendable {
     /// Reads every table of `DatabaseCopy.tables` in that order from one consistent snapshot, handing the rows to
-    /// `deliver` in batches of at most `DatabaseCopy.batchSize` (each table's rows in primary-key order), and answers
+    /// `deliver` in batches of at most `DatabaseCopy.batchSize` rows and about `DatabaseCopy.batchBytes` (a batch ends
+    /// with the row that reaches it; each table's rows in primary-key order), and answers
     /// the feed position of that snapshot.
     func readCopy(_ deliver: @escaping @Sendable (CopiedTable, [[StoredValue]]) async throws -> Void) async throws -> Int64
 }
@@ -92,8 +104,14 @@ public protocol CopySink: Sendable {
 
 /// The tables a copy carries and the copy itself.
 public enum DatabaseCopy {
-    /// Rows read and written at a time.
+    /// Rows read and written at a time, at most.
     public static let batchSize = 1_000
+    /// About how many bytes of values a batch holds at most: photos' chunks (256 KiB each) go a few dozen at a time, not
+    /// a thousand.
+    public static let batchBytes = 8 * 1_048_576
+
+    /// True when a batch of `rows` holding `bytes` is full.
+    public static func isFull(rows: Int, bytes: Int) -> Bool { rows >= batchSize || bytes >= batchBytes }
 
     /// Every table a copy carries, parents before children (foreign-key order), each with the columns both engines
     /// store. Not here: the change feed and its state (the target keeps its own), schema bookkeeping, SQLite's
@@ -107,7 +125,8 @@ public enum DatabaseCopy {
                 .init("address"), .init("city"), .init("tags"), .init("cuisine"), .init("price_level", .integer), .init("phone"),
                 .init("website"), .init("opening_hours"), .init("time_zone"), .init("owner_id"), .init("seed_source"),
                 .init("created_at"), .init("updated_at"), .init("deleted_at"), .init("revision", .integer),
-                .init("rating_count", .integer), .init("rating_sum", .integer),
+                .init("rating_count", .integer), .init("rating_sum", .integer), .init("photo_count", .integer),
+                .init("cover_photo_id"),
             ],
             primaryKey: ["id"]
         ),
@@ -116,6 +135,7 @@ public enum DatabaseCopy {
             columns: [
                 .init("id"), .init("username"), .init("username_key"), .init("email"), .init("phone"), .init("password_hash"),
                 .init("display_name"), .init("bio"), .init("city"), .init("avatar_url"), .init("created_at"), .init("updated_at"),
+                .init("picture_id"),
             ],
             primaryKey: ["id"]
         ),
@@ -130,6 +150,24 @@ public enum DatabaseCopy {
             name: "rating",
             columns: [.init("user_id"), .init("place_id"), .init("stars", .integer), .init("review"), .init("created_at"), .init("updated_at")],
             primaryKey: ["user_id", "place_id"]
+        ),
+        CopiedTable(
+            name: "photo_content",
+            columns: [.init("hash"), .init("byte_count", .integer), .init("chunk_count", .integer)],
+            primaryKey: ["hash"]
+        ),
+        CopiedTable(
+            name: "photo_chunk",
+            columns: [.init("hash"), .init("seq", .integer), .init("bytes", .bytes)],
+            primaryKey: ["hash", "seq"]
+        ),
+        CopiedTable(
+            name: "photo",
+            columns: [
+                .init("id"), .init("place_id"), .init("user_id"), .init("hash"), .init("format"), .init("width", .integer),
+                .init("height", .integer), .init("byte_count", .integer), .init("caption"), .init("created_at"),
+            ],
+            primaryKey: ["id"]
         ),
         CopiedTable(
             name: "friendship",

@@ -19,4 +19,14 @@ public enum DatabaseDeadline {
         let sooner = current.map { min($0, deadline) } ?? deadline
         return try await $current.withValue(sooner, operation: body, isolation: isolation)
     }
+
+    /// Runs `body` with a deadline `duration` from now, whatever the current one: work that outlives its request's
+    /// handler (each chunk of a photo being served, read after the handler returned) bounds each of its accesses.
+    public static func own<T>(
+        _ duration: Duration,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws -> T
+    ) async rethrows -> T {
+        try await $current.withValue(ContinuousClock.now + duration, operation: body, isolation: isolation)
+    }
 }

@@ -7,6 +7,7 @@ import PlacesCore
 struct PlaceController: Sendable {
     let service: PlaceService
     let accounts: AccountService
+    let photos: PhotoService
 
     /// The query parameters `nearby` reads; `tag` may be given more than once.
     static let nearbyQuery = QueryParameters.Names(
@@ -130,8 +131,9 @@ struct PlaceController: Sendable {
         return try JSONResponse.make(try await service.search(query))
     }
 
-    /// `GET /v1/places/{id}?from=LAT,LON&openAt=TIME`: the place, with directions to it from `from` or, when it is
-    /// left out, from a signed-in caller's default location, and whether it is open at `openAt` on its own clock.
+    /// `GET /v1/places/{id}?from=LAT,LON&openAt=TIME`: the place and its five newest photos, with directions to it from
+    /// `from` or, when it is left out, from a signed-in caller's default location, and whether it is open at `openAt`
+    /// on its own clock.
     /// Tagged for caches; `If-None-Match` with its tag answers 304.
     @Sendable func place(request: Request, context: PlacesRequestContext) async throws -> Response {
         let id = try context.pathText("id")
@@ -143,6 +145,7 @@ struct PlaceController: Sendable {
         }
         var answer = PlaceResponse(place, directions: origin.map { Directions(from: $0, to: place.coordinate) })
         answer.openStatus = openAt.map(place.openStatus(at:))
+        answer.photos = place.photoCount > 0 ? try await photos.newest(ofPlace: place.id) : []
         // A signed-in caller's default location changes the answer: a cache keys it by Authorization too.
         return EntityTag.answer(body: Array(try JSONResponse.encoder.encode(answer)), request: request, vary: "Authorization")
     }

@@ -9,6 +9,8 @@ public struct PlaceResponse: Encodable, Sendable {
     var directions: Directions?
     /// Whether it is open at the time the request asked about (`openAt`), on its own clock.
     var openStatus: OpenStatus?
+    /// Its newest photos (`GET /v1/places/{id}` shows them; other answers leave them out).
+    var photos: [Photo]?
 
     /// The API view of `place`.
     public init(_ place: Place, directions: Directions? = nil) {
@@ -19,6 +21,7 @@ public struct PlaceResponse: Encodable, Sendable {
     private enum CodingKeys: String, CodingKey {
         case id, kind, name, description, lat, lon, address, city, tags, cuisine, priceLevel, phone, website, openingHours, timeZone
         case ownerId, ratingAverage, ratingCount, score, createdAt, updatedAt, directions, openStatus
+        case photoCount, coverPhotoURL, photos
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -46,5 +49,8 @@ public struct PlaceResponse: Encodable, Sendable {
         try fields.encode(place.updatedAt, forKey: .updatedAt)
         try fields.encodeIfPresent(directions, forKey: .directions)
         try fields.encodeIfPresent(openStatus, forKey: .openStatus)
+        if place.photoCount > 0 { try fields.encode(place.photoCount, forKey: .photoCount) }
+        try fields.encodeIfPresent(place.coverPhotoID.map(Photo.url(id:)), forKey: .coverPhotoURL)
+        try fields.encodeIfPresent(photos, forKey: .photos)
     }
 }

@@ -224,7 +224,7 @@ public struct PostgresDecisionRepository: DecisionRepository {
                 FROM ballot b WHERE b.decision_id = d.id) AS ballot_list,
             (SELECT coalesce(json_agg(json_build_array(s.user_id, s.place_id, s.answer, s.updated_at)), '[]')::text
                 FROM swipe s WHERE s.decision_id = d.id) AS swipe_list,
-            (SELECT coalesce(json_agg(json_build_array(u.id, u.username, u.display_name, u.bio, u.city, u.avatar_url)), '[]')::text
+            (SELECT coalesce(json_agg(json_build_array(u.id, u.username, u.display_name, u.bio, u.city, u.avatar_url, u.picture_id)), '[]')::text
                 FROM user_account u
                 WHERE u.id IN (SELECT p.user_id FROM decision_participant p WHERE p.decision_id = d.id)
                     OR u.id IN (SELECT departure ->> 'userId' FROM jsonb_array_elements(coalesce(d.departures, '[]')::jsonb) AS departure)

@@ -174,7 +174,7 @@ extension PostgresGroupRepository {
 
     /// The columns of a person's public view, from the `user_account` row `alias`, each named with `prefix`.
     static func userColumns(_ alias: String, prefix: String = "") -> String {
-        ["id", "username", "display_name", "bio", "city", "avatar_url"]
+        ["id", "username", "display_name", "bio", "city", "avatar_url", "picture_id"]
             .map { "\(alias).\($0) AS \(prefix)\($0)" }
             .joined(separator: ", ")
     }
@@ -188,7 +188,8 @@ extension PostgresGroupRepository {
                 displayName: try row.get(prefix + "display_name"),
                 bio: try row.get(prefix + "bio"),
                 city: try row.get(prefix + "city"),
-                avatarURL: try row.get(prefix + "avatar_url")
+                avatarURL: try row.get(prefix + "avatar_url"),
+                pictureURL: try row.get(prefix + "picture_id", as: String?.self).map(Photo.url(id:))
             )
         )
     }

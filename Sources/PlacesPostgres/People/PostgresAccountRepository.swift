@@ -101,8 +101,11 @@ public struct PostgresAccountRepository: AccountRepository {
                 "SELECT place_id FROM rating WHERE user_id = \(userID) ORDER BY place_id",
                 logger: database.logger
             ).map { row in try row.get("place_id", as: String.self) }
-            try await PostgresPlaceRepository.lockPlaces(rated, on: connection, logger: database.logger)
+            let photographed = try await PostgresPhotoRepository.placesPhotographed(by: userID, on: connection, logger: database.logger)
+            try await PostgresPlaceRepository.lockPlaces(Array(Set(rated + photographed)), on: connection, logger: database.logger)
             try await connection.execute("DELETE FROM rating WHERE user_id = \(userID)", logger: database.logger)
+            // Their photos and picture, with the bytes no one else's photo shows (their places' counts change).
+            try await PostgresPhotoRepository.removePhotos(ofUser: userID, on: connection, logger: database.logger)
             // Sessions, settings, statuses, blocks, favourites, friendships, memberships, invitations, notifications and personal
             // collections go with the account (ON DELETE CASCADE); places they added to others' collections stay,
             // with no one named as having added them (ON DELETE SET NULL).
@@ -329,7 +332,8 @@ public struct PostgresAccountRepository: AccountRepository {
 
     /// The columns of `user_account` that `user(_:)` reads.
     static let userColumns = [
-        "id", "username", "email", "phone", "password_hash", "display_name", "bio", "city", "avatar_url", "created_at", "updated_at",
+        "id", "username", "email", "phone", "password_hash", "display_name", "bio", "city", "avatar_url", "picture_id", "created_at",
+        "updated_at",
     ]
 
     /// A user from a row holding `user_account`'s columns (other repositories read members and participants with it).
@@ -344,7 +348,8 @@ public struct PostgresAccountRepository: AccountRepository {
                 displayName: try row.get("display_name"),
                 bio: try row.get("bio"),
                 city: try row.get("city"),
-                avatarURL: try row.get("avatar_url")
+                avatarURL: try row.get("avatar_url"),
+                pictureURL: try row.get("picture_id", as: String?.self).map(Photo.url(id:))
             ),
             createdAt: try row.date("created_at"),
             updatedAt: try row.date("updated_at")

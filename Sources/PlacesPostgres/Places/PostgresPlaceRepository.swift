@@ -70,7 +70,8 @@ public struct PostgresPlaceRepository: PlaceRepository {
                 try row.get("longitude", as: Double.self), try row.get("city", as: String?.self), try row.get("tags", as: String.self),
                 try row.get("cuisine", as: String?.self), try row.get("price_level", as: Int?.self), try row.get("opening_hours", as: String?.self),
                 try row.get("time_zone", as: String?.self), try row.get("rating_count", as: Int.self), try row.get("rating_sum", as: Int.self),
-                try row.get("description", as: String?.self)
+                try row.get("description", as: String?.self), try row.get("photo_count", as: Int.self),
+                try row.get("cover_photo_id", as: String?.self)
             )
             if let summary = PostgresPlaceRow.summary(columns, shared: &shared) { changes.upserted.append(summary) }
         }
@@ -101,7 +102,8 @@ public struct PostgresPlaceRepository: PlaceRepository {
             LEFT JOIN LATERAL (
                 SELECT changed.subject, changed.last, place.kind, place.name, place.latitude, place.longitude, place.city,
                     place.tags, place.cuisine, place.price_level, place.opening_hours, place.time_zone, place.rating_count,
-                    place.rating_sum, place.description, place.id IS NULL OR place.deleted_at IS NOT NULL AS gone
+                    place.rating_sum, place.description, place.photo_count, place.cover_photo_id,
+                    place.id IS NULL OR place.deleted_at IS NOT NULL AS gone
                 FROM changed LEFT JOIN place ON place.id = changed.subject
                 ORDER BY changed.last, changed.subject
                 LIMIT $4

@@ -8,7 +8,7 @@ import PostgresNIO
 enum PostgresPlaceRow {
     /// The columns a summary needs, in the order `summary` reads them.
     static let summaryColumns =
-        "id, kind, name, latitude, longitude, city, tags, cuisine, price_level, opening_hours, time_zone, rating_count, rating_sum, description"
+        "id, kind, name, latitude, longitude, city, tags, cuisine, price_level, opening_hours, time_zone, rating_count, rating_sum, description, photo_count, cover_photo_id"
 
     /// The columns a place is written with, in the order `values` gives them (`revision` last).
     static let writtenColumns =
@@ -58,7 +58,7 @@ enum PostgresPlaceRow {
 
     /// The columns `place(_:)` reads.
     static let readColumns =
-        "id, kind, name, description, latitude, longitude, address, city, tags, cuisine, price_level, phone, website, opening_hours, time_zone, owner_id, seed_source, created_at, updated_at, deleted_at, rating_count, rating_sum"
+        "id, kind, name, description, latitude, longitude, address, city, tags, cuisine, price_level, phone, website, opening_hours, time_zone, owner_id, seed_source, created_at, updated_at, deleted_at, rating_count, rating_sum, photo_count, cover_photo_id"
 
     /// Rewrites a stored place whole (all but its id and creation time); answers how many rows changed (0 when there
     /// is no such place).
@@ -103,11 +103,15 @@ enum PostgresPlaceRow {
         place.seedSource = try row.get("seed_source")
         place.deletedAt = try row.optionalDate("deleted_at")
         place.rating = RatingAggregate(count: try row.get("rating_count"), sum: try row.get("rating_sum"))
+        place.photoCount = try row.get("photo_count")
+        place.coverPhotoID = try row.get("cover_photo_id")
         return place
     }
 
     /// A row of `summaryColumns`, decoded by position (a million of them load at start-up).
-    typealias SummaryColumns = (String, String, String, Double, Double, String?, String, String?, Int?, String?, String?, Int, Int, String?)
+    typealias SummaryColumns = (
+        String, String, String, Double, Double, String?, String, String?, Int?, String?, String?, Int, Int, String?, Int, String?
+    )
 
     /// Decodes a summary from a row of `summaryColumns`; `shared` lets equal tag lists, opening hours and time zones
     /// share one stored value across places.
@@ -127,6 +131,8 @@ enum PostgresPlaceRow {
         summary.timeZone = shared.text(columns.10)
         summary.rating = RatingAggregate(count: columns.11, sum: columns.12)
         summary.description = columns.13 ?? ""
+        summary.photoCount = columns.14
+        summary.coverPhotoID = columns.15
         return summary
     }
 }

@@ -244,7 +244,7 @@ public struct SQLiteDecisionRepository: DecisionRepository {
                 FROM ballot b WHERE b.decision_id = d.id) AS ballot_list,
             (SELECT json_group_array(json_array(s.user_id, s.place_id, s.answer, s.updated_at))
                 FROM swipe s WHERE s.decision_id = d.id) AS swipe_list,
-            (SELECT json_group_array(json_array(u.id, u.username, u.display_name, u.bio, u.city, u.avatar_url))
+            (SELECT json_group_array(json_array(u.id, u.username, u.display_name, u.bio, u.city, u.avatar_url, u.picture_id))
                 FROM user_account u
                 WHERE u.id IN (SELECT p.user_id FROM decision_participant p WHERE p.decision_id = d.id)
                     OR u.id IN (SELECT value ->> '$.userId' FROM json_each(coalesce(d.departures, '[]')))

@@ -89,6 +89,8 @@ public struct SQLiteAccountRepository: AccountRepository {
             let owned = try db.exists("SELECT 1 FROM place WHERE owner_id = ?", arguments: [userID])
             let groupIDs = try String.fetchAll(db, sql: "SELECT group_id FROM group_member WHERE user_id = ?", arguments: [userID])
             try db.execute(sql: "DELETE FROM rating WHERE user_id = ?", arguments: [userID])
+            // Their photos and picture, with the bytes no one else's photo shows (their places' counts change).
+            try SQLitePhotoRepository.removePhotos(ofUser: userID, in: db)
             // Sessions, settings, statuses, blocks, favourites, friendships, memberships, invitations, notifications and personal
             // collections go with the account (ON DELETE CASCADE); places they added to others' collections stay,
             // with no one named as having added them (ON DELETE SET NULL).
@@ -253,7 +255,13 @@ public struct SQLiteAccountRepository: AccountRepository {
             email: row["email"],
             phone: row["phone"],
             passwordHash: row["password_hash"],
-            profile: User.Profile(displayName: row["display_name"], bio: row["bio"], city: row["city"], avatarURL: row["avatar_url"]),
+            profile: User.Profile(
+                displayName: row["display_name"],
+                bio: row["bio"],
+                city: row["city"],
+                avatarURL: row["avatar_url"],
+                pictureURL: (row["picture_id"] as String?).map(Photo.url(id:))
+            ),
             createdAt: row.date("created_at"),
             updatedAt: row.date("updated_at")
         )

@@ -14,9 +14,9 @@ enum PlaceRow {
 
     /// The columns a summary needs, in the order `summary` reads them.
     static let summaryColumns =
-        "id, kind, name, latitude, longitude, city, tags, cuisine, price_level, opening_hours, time_zone, rating_count, rating_sum, description"
+        "id, kind, name, latitude, longitude, city, tags, cuisine, price_level, opening_hours, time_zone, rating_count, rating_sum, description, photo_count, cover_photo_id"
     /// How many columns `summaryColumns` names.
-    static let summaryColumnCount = 14
+    static let summaryColumnCount = 16
 
     /// `INSERT INTO place (columns) VALUES (?, …)`, for `PlaceBinding`.
     static let insertSQL =
@@ -54,6 +54,8 @@ enum PlaceRow {
         place.seedSource = row["seed_source"]
         place.deletedAt = (row["deleted_at"] as String?).flatMap(Timestamp.date)
         place.rating = RatingAggregate(count: row["rating_count"], sum: row["rating_sum"])
+        place.photoCount = row["photo_count"]
+        place.coverPhotoID = row["cover_photo_id"]
         return place
     }
 
@@ -75,6 +77,8 @@ enum PlaceRow {
         summary.timeZone = shared.text(row[10])
         summary.rating = RatingAggregate(count: row[11], sum: row[12])
         summary.description = row[13] ?? ""
+        summary.photoCount = row[14]
+        summary.coverPhotoID = row[15]
         return summary
     }
 }
