@@ -973,7 +973,7 @@ def upload(base, path, body, token, content_type="image/jpeg"):
         return error.code, parsed(error.read())
 
 
-def fetch(base, path):
+def fetch_photo(base, path):
     """GET `path`: the status, the body's bytes and the headers."""
     try:
         with urllib.request.urlopen(base + path, timeout=30) as response:
@@ -998,7 +998,7 @@ def check_photos(base, instances, token):
     for added in (through_nginx, direct):
         bodies = set()
         for instance in instances:
-            code, body, headers = fetch(instance.base, added["url"])
+            code, body, headers = fetch_photo(instance.base, added["url"])
             if code != 200 or headers.get("Content-Type") != "image/jpeg":
                 fail(f"{added['url']} on instance {instance.name} answered {code} {headers.get('Content-Type')}")
                 continue
