@@ -982,11 +982,32 @@ def fetch_photo(base, path):
         return error.code, error.read(), error.headers
 
 
+def exif_tags(data):
+    """What exiftool (an independent reader; CI installs Debian's libimage-exiftool-perl) finds in the image `data`:
+    its tags by group:name."""
+    exiftool = shutil.which("exiftool")
+    if not exiftool:
+        raise Broken("exiftool is missing: apt-get install libimage-exiftool-perl")
+    with tempfile.NamedTemporaryFile(suffix=".jpg") as image:
+        image.write(data)
+        image.flush()
+        found = subprocess.run([exiftool, "-json", "-a", "-G1", image.name], capture_output=True, check=True).stdout
+    return json.loads(found)[0]
+
+
+def location_tags(tags):
+    """The tags that say where, or who and with what: GPS, XMP, comments, the camera."""
+    return sorted(name for name in tags if name.split(":")[0] in ("GPS", "Composite") and "GPS" in name
+                  or name.startswith("XMP") or name in ("File:Comment", "IFD0:Make", "IFD0:Model"))
+
+
 def check_photos(base, instances, token):
     """A 2 MiB photo with a GPS position uploaded through nginx (over its 1 MiB default: the photo routes' own bound
     lets it through) and one straight to the first instance: every instance serves each the same cleaned bytes, with
     no location in them, and nearby on every instance shows the place's count and cover."""
     photo = gps_jpeg.jpeg(size=2 * 1024 * 1024)
+    if "GPS:GPSLatitude" not in exif_tags(photo):
+        fail("exiftool finds no GPS position in the photo the test uploads")
     status, through_nginx = upload(base, "/v1/places/sf-vulcan-street-steps/photos?caption=cluster", photo, token)
     if status != 201:
         fail(f"a 2 MiB photo through nginx answered {status}: {through_nginx}")
@@ -1003,6 +1024,10 @@ def check_photos(base, instances, token):
                 fail(f"{added['url']} on instance {instance.name} answered {code} {headers.get('Content-Type')}")
                 continue
             leaked = [marker for marker in gps_jpeg.location_markers if marker in body]
+            tags = exif_tags(body)
+            leaked += location_tags(tags)
+            if tags.get("File:ImageWidth") != 1 or tags.get("IFD0:Orientation") not in ("Rotate 90 CW", "Rotate 180"):
+                fail(f"{added['url']} on instance {instance.name}: exiftool reads {tags}")
             if leaked or len(body) != added["bytes"]:
                 fail(f"{added['url']} on instance {instance.name}: {len(body)} bytes (stored {added['bytes']}), location left: {leaked}")
             bodies.add(body)
@@ -1014,7 +1039,7 @@ def check_photos(base, instances, token):
         if code != 200 or not steps or steps.get("photoCount", 0) < 2 or steps.get("coverPhotoURL") != direct["url"]:
             fail(f"nearby on instance {instance.name} shows the steps without their photos: {steps}")
     notes.append(f"a 2 MiB photo through nginx and one to instance {instances[0].name}: each served alike by all "
-                 f"{len(instances)} instances ({through_nginx['bytes']} and {direct['bytes']} bytes once cleaned), no location left")
+                 f"{len(instances)} instances ({through_nginx['bytes']} and {direct['bytes']} bytes once cleaned), exiftool finds no location left, the orientation kept")
 
 
 STOPS_WITHIN = 10  # seconds: SIGTERM with a stream open ends an instance (graceful shutdown ends its streams)
