@@ -32,7 +32,8 @@ public struct PlacesError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let tooManyStreams = Code(rawValue: "too_many_streams")
         /// The request body is larger than the server accepts.
         public static let payloadTooLarge = Code(rawValue: "payload_too_large")
-        /// The request body is not sent as `application/json`: 415.
+        /// The request body is sent as a type its route does not take (JSON everywhere but a photo upload, which takes
+        /// JPEG, PNG or WebP), or its bytes are not the type it claims: 415.
         public static let unsupportedMediaType = Code(rawValue: "unsupported_media_type")
         /// The request's target (path and query) is longer than the server reads: 414.
         public static let uriTooLong = Code(rawValue: "uri_too_long")

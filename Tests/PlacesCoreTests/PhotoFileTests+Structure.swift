@@ -108,14 +108,6 @@ extension PhotoFileTests {
         return entries
     }
 
-    /// True when `needle` occurs in `haystack`.
-    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard !needle.isEmpty, haystack.count >= needle.count else { return false }
-        return (0...(haystack.count - needle.count)).contains { haystack[$0..<($0 + needle.count)].elementsEqual(needle) }
-    }
-
     /// The markers of `TestImages.gpsMarkers` found in `bytes`, as text.
-    static func leaks(_ bytes: [UInt8]) -> [String] {
-        TestImages.gpsMarkers.filter { contains(bytes, $0) }.map { String(decoding: $0, as: UTF8.self).debugDescription }
-    }
+    static func leaks(_ bytes: [UInt8]) -> [String] { TestImages.leaks(bytes) }
 }

@@ -109,4 +109,15 @@ public enum TestImages {
         let bytes = [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) }
         return bigEndian ? bytes : bytes.reversed()
     }
+
+    /// True when `needle` occurs in `haystack`.
+    public static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty, haystack.count >= needle.count else { return false }
+        return (0...(haystack.count - needle.count)).contains { haystack[$0..<($0 + needle.count)].elementsEqual(needle) }
+    }
+
+    /// The markers of `gpsMarkers` found in `bytes`, as text: empty for a cleaned file.
+    public static func leaks(_ bytes: [UInt8]) -> [String] {
+        gpsMarkers.filter { contains(bytes, $0) }.map { String(decoding: $0, as: UTF8.self).debugDescription }
+    }
 }
