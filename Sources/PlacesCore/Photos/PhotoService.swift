@@ -27,22 +27,8 @@ public struct PhotoService: Sendable {
     public func add(_ upload: PhotoUpload, toPlace placeID: String, by user: User) async throws -> Photo {
         try PlaceDraft.checkID(placeID)
         let caption = try PhotoService.caption(upload.caption)
-        let file = try PhotoFile.clean(upload.bytes, declaredMediaType: upload.mediaType)
         let now = clock()
-        let content = PhotoContent(file.bytes)
-        let photo = Photo(
-            id: Photo.makeID(),
-            placeID: placeID,
-            userID: user.id,
-            username: user.username,
-            format: file.format,
-            width: file.width,
-            height: file.height,
-            byteCount: file.bytes.count,
-            contentHash: content.hash,
-            caption: caption,
-            createdAt: now
-        )
+        let (photo, content) = try Self.cleaned(upload, placeID: placeID, caption: caption, by: user, at: now)
         let window = RateWindow(allowed: limits.photosPerDay, per: 24 * 60 * 60)
         let rules = PhotoRules(perPlace: limits.photosPerPlace, window: window.limit(at: now))
         switch try await repository.add(photo, content: content, rules: rules) {
@@ -63,21 +49,7 @@ public struct PhotoService: Sendable {
     /// Makes the upload the person's picture, replacing the one they had.
     public func setPicture(_ upload: PhotoUpload, of user: User) async throws -> Photo {
         guard upload.caption == nil else { throw PlacesError.invalid("caption", "a picture has no caption") }
-        let file = try PhotoFile.clean(upload.bytes, declaredMediaType: upload.mediaType)
-        let content = PhotoContent(file.bytes)
-        let photo = Photo(
-            id: Photo.makeID(),
-            placeID: nil,
-            userID: user.id,
-            username: user.username,
-            format: file.format,
-            width: file.width,
-            height: file.height,
-            byteCount: file.bytes.count,
-            contentHash: content.hash,
-            caption: nil,
-            createdAt: clock()
-        )
+        let (photo, content) = try Self.cleaned(upload, placeID: nil, caption: nil, by: user, at: clock())
         guard try await repository.setPicture(photo, content: content) else { throw PlacesError.unauthorized("the account is gone") }
         return photo
     }
@@ -136,6 +108,32 @@ public struct PhotoService: Sendable {
     /// Every photo the person added, their picture too (their export lists them).
     public func photos(addedBy userID: String) async throws -> [Photo] {
         try await repository.photos(userID: userID)
+    }
+
+    /// The upload checked and cleaned (`PhotoFile`), as a new photo and the content it stores.
+    private static func cleaned(
+        _ upload: PhotoUpload,
+        placeID: String?,
+        caption: String?,
+        by user: User,
+        at now: Date
+    ) throws(PlacesError) -> (Photo, PhotoContent) {
+        let file = try PhotoFile.clean(upload.bytes, declaredMediaType: upload.mediaType)
+        let content = PhotoContent(file.bytes)
+        let photo = Photo(
+            id: Photo.makeID(),
+            placeID: placeID,
+            userID: user.id,
+            username: user.username,
+            format: file.format,
+            width: file.width,
+            height: file.height,
+            byteCount: file.bytes.count,
+            contentHash: content.hash,
+            caption: caption,
+            createdAt: now
+        )
+        return (photo, content)
     }
 
     /// The caption's rules: a title's (1–200 characters, no control characters, nothing that reorders text).
