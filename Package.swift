@@ -89,7 +89,8 @@ let package = Package(
                 .embedInCode("Web/account.js"), .embedInCode("Web/stream.js"), .embedInCode("Web/notifications.js"),
                 .embedInCode("Web/groups.js"), .embedInCode("Web/decisions.js"), .embedInCode("Web/decision-start.js"),
                 .embedInCode("Web/swipe.js"), .embedInCode("Web/conversation.js"), .embedInCode("Web/meet.js"),
-                .embedInCode("Web/settings.js"), .embedInCode("Web/people.js"),
+                .embedInCode("Web/settings.js"), .embedInCode("Web/people.js"), .embedInCode("Web/photos.js"),
+                .embedInCode("Web/picture.js"),
             ],
             swiftSettings: swiftSettings
         ),

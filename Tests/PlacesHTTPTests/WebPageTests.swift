@@ -55,10 +55,27 @@ struct WebPageTests {
         }
     }
 
+    /// Every module the page imports, from app.js on, is one the server serves, and it serves no module nothing imports:
+    /// a module added to `Web/` needs its line in `Package.swift`'s resources and in `WebController.files`.
+    @Test func everyModuleThePageImportsIsServed() throws {
+        var waiting = ["app.js"]
+        var imported: Set<String> = []
+        while let name = waiting.popLast() {
+            guard imported.insert(name).inserted else { continue }
+            let module = try #require(WebController.files[name], "\(name) is imported but not served")
+            let text = String(decoding: module.bytes, as: UTF8.self)
+            waiting += text.matches(of: #/\bfrom "\./([a-z-]+\.js)"/#).map { String($0.output.1) }
+        }
+        let served = Set(WebController.files.keys.filter { $0.hasSuffix(".js") })
+        #expect(imported == served, "served but not imported: \(served.subtracting(imported).sorted())")
+        #expect(imported.isSuperset(of: ["photos.js", "picture.js", "place.js"]))
+    }
+
     @Test func thePolicyAllowsTheOwnOriginOnly() {
         let policy = WebController().contentSecurityPolicy
         #expect(policy.hasPrefix("default-src 'none'"))
-        for directive in ["script-src 'self'", "style-src 'self'", "connect-src 'self'", "frame-ancestors 'none'"] {
+        // img-src 'self': a place's photos and a person's picture are served by the API, on the page's own origin.
+        for directive in ["script-src 'self'", "style-src 'self'", "img-src 'self'", "connect-src 'self'", "frame-ancestors 'none'"] {
             #expect(policy.contains(directive))
         }
         #expect(!policy.contains("unsafe-inline") && !policy.contains("http"))

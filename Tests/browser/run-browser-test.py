@@ -23,6 +23,7 @@ import places_server
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import axe
 import fair
+import photos
 
 try:
     from selenium import webdriver
@@ -1178,8 +1179,11 @@ def on_sqlite(binary, work, shots):
     tiles = Tiles()
     port = free_port()
     base = f"http://127.0.0.1:{port}"
+    # Every account the test makes comes from 127.0.0.1: more than the 20 an address may register in an hour by default
+    # (the cluster test's instances allow 1000 too).
     server = places_server.start(binary, ["--database", os.path.join(work, "places.sqlite"), "--port", str(port),
                                           "--seeds", os.path.join(root, "Seeds"), "--bcrypt-cost", "4",
+                                          "--registrations-per-hour", "1000",
                                           "--map-tiles", tiles.template, "--map-tiles-attribution", TILE_ATTRIBUTION],
                                  os.path.join(work, "server.log"), base, seconds=120, who="browser test")
     try:
@@ -1191,6 +1195,7 @@ def on_sqlite(binary, work, shots):
                 check_tiles(driver, base, tiles, shots)
                 check_signed_in(driver, base, [base], shots)
                 fair.check(sys.modules[__name__], driver, base, [base], shots)
+                photos.check(sys.modules[__name__], driver, base, [base], shots)
             finally:
                 driver.quit()
         check_group_decision(base, shots)
@@ -1222,6 +1227,7 @@ def on_cluster(binary, work, shots):
                 check_near(driver, base, shots)
                 check_signed_in(driver, base, [instance.base for instance in cluster.instances], shots)
                 fair.check(sys.modules[__name__], driver, base, [instance.base for instance in cluster.instances], shots)
+                photos.check(sys.modules[__name__], driver, base, [instance.base for instance in cluster.instances], shots)
             finally:
                 driver.quit()
         check_group_decision(base, shots)

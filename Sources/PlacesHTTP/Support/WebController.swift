@@ -63,6 +63,7 @@ struct WebController: Sendable {
             ("decisions.js", PackageResources.decisions_js), ("decision-start.js", PackageResources.decision_start_js),
             ("swipe.js", PackageResources.swipe_js), ("conversation.js", PackageResources.conversation_js),
             ("meet.js", PackageResources.meet_js), ("settings.js", PackageResources.settings_js), ("people.js", PackageResources.people_js),
+            ("photos.js", PackageResources.photos_js), ("picture.js", PackageResources.picture_js),
         ]
         var files = Dictionary(uniqueKeysWithValues: scripts.map { ($0.0, File(bytes: $0.1, contentType: script)) })
         files["style.css"] = File(bytes: PackageResources.style_css, contentType: "text/css; charset=utf-8")

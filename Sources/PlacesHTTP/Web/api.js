@@ -33,14 +33,17 @@ export class Api {
   }
 
   /**
-   * Calls the API: JSON in and out (`accept` for another media type). An error answer throws an ApiError; a
-   * request aborted through `signal` throws an AbortError.
+   * Calls the API: JSON in and out (`accept` for another media type), or a `file` (a File or Blob) sent as the body
+   * itself with its own type, as a photo's upload is. An error answer throws an ApiError; a request aborted through
+   * `signal` throws an AbortError.
    */
-  async request(path, { method = "GET", body, signal, accept = "application/json" } = {}) {
+  async request(path, { method = "GET", body, file, signal, accept = "application/json" } = {}) {
     const headers = { Accept: accept };
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
-    if (body !== undefined) headers["Content-Type"] = "application/json";
-    const response = await fetch(path, { method, headers, signal, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (file) headers["Content-Type"] = file.type || "application/octet-stream";
+    else if (body !== undefined) headers["Content-Type"] = "application/json";
+    const sent = file || (body === undefined ? undefined : JSON.stringify(body));
+    const response = await fetch(path, { method, headers, signal, body: sent });
     const answer = response.status === 204 ? null : await response.json().catch(() => null);
     if (!response.ok) {
       if (response.status === 401 && this.token) this.onUnauthorized();

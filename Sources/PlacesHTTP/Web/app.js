@@ -1,8 +1,8 @@
 // The page's entry: it makes each view and wires them together. The map and search where it looks, "near here",
-// meeting in the middle, a place's panel; for a signed-in person their favourites and ratings, groups, invitations and
-// admins' alerts, decisions started, followed live and voted on, notifications (live), their settings and their
-// people (friends, requests, blocks, a status). Plain JavaScript, served by `places serve` from the binary;
-// it talks to the same API any client uses, through one client (api.js).
+// meeting in the middle, a place's panel with its photos; for a signed-in person their favourites and ratings, photos
+// added, groups, invitations and admins' alerts, decisions started, followed live and voted on, notifications (live),
+// their settings and picture, and their people (friends, requests, blocks, a status). Plain JavaScript, served by
+// `places serve` from the binary; it talks to the same API any client uses, through one client (api.js).
 
 import { PlacesMap } from "./map.js";
 import { Session } from "./account.js";
@@ -16,6 +16,7 @@ import { Notifications } from "./notifications.js";
 import { Meet } from "./meet.js";
 import { SettingsPanel } from "./settings.js";
 import { People } from "./people.js";
+import { Picture } from "./picture.js";
 import { byId } from "./dom.js";
 import { inBox, distanceInWords } from "./geo.js";
 
@@ -143,6 +144,7 @@ const start = new DecisionStart(session, {
 meet.onChange(() => start.renderSource());
 new SettingsPanel(session, { here: () => here.point });
 new People(session);
+new Picture(session);
 groups.onChange((list) => start.groups(list));
 byId("place-pick").addEventListener("click", () => {
   if (panel.place) start.pick(panel.place);

@@ -1,10 +1,11 @@
 // A place's panel: what the API has of it (description, address, hours with whether it is open now as the API says,
-// rating, its time zone as a city, distance and direction from here in words, a geo: link), a close button, and for a
-// signed-in person their favourite and rating.
+// rating, its time zone as a city, distance and direction from here in words, a geo: link, its photos), a close
+// button, and for a signed-in person their favourite and rating.
 
 import { api, aborted, instant, Latest } from "./api.js";
 import { element, byId, counted } from "./dom.js";
 import { directionsInWords, zoneInWords } from "./geo.js";
+import { PlacePhotos } from "./photos.js";
 
 const DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
 const DAY_NAMES = { mon: "Monday", tue: "Tuesday", wed: "Wednesday", thu: "Thursday", fri: "Friday", sat: "Saturday", sun: "Sunday" };
@@ -26,17 +27,23 @@ export class PlacePanel {
     byId("place-favorite").addEventListener("click", () => this.toggleFavorite());
     byId("place-stars").addEventListener("change", (event) => this.rate(event.target.value));
     byId("place-close").addEventListener("click", () => this.close());
+    this.photos = new PlacePhotos(session, { reread: () => this.reread() });
     session.onChange(() => this.renderMine());
+  }
+
+  /** The place `id` as the panel asks for it: open now, and the directions from here. */
+  path(id) {
+    const from = this.hooks.here();
+    const query = new URLSearchParams({ openAt: instant() });
+    if (from) query.set("from", `${from.lat.toFixed(6)},${from.lon.toFixed(6)}`);
+    return `/v1/places/${encodeURIComponent(id)}?${query}`;
   }
 
   /** Shows a place (read afresh, open now and directions from here) and moves the keyboard to it. */
   async open(id) {
-    const from = this.hooks.here();
-    const query = new URLSearchParams({ openAt: instant() });
-    if (from) query.set("from", `${from.lat.toFixed(6)},${from.lon.toFixed(6)}`);
     let place;
     try {
-      place = await this.latest.ask((signal) => api.request(`/v1/places/${encodeURIComponent(id)}?${query}`, { signal }));
+      place = await this.latest.ask((signal) => api.request(this.path(id), { signal }));
     } catch (error) {
       if (aborted(error)) return null;
       throw error;
@@ -47,6 +54,16 @@ export class PlacePanel {
     this.panel.focus();
     this.hooks.shown(place);
     return place;
+  }
+
+  /** Reads the place shown again (its photos changed) and shows it where it is: the keyboard stays. */
+  async reread() {
+    if (!this.place) return;
+    const id = this.place.id;
+    const place = await api.request(this.path(id));
+    if (!this.place || this.place.id !== id) return;
+    this.place = place;
+    this.render();
   }
 
   close() {
@@ -94,6 +111,7 @@ export class PlacePanel {
       }));
     }
     byId("place-geo").href = directions ? directions.geoURI : `geo:${place.lat},${place.lon}`;
+    this.photos.show(place);
     this.renderMine();
   }
 
