@@ -74,6 +74,18 @@ extension Places {
         )
         var messagesPerMinute: String?
 
+        @Option(
+            name: .customLong("photos-per-day"),
+            help: "Photos (and pictures) one account may add in 24 hours (env PLACES_PHOTOS_PER_DAY; default 100)."
+        )
+        var photosPerDay: String?
+
+        @Option(
+            name: .customLong("photos-per-place"),
+            help: "Photos one account may have of one place (env PLACES_PHOTOS_PER_PLACE; default 20)."
+        )
+        var photosPerPlace: String?
+
         @OptionGroup var databaseOptions: DatabaseOptions
         @OptionGroup var accountOptions: AccountOptions
 
@@ -109,6 +121,8 @@ extension Places {
                 default: 10,
                 field: "messages-per-minute"
             )
+            limits.photosPerDay = try Self.count(photosPerDay, environment: "PLACES_PHOTOS_PER_DAY", default: 100, field: "photos-per-day")
+            limits.photosPerPlace = try Self.count(photosPerPlace, environment: "PLACES_PHOTOS_PER_PLACE", default: 20, field: "photos-per-place")
             let proxies = Self.list(trustedProxies, environment: "PLACES_TRUSTED_PROXIES")
             let origins = Self.list(corsOrigins, environment: "PLACES_CORS_ORIGINS")
             for origin in origins where origin != "*" {

@@ -4,11 +4,13 @@
 Signs up the account the fuzzer acts as (`contract`) and a few people around it, and makes what one token alone
 cannot: friend requests and group invitations addressed to `contract` (someone else must send them), groups that
 `contract` runs with other members in them (to remove and promote), a group it belongs to but does not run (to
-leave), decisions it takes part in, and people to block and already blocked (apart from everyone else). Then writes the Schemathesis config of the signed-in pass: the static
+leave), decisions it takes part in, people to block and already blocked (apart from everyone else), and photos: its own
+to delete, and others' it may read but not delete. Then writes the Schemathesis config of the signed-in pass: the static
 rules of `signed-in.toml` plus dictionaries of the ids and names made here, bound to the parameters that take
 them, so that generated requests name objects that exist as often as not.
 
-Usage: fixtures.py BASE_URL OUT_DIR   (writes OUT_DIR/token and OUT_DIR/signed-in.toml)
+Usage: fixtures.py BASE_URL OUT_DIR   (writes OUT_DIR/token and OUT_DIR/signed-in.toml; needs PyYAML, which
+Schemathesis's virtualenv has)
 """
 
 import json
@@ -16,6 +18,10 @@ import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
+
+import yaml
+
+import images
 
 PASSWORD = "contract password"
 MATES = [f"mate{n:02d}" for n in range(1, 13)]
@@ -44,11 +50,12 @@ class API:
     def __init__(self, base: str):
         self.base = base
 
-    def call(self, method: str, path: str, token: str | None = None, body=None, expect=(200, 201, 204)):
-        data = None if body is None else json.dumps(body).encode()
+    def call(self, method: str, path: str, token: str | None = None, body=None, expect=(200, 201, 204), media_type=None):
+        """`body` is JSON, or with `media_type` the bytes sent as they are (an image)."""
+        data = None if body is None else body if media_type else json.dumps(body).encode()
         request = urllib.request.Request(self.base + path, data=data, method=method)
         if data is not None:
-            request.add_header("Content-Type", "application/json")
+            request.add_header("Content-Type", media_type or "application/json")
         if token:
             request.add_header("Authorization", f"Bearer {token}")
         try:
@@ -181,6 +188,26 @@ def main() -> None:
     for place in deleted:
         api.call("DELETE", f"/v1/places/{place}", me)
 
+    # Photos of the images the document gives as examples, plain and carrying metadata the server strips: ones
+    # `contract` may delete (its own, of seeded places, and mates' of places it owns), ones it may only read (mates' of
+    # seeded places: 403 to delete), a cursor of a place's pages, and a picture of its own to replace and remove.
+    with urllib.request.urlopen(f"{base}/openapi.yaml", timeout=10) as response:
+        found = images.examples(yaml.safe_load(response.read()))
+    uploads = [(media_type, file) for media_type, valid in found.items() for image in valid
+               for file in (image, images.with_metadata(media_type, image))]
+    if len(uploads) != 6:
+        raise SystemExit(f"fixtures: the document's image examples are {[kind for kind, _ in uploads[::2]]}, not one of each type")
+
+    def photo(token, place, n):
+        media_type, file = uploads[n % len(uploads)]
+        path = f"/v1/places/{place}/photos?caption=Photo%20{n + 1}"
+        return api.call("POST", path, token, file, media_type=media_type)["id"]
+    photos_to_delete = [photo(me, PLACES[n % 3], n) for n in range(ONE_SHOT)]
+    photos_to_delete += [photo(mates[MATES[n % 6]], owned[n], n) for n in range(5)]
+    others_photos = [photo(mates[MATES[n % 6]], PLACES[n % 3], n) for n in range(6)]
+    photo_cursors = [api.call("GET", f"/v1/places/{PLACES[0]}/photos?limit=1", me)["nextCursor"]]
+    api.call("PUT", "/v1/me/picture", me, uploads[0][1], media_type=uploads[0][0])
+
     notifications = [item["id"] for item in api.call("GET", "/v1/notifications?limit=100", me)["items"]]
 
     (out / "token").write_text(me)
@@ -198,6 +225,8 @@ def main() -> None:
         "decisions-to-pick": to_pick, "completed-decisions": completed,
         "decisions": tiered + to_pick + completed + in_round + met, "followed-decisions": tiered + in_round,
         "round-decisions": in_round, "talking-decisions": talking, "message-cursors": message_cursors, "notifications": notifications,
+        "photos": others_photos, "photos-to-delete": photos_to_delete + others_photos[:2], "photographed-places": PLACES,
+        "photo-cursors": photo_cursors,
     }
     dictionaries = "\n# Made by fixtures.py for this run.\n" + "".join(
         f"[dictionaries.{name}]\nvalues = {toml_list(values)}\n\n" for name, values in made.items()

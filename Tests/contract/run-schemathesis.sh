@@ -19,8 +19,10 @@ if [[ ! -x $venv/bin/st ]]; then
 fi
 
 port=${PLACES_CONTRACT_PORT:-18765}
-# bcrypt at its minimum cost and no bound on sign-ups from one address: the fuzzer signs people up by the hundred.
-"$binary" serve --database "$work/contract.sqlite" --seeds Seeds --port "$port" --bcrypt-cost 4 --registrations-per-hour 100000 --places-per-day 100000 --messages-per-minute 100000 \
+# bcrypt at its minimum cost and no bound on sign-ups from one address: the fuzzer signs people up by the hundred; nor
+# on the places, messages and photos one account adds (`contract` uploads hundreds of photos, many of one seeded place).
+"$binary" serve --database "$work/contract.sqlite" --seeds Seeds --port "$port" --bcrypt-cost 4 --registrations-per-hour 100000 \
+    --places-per-day 100000 --messages-per-minute 100000 --photos-per-day 100000 --photos-per-place 100000 \
     >"$work/server.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true; rm -rf "$work"' EXIT
@@ -40,21 +42,25 @@ status=0
 "$venv/bin/python" Tests/contract/generated-client-tour.py "$base" "$work/client" || status=1
 
 common=(--url "$base" --workers 1 --request-timeout 10 --seed "$seed")
-# The config adds 413 and 414 (a body or a target too large) to the statuses that count as refusing bad input.
+# The config adds 413 and 414 (a body or a target too large) to the statuses that count as refusing bad input, and loads
+# hooks.py: the photo uploads send the document's example images byte for byte, and images well-formed and broken.
 st=("$venv/bin/st" --config-file Tests/contract/schemathesis.toml)
 # 1. Every operation as nobody (the signed-in ones must answer 401), with every check, but the rules that OpenAPI
 # cannot state: a parameter that needs another (search's lat with lon), two that exclude each other (radius and
 # radiusKm), a minPrice above maxPrice (nearby and meet), a password that must differ from the username, and a box's
 # edges in range, its south not north of its north, and no more cells than a clusters answer may span (within,
-# clusters). Those operations run again (2) with
+# clusters), and a cursor the server handed out (a place's photos, the one list of pages open to nobody, whose made-up
+# cursor is refused). Those operations run again (2) with
 # every other check, and nearby and within once more (3) as GeoJSON. Objects made by these passes are nobody's, so
 # there is nothing for a stateful phase to follow: that is pass 4's.
 unit=(--phases examples,coverage,fuzzing)
 crossfield=(--include-operation-id nearbyPlaces --include-operation-id searchPlaces --include-operation-id register
-    --include-operation-id placesWithin --include-operation-id placeClusters --include-operation-id meetPlaces)
+    --include-operation-id placesWithin --include-operation-id placeClusters --include-operation-id meetPlaces
+    --include-operation-id listPlacePhotos)
 "${st[@]}" run "$base/openapi.yaml" "${common[@]}" "${unit[@]}" --checks all --max-examples 50 \
     --exclude-operation-id nearbyPlaces --exclude-operation-id searchPlaces --exclude-operation-id register \
-    --exclude-operation-id placesWithin --exclude-operation-id placeClusters --exclude-operation-id meetPlaces || status=1
+    --exclude-operation-id placesWithin --exclude-operation-id placeClusters --exclude-operation-id meetPlaces \
+    --exclude-operation-id listPlacePhotos || status=1
 "${st[@]}" run "$base/openapi.yaml" "${common[@]}" "${unit[@]}" --checks all --exclude-checks positive_data_acceptance \
     --max-examples 150 "${crossfield[@]}" || status=1
 "${st[@]}" run "$base/openapi.yaml" "${common[@]}" "${unit[@]}" --checks all --max-examples 100 \
@@ -74,7 +80,7 @@ crossfield=(--include-operation-id nearbyPlaces --include-operation-id searchPla
 # never leaves a group, which ends it as a DELETE would (signed-in.toml says why). The live streams are read until
 # their first event, or for a few seconds when none comes, and then closed (signed-in.toml); each event is checked
 # against the document's `itemSchema`, its data against the schema it names.
-python3 Tests/contract/fixtures.py "$base" "$work"
+"$venv/bin/python" Tests/contract/fixtures.py "$base" "$work"
 "$venv/bin/st" --config-file "$work/signed-in.toml" run "$base/openapi.yaml" "${common[@]}" --checks all \
     --exclude-checks positive_data_acceptance \
     -H "Authorization: Bearer $(cat "$work/token")" --exclude-operation-id logout --exclude-operation-id changePassword \
