@@ -24,6 +24,10 @@ public struct OpeningHours: Sendable, Hashable, Codable {
         }
 
         public static func < (a: Weekday, b: Weekday) -> Bool { a.ordinal < b.ordinal }
+
+        /// The days in the order of their names (`fri`, `mon`, `sat`, `sun`, `thu`, `tue`, `wed`): how JSON with sorted
+        /// keys lists them.
+        public static let namedOrder = allCases.sorted { $0.rawValue < $1.rawValue }
     }
 
     /// One open interval of a day, in minutes since that day's midnight.

@@ -42,7 +42,8 @@ extension SeedFileReader {
                     report.skip(skip)
                 case .success(let mapped):
                     if mapped.hoursNotUnderstood { report.hoursNotUnderstood += 1 }
-                    try body(.success(SeedRecord(line: number, draft: PlaceDraft(normalisedFields: mapped.fields), forgiving: true)))
+                    let draft = PlaceDraft(normalisedFields: mapped.fields)
+                    try body(.success(SeedRecord(line: number, draft: draft, forgiving: true, openingHours: mapped.openingHours)))
                 }
             }) {}
         } catch let error as LineStream.LineTooLong {

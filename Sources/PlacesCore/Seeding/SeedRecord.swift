@@ -7,6 +7,9 @@ public struct SeedRecord: Sendable, Hashable {
     /// True for a record from a source the operator cannot mend (OpenStreetMap): a value the place's rules refuse is
     /// left out, and a record that still is no place is skipped and counted, never stopping its file.
     public var forgiving = false
+    /// Opening hours the reader has already turned into a schedule (OpenStreetMap's `opening_hours`), given to the
+    /// place as they are instead of written out and read again.
+    public var openingHours: OpeningHours?
 }
 
 /// A record that could not be read or is not a valid place: where, and why.

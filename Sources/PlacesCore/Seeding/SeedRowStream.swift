@@ -153,7 +153,9 @@ final class SeedRowStream: @unchecked Sendable {
         var draft = record.draft
         while true {
             do {
-                return try draft.validated(now: stamp, seedSource: source)
+                var place = try draft.validated(now: stamp, seedSource: source)
+                if let hours = record.openingHours { place.openingHours = hours }
+                return place
             } catch {
                 guard record.forgiving, let field = error.field, !SeedRowStream.requiredFields.contains(field),
                     draft.has(PlaceDraft.normalise(field))

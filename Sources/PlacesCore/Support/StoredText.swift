@@ -58,10 +58,21 @@ public enum StoredText {
         return try? OpeningHours.parse(texts)
     }
 
+    /// The schedule as stored: `{"fri":["18:00-02:00"],"mon":["08:00-14:00","17:00-22:00"]}`, days in the order of
+    /// their names, as `JSONEncoder` with sorted keys writes it. Written by hand: a seed stores a million of them, and
+    /// the encoder took most of its writer's time.
     public static func encodeHours(_ hours: OpeningHours) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return (try? encoder.encode(hours)).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
+        var text = "{"
+        for day in OpeningHours.Weekday.namedOrder {
+            guard let intervals = hours.days[day] else { continue }
+            if text.utf8.count > 1 { text += "," }
+            text += "\"" + day.rawValue + "\":["
+            for (index, interval) in intervals.enumerated() {
+                text += (index == 0 ? "\"" : ",\"") + interval.text + "\""
+            }
+            text += "]"
+        }
+        return text + "}"
     }
 }
 

@@ -60,9 +60,11 @@ public enum OSMPlaceTags {
         }
     }
 
-    /// A feature's place fields (named as `PlaceDraft` folds them), and whether its `opening_hours` went unread.
+    /// A feature's place fields (named as `PlaceDraft` folds them), its opening hours, and whether its
+    /// `opening_hours` went unread.
     struct Mapped {
         var fields: [String: FieldValue]
+        var openingHours: OpeningHours?
         var hoursNotUnderstood: Bool
     }
 
@@ -75,7 +77,8 @@ public enum OSMPlaceTags {
         }
         var placeTags: [String] = []
         func tag(_ value: String) {
-            let tag = value.lowercased().replacing("_", with: "-")
+            var tag = value.lowercased()
+            if tag.utf8.contains(UInt8(ascii: "_")) { tag = tag.replacing("_", with: "-") }
             if !tag.isEmpty, tag.count <= PlaceLimits.tagLength, placeTags.count < PlaceLimits.tagCount, !placeTags.contains(tag) {
                 placeTags.append(tag)
             }
@@ -152,14 +155,8 @@ public enum OSMPlaceTags {
         if let description = text("description") { fields["description"] = .text(description) }
         if let zone = text("timezone") { fields["timezone"] = .text(zone) }
 
-        var hoursNotUnderstood = false
-        if let hours = text("opening_hours") {
-            if let schedule = OSMOpeningHours.parse(hours) {
-                fields["openinghours"] = .object(schedule.textDays.mapValues { .list($0.map { .text($0) }) })
-            } else {
-                hoursNotUnderstood = true
-            }
-        }
-        return .success(Mapped(fields: fields, hoursNotUnderstood: hoursNotUnderstood))
+        let hours = text("opening_hours")
+        let schedule = hours.flatMap(OSMOpeningHours.parse)
+        return .success(Mapped(fields: fields, openingHours: schedule, hoursNotUnderstood: hours != nil && schedule == nil))
     }
 }

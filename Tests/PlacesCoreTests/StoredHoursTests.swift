@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+
+@testable import PlacesCore
+
+/// Opening hours as stored: written by hand, byte for byte what `JSONEncoder` with sorted keys writes (the stored rows,
+/// and a re-seed's test for "unchanged", depend on it).
+@Suite("Stored opening hours")
+struct StoredHoursTests {
+    @Test func writtenByHandAsJSONEncoderWritesThem() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        var generator = SystemRandomNumberGenerator()
+        var schedules: [OpeningHours] = [OpeningHours(days: [:]), OpeningHours(days: [.mon: []])]
+        for _ in 0..<500 {
+            var days: [OpeningHours.Weekday: [OpeningHours.Interval]] = [:]
+            for day in OpeningHours.Weekday.allCases where Bool.random(using: &generator) {
+                days[day] = (0..<Int.random(in: 1...3, using: &generator)).map { _ in
+                    OpeningHours.Interval(opens: Int.random(in: 0..<1440, using: &generator), closes: Int.random(in: 1...1440, using: &generator))
+                }
+            }
+            schedules.append(OpeningHours(days: days))
+        }
+        for hours in schedules {
+            let reference = String(decoding: try encoder.encode(hours), as: UTF8.self)
+            #expect(StoredText.encodeHours(hours) == reference)
+        }
+    }
+}
