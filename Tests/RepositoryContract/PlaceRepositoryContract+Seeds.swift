@@ -42,8 +42,10 @@ extension PlaceRepositoryContract {
             ContractCase("places", "a seed counts the places it added, and finds (and removes) those under a prefix in a box it did not write") {
                 store in
                 let owner = try await store.addUsers("ann")[0]
+                var otherFile = Sample.place("osm:n8", lat: 11, lon: 11)
+                otherFile.seedSource = "other.csv"
                 try await store.places.seed([
-                    Sample.place("osm:n1", lat: 10, lon: 10), Sample.place("osm:n2", lat: 11, lon: 11),
+                    otherFile, Sample.place("osm:n1", lat: 10, lon: 10), Sample.place("osm:n2", lat: 11, lon: 11),
                     Sample.place("osm:n3", lat: 12, lon: 12), Sample.place("osm:n9", lat: 50, lon: 50),
                     Sample.place("own-1", lat: 11, lon: 11), Sample.place("osm:n4", lat: 11.5, lon: 11.5),
                 ])
@@ -57,10 +59,11 @@ extension PlaceRepositoryContract {
                 #expect(try await transaction.upsert([Sample.place("osm:n1", lat: 10, lon: 10), Sample.place("osm:n6", lat: 10.5, lon: 10.5)]).isEmpty)
                 #expect(try await transaction.upsert([Sample.place("osm:n7", lat: 10.7, lon: 10.7)]).isEmpty)
                 #expect(try await transaction.addedCount() == 2, "n6 and n7 are new; n1 was updated")
-                // Not n1 (written), n4 (deleted already), n5 (added through the API), n9 (outside), own-1 (no prefix).
-                #expect(try await transaction.unwritten(idPrefix: "osm:", within: box, remove: false, now: Sample.at(9)) == ["osm:n2", "osm:n3"])
-                #expect(try await transaction.unwritten(idPrefix: "osm:", within: box, remove: true, now: Sample.at(9)) == ["osm:n2", "osm:n3"])
-                #expect(try await transaction.unwritten(idPrefix: "osm:", within: box, remove: false, now: Sample.at(9)) == [], "removed in it")
+                // Not n1 (written), n4 (deleted already), n5 (added through the API), n8 (a source not asked about), n9
+                // (outside), own-1 (no prefix).
+                #expect(try await transaction.unwritten(idPrefix: "osm:", within: box, sources: { $0 != "other.csv" }, remove: false, now: Sample.at(9)) == ["osm:n2", "osm:n3"])
+                #expect(try await transaction.unwritten(idPrefix: "osm:", within: box, sources: { $0 != "other.csv" }, remove: true, now: Sample.at(9)) == ["osm:n2", "osm:n3"])
+                #expect(try await transaction.unwritten(idPrefix: "osm:", within: box, sources: { $0 != "other.csv" }, remove: false, now: Sample.at(9)) == [], "removed in it")
                 try await transaction.commit()
 
                 #expect(try await store.places.place(id: "osm:n2")?.deletedAt == Sample.at(9))
@@ -69,7 +72,7 @@ extension PlaceRepositoryContract {
                 #expect(try await store.places.place(id: "own-1")?.deletedAt == nil)
                 #expect(try await store.places.place(id: "osm:n5")?.deletedAt == nil)
                 let live = try await store.places.liveSummaries().summaries.map(\.id).sorted()
-                #expect(live == ["osm:n1", "osm:n5", "osm:n6", "osm:n7", "osm:n9", "own-1"], "the index's read sees the removal")
+                #expect(live == ["osm:n1", "osm:n5", "osm:n6", "osm:n7", "osm:n8", "osm:n9", "own-1"], "the index's read sees the removal")
 
                 // A later seed that holds a removed place again brings it back.
                 try await store.places.seed([Sample.place("osm:n2", lat: 11, lon: 11)])
@@ -78,7 +81,7 @@ extension PlaceRepositoryContract {
                 // A box across the antimeridian holds both of its sides.
                 try await store.places.seed([Sample.place("osm:e1", lat: 0, lon: 179.5), Sample.place("osm:w1", lat: 0, lon: -179.5)])
                 let across = try await store.places.beginSeed()
-                let wide = try await across.unwritten(idPrefix: "osm:", within: GeoBox(west: 179, south: -1, east: -179, north: 1), remove: false, now: Sample.at(10))
+                let wide = try await across.unwritten(idPrefix: "osm:", within: GeoBox(west: 179, south: -1, east: -179, north: 1), sources: { _ in true }, remove: false, now: Sample.at(10))
                 #expect(wide == ["osm:e1", "osm:w1"])
                 await across.rollback()
             },

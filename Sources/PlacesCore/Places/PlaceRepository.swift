@@ -74,10 +74,16 @@ public protocol SeedTransaction: Sendable {
     /// How many of the places written so far took an id that no place held before (the others updated a place).
     func addedCount() async throws -> Int
     /// The ids, in order, of the places a seed wrote before (not deleted, not added through the API) whose ids start
-    /// with `idPrefix` and that lie inside `box`, that this transaction did not write: gone from the source. With
-    /// `remove`, deletes them in this transaction as a deletion through the API does (at `now`; they come back if a
-    /// later seed holds them again).
-    func unwritten(idPrefix: String, within box: GeoBox, remove: Bool, now: Date) async throws -> [String]
+    /// with `idPrefix`, that lie inside `box` and whose seed file's name `sources` accepts, that this transaction did
+    /// not write: gone from the source. With `remove`, deletes them in this transaction as a deletion through the API
+    /// does (at `now`; they come back if a later seed holds them again).
+    func unwritten(
+        idPrefix: String,
+        within box: GeoBox,
+        sources: @escaping @Sendable (String) -> Bool,
+        remove: Bool,
+        now: Date
+    ) async throws -> [String]
     /// Makes everything written visible at once, in one transaction of the change feed.
     func commit() async throws
     /// Ends the transaction leaving nothing of it behind, in the feed neither.

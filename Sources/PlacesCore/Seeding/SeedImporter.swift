@@ -70,7 +70,14 @@ public struct SeedImporter: Sendable {
                 var found = rows.report
                 found.merge(refusals: report.openStreetMap ?? OpenStreetMapReport())
                 if let extent = found.extent {
-                    found.gone = try await transaction.unwritten(idPrefix: OSMPlaceTags.idPrefix, within: extent, remove: prune, now: stamp)
+                    // Only places an OpenStreetMap file wrote: never one of another seed file, whatever its id.
+                    found.gone = try await transaction.unwritten(
+                        idPrefix: OSMPlaceTags.idPrefix,
+                        within: extent,
+                        sources: { SeedFormat(path: $0)?.isOpenStreetMap == true },
+                        remove: prune,
+                        now: stamp
+                    )
                     found.pruned = prune
                 }
                 report.openStreetMap = found

@@ -18,7 +18,7 @@ final class PostgresSeedTransaction: SeedTransaction {
     private enum Command {
         case upsert(PreparedBatch, CheckedContinuation<[Int: PlacesError], any Error>)
         case added(CheckedContinuation<Int, any Error>)
-        case unwritten(prefix: String, box: GeoBox, remove: Bool, now: Date, CheckedContinuation<[String], any Error>)
+        case unwritten(prefix: String, box: GeoBox, sources: @Sendable (String) -> Bool, remove: Bool, now: Date, CheckedContinuation<[String], any Error>)
         case commit
         case rollback
     }
@@ -71,9 +71,15 @@ final class PostgresSeedTransaction: SeedTransaction {
         }
     }
 
-    func unwritten(idPrefix: String, within box: GeoBox, remove: Bool, now: Date) async throws -> [String] {
+    func unwritten(
+        idPrefix: String,
+        within box: GeoBox,
+        sources: @escaping @Sendable (String) -> Bool,
+        remove: Bool,
+        now: Date
+    ) async throws -> [String] {
         try await withCheckedThrowingContinuation { continuation in
-            if case .terminated = commands.yield(.unwritten(prefix: idPrefix, box: box, remove: remove, now: now, continuation)) {
+            if case .terminated = commands.yield(.unwritten(prefix: idPrefix, box: box, sources: sources, remove: remove, now: now, continuation)) {
                 continuation.resume(throwing: PlacesError(.internalError, "the seed transaction has ended"))
             }
         }
@@ -108,9 +114,9 @@ final class PostgresSeedTransaction: SeedTransaction {
                 }
             case .added(let continuation):
                 continuation.resume(returning: writer.added)
-            case .unwritten(let prefix, let box, let remove, let now, let continuation):
+            case .unwritten(let prefix, let box, let sources, let remove, let now, let continuation):
                 do {
-                    continuation.resume(returning: try await writer.unwritten(idPrefix: prefix, within: box, remove: remove, now: now))
+                    continuation.resume(returning: try await writer.unwritten(idPrefix: prefix, within: box, sources: sources, remove: remove, now: now))
                 } catch {
                     continuation.resume(throwing: error)
                     throw error
@@ -255,11 +261,11 @@ private struct SeedWriter {
     }
 
     /// The seeded places under `idPrefix` inside `box` that this transaction did not write; deleted when `remove`.
-    func unwritten(idPrefix: String, within box: GeoBox, remove: Bool, now: Date) async throws -> [String] {
+    func unwritten(idPrefix: String, within box: GeoBox, sources: (String) -> Bool, remove: Bool, now: Date) async throws -> [String] {
         let upper = IDPrefixRange.upperBound(of: idPrefix)
         let rows = try await connection.rows(
             """
-            SELECT id FROM place
+            SELECT id, seed_source FROM place
             WHERE id >= \(idPrefix) AND id < \(upper) AND seed_source IS NOT NULL AND deleted_at IS NULL AND revision <> \(stamp)
                 AND latitude BETWEEN \(box.south) AND \(box.north)
                 AND (CASE WHEN \(box.crossesAntimeridian) THEN longitude >= \(box.west) OR longitude <= \(box.east)
@@ -268,7 +274,7 @@ private struct SeedWriter {
             """,
             logger: logger
         )
-        let ids = try rows.map { row in try row.get("id", as: String.self) }
+        let ids = try rows.filter { row in sources(try row.get("seed_source", as: String.self)) }.map { row in try row.get("id", as: String.self) }
         if remove, !ids.isEmpty {
             let time = Timestamp.text(now)
             try await connection.query(

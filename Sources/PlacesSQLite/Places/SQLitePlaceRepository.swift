@@ -198,19 +198,19 @@ struct SQLiteSeedWriter {
     }
 
     /// The seeded places under `idPrefix` inside `box` that this transaction did not write; deleted when `remove`.
-    func unwritten(idPrefix: String, within box: GeoBox, remove: Bool, now: Date) throws -> [String] {
+    func unwritten(idPrefix: String, within box: GeoBox, sources: (String) -> Bool, remove: Bool, now: Date) throws -> [String] {
         // The prefix as a range of ids, which reads the primary key instead of every row.
         let longitude = box.crossesAntimeridian ? "(longitude >= ? OR longitude <= ?)" : "longitude BETWEEN ? AND ?"
-        let ids = try String.fetchAll(
+        let ids = try Row.fetchAll(
             db,
             sql: """
-                SELECT id FROM place
+                SELECT id, seed_source FROM place
                 WHERE id >= ? AND id < ? AND seed_source IS NOT NULL AND deleted_at IS NULL AND revision <> ?
                     AND latitude BETWEEN ? AND ? AND \(longitude)
                 ORDER BY id
                 """,
             arguments: [idPrefix, IDPrefixRange.upperBound(of: idPrefix), revision, box.south, box.north, box.west, box.east]
-        )
+        ).filter { sources($0["seed_source"]) }.map { $0["id"] as String }
         if remove {
             let stamp = Timestamp.text(now)
             let statement = try db.cachedStatement(sql: "UPDATE place SET deleted_at = ?, updated_at = ?, revision = ? WHERE id = ?")

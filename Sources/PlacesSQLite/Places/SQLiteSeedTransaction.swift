@@ -11,7 +11,7 @@ final class SQLiteSeedTransaction: SeedTransaction {
     fileprivate enum Command {
         case upsert([Place], CheckedContinuation<[Int: PlacesError], any Error>)
         case added(CheckedContinuation<Int, any Error>)
-        case unwritten(prefix: String, box: GeoBox, remove: Bool, now: Date, CheckedContinuation<[String], any Error>)
+        case unwritten(prefix: String, box: GeoBox, sources: @Sendable (String) -> Bool, remove: Bool, now: Date, CheckedContinuation<[String], any Error>)
         case commit
         case rollback
     }
@@ -87,9 +87,15 @@ final class SQLiteSeedTransaction: SeedTransaction {
         try await withCheckedThrowingContinuation { continuation in mailbox.post(.added(continuation)) }
     }
 
-    func unwritten(idPrefix: String, within box: GeoBox, remove: Bool, now: Date) async throws -> [String] {
+    func unwritten(
+        idPrefix: String,
+        within box: GeoBox,
+        sources: @escaping @Sendable (String) -> Bool,
+        remove: Bool,
+        now: Date
+    ) async throws -> [String] {
         try await withCheckedThrowingContinuation { continuation in
-            mailbox.post(.unwritten(prefix: idPrefix, box: box, remove: remove, now: now, continuation))
+            mailbox.post(.unwritten(prefix: idPrefix, box: box, sources: sources, remove: remove, now: now, continuation))
         }
     }
 
@@ -124,9 +130,9 @@ final class SQLiteSeedTransaction: SeedTransaction {
                 }
             case .added(let continuation):
                 continuation.resume(returning: writer.added)
-            case .unwritten(let prefix, let box, let remove, let now, let continuation):
+            case .unwritten(let prefix, let box, let sources, let remove, let now, let continuation):
                 do {
-                    continuation.resume(returning: try writer.unwritten(idPrefix: prefix, within: box, remove: remove, now: now))
+                    continuation.resume(returning: try writer.unwritten(idPrefix: prefix, within: box, sources: sources, remove: remove, now: now))
                 } catch {
                     continuation.resume(throwing: (error as? DatabaseError).map(PlacesDatabase.mapped) ?? error)
                     throw error
@@ -147,7 +153,7 @@ extension SQLiteSeedTransaction.Command {
         switch self {
         case .upsert(_, let continuation): continuation.resume(throwing: error)
         case .added(let continuation): continuation.resume(throwing: error)
-        case .unwritten(_, _, _, _, let continuation): continuation.resume(throwing: error)
+        case .unwritten(_, _, _, _, _, let continuation): continuation.resume(throwing: error)
         case .commit, .rollback: break
         }
     }
