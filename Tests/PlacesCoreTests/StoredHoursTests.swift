@@ -27,3 +27,21 @@ struct StoredHoursTests {
         }
     }
 }
+
+/// Text below U+0300 is NFC as it stands (`String.nfc` returns it untouched): checked against Foundation's own
+/// composition for every such character and every pair of them.
+@Suite("NFC below the combining marks")
+struct NFCBelowCombiningMarksTests {
+    @Test func everyCharacterAndPairBelowU0300IsItsOwnComposition() {
+        let scalars = (0x20..<0x300).compactMap(Unicode.Scalar.init).filter { $0.value < 0x7F || $0.value >= 0xA0 }
+        for first in scalars {
+            let one = String(first)
+            #expect(one.precomposedStringWithCanonicalMapping == one)
+            for second in scalars where second.value >= 0x80 || first.value >= 0x80 {
+                let pair = one + String(second)
+                if pair.precomposedStringWithCanonicalMapping != pair { Issue.record("\(pair) is not NFC") }
+            }
+        }
+        #expect("Cafe\u{301}".nfc == "Café", "a combining mark is still composed")
+    }
+}

@@ -27,6 +27,9 @@ extension String {
     /// The string in Unicode Normalization Form C; ASCII text is returned as it is.
     var nfc: String {
         if utf8.allSatisfy({ $0 < 0x80 }) { return self }
+        // Below U+0300 (the combining marks) every character is its own composition (NFC_Quick_Check is Yes and none
+        // combines with what follows it): most Latin text, accents and all, is NFC already.
+        if unicodeScalars.allSatisfy({ $0.value < 0x300 }) { return self }
         return precomposedStringWithCanonicalMapping
     }
 

@@ -122,7 +122,7 @@ public enum OSMPlaceTags {
             var shown = ""
             for value in values {
                 tag(value)
-                let words = value.replacing("_", with: " ")
+                let words = value.utf8.contains(UInt8(ascii: "_")) ? value.replacing("_", with: " ") : value
                 let next = shown.isEmpty ? words : shown + ", " + words
                 if next.count <= PlaceLimits.cuisineLength { shown = next }
             }
