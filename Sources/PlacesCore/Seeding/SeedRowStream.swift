@@ -98,38 +98,25 @@ final class SeedRowStream: @unchecked Sendable {
     }
 
     private func produce(path: String, stamp: Date, source: String, timeZone: String?, progress: (@Sendable (String, Int) -> Void)?) {
-        var batch: [Row] = []
-        batch.reserveCapacity(SeedRowStream.batchSize)
+        var pending: [Result<SeedRecord, SeedRowError>] = []
+        pending.reserveCapacity(SeedRowStream.batchSize)
         var rows = 0
         var outcome: (any Error)?
         var report = OpenStreetMapReport()
         // What the place's rules refused, kept apart from what the reader counts while it reads.
         var refused = OpenStreetMapReport()
+        let check = RowCheck(path: path, stamp: stamp, source: source, timeZone: timeZone)
         do {
             try SeedFileReader.read(path: path, report: &report) { result in
                 rows += 1
                 if rows % SeedImporter.progressInterval == 0 { progress?(path, rows) }
-                switch result {
-                case .success(var record):
-                    if let timeZone, !record.draft.has("timezone") { record.draft = record.draft.setting("timezone", to: .text(timeZone)) }
-                    do {
-                        batch.append(.place(try validated(record, stamp: stamp, source: source, report: &refused), line: record.line))
-                    } catch let error as PlacesError {
-                        if record.forgiving {
-                            refused.skip(.invalid, because: "\(record.draft.text("id") ?? "line \(record.line)"): \(error.message)")
-                        } else {
-                            batch.append(.invalid(SeedRowError(file: path, line: record.line, reason: error.message, field: error.field)))
-                        }
-                    }
-                case .failure(let rowError):
-                    batch.append(.invalid(rowError))
-                }
-                if batch.count == SeedRowStream.batchSize {
-                    try send(batch)
-                    batch.removeAll(keepingCapacity: true)
+                pending.append(result)
+                if pending.count == SeedRowStream.batchSize {
+                    try send(check.rows(of: pending, refused: &refused))
+                    pending.removeAll(keepingCapacity: true)
                 }
             }
-            if !batch.isEmpty { try send(batch) }
+            if !pending.isEmpty { try send(check.rows(of: pending, refused: &refused)) }
         } catch is Cancelled {
             outcome = nil
         } catch {
@@ -147,28 +134,6 @@ final class SeedRowStream: @unchecked Sendable {
         if let (continuation, result) = woken { continuation.resume(with: result) }
     }
 
-    /// The record's place; a forgiving record's optional values that the rules refuse are left out (and counted) until
-    /// what remains is a place, or a required field is at fault.
-    private func validated(_ record: SeedRecord, stamp: Date, source: String, report: inout OpenStreetMapReport) throws(PlacesError) -> Place {
-        var draft = record.draft
-        while true {
-            do {
-                var place = try draft.validated(now: stamp, seedSource: source)
-                if let hours = record.openingHours { place.openingHours = hours }
-                return place
-            } catch {
-                guard record.forgiving, let field = error.field, !SeedRowStream.requiredFields.contains(field),
-                    draft.has(PlaceDraft.normalise(field))
-                else { throw error }
-                draft = draft.removing(PlaceDraft.normalise(field))
-                report.droppedValues[field, default: 0] += 1
-            }
-        }
-    }
-
-    /// The fields without which a record is no place (and whose fault skips it).
-    private static let requiredFields: Set<String> = ["id", "name", "lat", "lon", "kind"]
-
     private func send(_ batch: [Row]) throws {
         condition.lock()
         while batches.count >= SeedRowStream.readAhead && !cancelled { condition.wait() }
@@ -182,4 +147,76 @@ final class SeedRowStream: @unchecked Sendable {
         condition.unlock()
         if let (continuation, result) = woken { continuation.resume(with: result) }
     }
+}
+
+/// Turns what a reader read into rows: each record validated into a place (a forgiving record's refused optional values
+/// left out and counted, its refusal counted instead of reported), on every core at once, since validation is most of
+/// a seed's reading time and each record's is its own.
+private struct RowCheck: Sendable {
+    let path: String
+    let stamp: Date
+    let source: String
+    let timeZone: String?
+
+    /// Records below this many are checked on the reader's own thread.
+    static let parallelFrom = 256
+
+    /// The rows of `batch`, in its order (a forgiving record that is no place leaves none).
+    func rows(of batch: [Result<SeedRecord, SeedRowError>], refused: inout OpenStreetMapReport) -> [SeedRowStream.Row] {
+        let parts = batch.count < RowCheck.parallelFrom ? 1 : max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+        var rows = [SeedRowStream.Row?](repeating: nil, count: batch.count)
+        var reports = [OpenStreetMapReport](repeating: OpenStreetMapReport(), count: parts)
+        rows.withUnsafeMutableBufferPointer { rowBuffer in
+            reports.withUnsafeMutableBufferPointer { reportBuffer in
+                // Each part writes only its own slots of the two buffers.
+                nonisolated(unsafe) let (out, counts) = (rowBuffer, reportBuffer)
+                DispatchQueue.concurrentPerform(iterations: parts) { part in
+                    let range = (batch.count * part / parts)..<(batch.count * (part + 1) / parts)
+                    for index in range { out[index] = row(of: batch[index], refused: &counts[part]) }
+                }
+            }
+        }
+        for report in reports { refused.merge(refusals: report) }
+        return rows.compactMap { $0 }
+    }
+
+    private func row(of result: Result<SeedRecord, SeedRowError>, refused: inout OpenStreetMapReport) -> SeedRowStream.Row? {
+        switch result {
+        case .failure(let rowError):
+            return .invalid(rowError)
+        case .success(var record):
+            if let timeZone, !record.draft.has("timezone") { record.draft = record.draft.setting("timezone", to: .text(timeZone)) }
+            do {
+                return .place(try validated(record, refused: &refused), line: record.line)
+            } catch {
+                guard record.forgiving else {
+                    return .invalid(SeedRowError(file: path, line: record.line, reason: error.message, field: error.field))
+                }
+                refused.skip(.invalid, because: "\(record.draft.text("id") ?? "line \(record.line)"): \(error.message)")
+                return nil
+            }
+        }
+    }
+
+    /// The record's place; a forgiving record's optional values that the rules refuse are left out (and counted) until
+    /// what remains is a place, or a required field is at fault.
+    private func validated(_ record: SeedRecord, refused: inout OpenStreetMapReport) throws(PlacesError) -> Place {
+        var draft = record.draft
+        while true {
+            do {
+                var place = try draft.validated(now: stamp, seedSource: source)
+                if let hours = record.openingHours { place.openingHours = hours }
+                return place
+            } catch {
+                guard record.forgiving, let field = error.field, !RowCheck.requiredFields.contains(field),
+                    draft.has(PlaceDraft.normalise(field))
+                else { throw error }
+                draft = draft.removing(PlaceDraft.normalise(field))
+                refused.droppedValues[field, default: 0] += 1
+            }
+        }
+    }
+
+    /// The fields without which a record is no place (and whose fault skips it).
+    private static let requiredFields: Set<String> = ["id", "name", "lat", "lon", "kind"]
 }
