@@ -447,9 +447,10 @@ def halfway_fractions(lat, lon, line):
 
 # Running the binary
 
-def seed(binary, files, database, *extra):
-    """`places seed FILES --database DATABASE --time-zone ZONE EXTRA`: its exit status, stdout and stderr."""
-    command = [binary, "seed", *files, "--database", database, "--time-zone", TIME_ZONE, *extra]
+def seed(binary, files, database, *extra, zone=True):
+    """`places seed FILES --database DATABASE --time-zone ZONE EXTRA` (without the zone for other seeds): its output,
+    stdout then stderr; a failure stops the run."""
+    command = [binary, "seed", *files, "--database", database, *(["--time-zone", TIME_ZONE] if zone else []), *extra]
     result = subprocess.run(command, capture_output=True, text=True, timeout=600)
     if result.returncode != 0:
         raise Broken(f"`{' '.join(command)}` exited {result.returncode}:\n{result.stdout}{result.stderr}")
@@ -632,7 +633,7 @@ def run(binary, work):
 
     database = os.path.join(work, "places.sqlite")
     # The shipped seeds (some inside the City's bounds) and another extract (outside them) are there first.
-    seed(binary, [os.path.join(root, "Seeds")], database)
+    seed(binary, [os.path.join(root, "Seeds")], database, zone=False)
     shipped_inside = []
     for name in sorted(os.listdir(os.path.join(root, "Seeds"))):
         if name.endswith(".json"):
@@ -675,6 +676,9 @@ def run(binary, work):
         if gone != ["osm:n1104"] or added != ["osm:n1300"] or not within_bounds(*city.nodes[1104][:2], expected2.bounds, strictly=True):
             raise Broken(f"the changed copy is not what the test means: gone {gone}, added {added}")
         output = seed(binary, [pbf2], database)
+        # A seed into a served database reaches the server's index within a moment.
+        if wait_for(lambda: server.place("osm:n1300")[0], 200, seconds=10) != 200:
+            fail("changed copy: the new restaurant osm:n1300 did not appear on the served database within 10 s")
         check_report("changed copy", output, pbf2, {
             "loaded": len(expected2.places), "read": len(expected2.features), "new": 1, "updated": len(expected2.places) - 1,
             "skipped": len(expected2.skipped), "reasons": expected2.reasons, "hours": expected2.not_understood or None,
@@ -702,7 +706,7 @@ def run(binary, work):
         lookalike = os.path.join(work, "lookalike.csv")
         with open(lookalike, "w") as file:
             file.write("id,lat,lon,name,kind\nosm:n900000001,51.5142,-0.1033,Lookalike Gem,gem\n")
-        seed(binary, [lookalike], database)
+        seed(binary, [lookalike], database, zone=False)
         output = seed(binary, [pbf2], database, "--prune")
         check_report("--prune", output, pbf2, {
             "loaded": len(expected2.places), "new": 0, "updated": len(expected2.places), "gone": None, "removed": 1})
