@@ -1,4 +1,5 @@
 import Foundation
+import GeoIndex
 import PlacesCore
 import Testing
 
@@ -37,6 +38,49 @@ extension PlaceRepositoryContract {
                 let api = try await store.places.place(id: "api-1")
                 #expect(api?.ownerID == owner && api?.seedSource == nil, "seeds never touch an API place")
                 #expect(try await store.places.liveCount() == 4)
+            },
+            ContractCase("places", "a seed counts the places it added, and finds (and removes) those under a prefix in a box it did not write") {
+                store in
+                let owner = try await store.addUsers("ann")[0]
+                try await store.places.seed([
+                    Sample.place("osm:n1", lat: 10, lon: 10), Sample.place("osm:n2", lat: 11, lon: 11),
+                    Sample.place("osm:n3", lat: 12, lon: 12), Sample.place("osm:n9", lat: 50, lon: 50),
+                    Sample.place("own-1", lat: 11, lon: 11), Sample.place("osm:n4", lat: 11.5, lon: 11.5),
+                ])
+                try await store.places.insert(Sample.place("osm:n5", lat: 11, lon: 11, owner: owner))
+                var deleted = try #require(try await store.places.place(id: "osm:n4"))
+                deleted.deletedAt = Sample.at(5)
+                try await store.places.update(deleted)
+
+                let box = GeoBox(west: 9, south: 9, east: 13, north: 13)
+                let transaction = try await store.places.beginSeed()
+                #expect(try await transaction.upsert([Sample.place("osm:n1", lat: 10, lon: 10), Sample.place("osm:n6", lat: 10.5, lon: 10.5)]).isEmpty)
+                #expect(try await transaction.upsert([Sample.place("osm:n7", lat: 10.7, lon: 10.7)]).isEmpty)
+                #expect(try await transaction.addedCount() == 2, "n6 and n7 are new; n1 was updated")
+                // Not n1 (written), n4 (deleted already), n5 (added through the API), n9 (outside), own-1 (no prefix).
+                #expect(try await transaction.unwritten(idPrefix: "osm:", within: box, remove: false, now: Sample.at(9)) == ["osm:n2", "osm:n3"])
+                #expect(try await transaction.unwritten(idPrefix: "osm:", within: box, remove: true, now: Sample.at(9)) == ["osm:n2", "osm:n3"])
+                #expect(try await transaction.unwritten(idPrefix: "osm:", within: box, remove: false, now: Sample.at(9)) == [], "removed in it")
+                try await transaction.commit()
+
+                #expect(try await store.places.place(id: "osm:n2")?.deletedAt == Sample.at(9))
+                #expect(try await store.places.place(id: "osm:n3")?.deletedAt == Sample.at(9))
+                #expect(try await store.places.place(id: "osm:n9")?.deletedAt == nil)
+                #expect(try await store.places.place(id: "own-1")?.deletedAt == nil)
+                #expect(try await store.places.place(id: "osm:n5")?.deletedAt == nil)
+                let live = try await store.places.liveSummaries().summaries.map(\.id).sorted()
+                #expect(live == ["osm:n1", "osm:n5", "osm:n6", "osm:n7", "osm:n9", "own-1"], "the index's read sees the removal")
+
+                // A later seed that holds a removed place again brings it back.
+                try await store.places.seed([Sample.place("osm:n2", lat: 11, lon: 11)])
+                #expect(try await store.places.place(id: "osm:n2")?.deletedAt == nil)
+
+                // A box across the antimeridian holds both of its sides.
+                try await store.places.seed([Sample.place("osm:e1", lat: 0, lon: 179.5), Sample.place("osm:w1", lat: 0, lon: -179.5)])
+                let across = try await store.places.beginSeed()
+                let wide = try await across.unwritten(idPrefix: "osm:", within: GeoBox(west: 179, south: -1, east: -179, north: 1), remove: false, now: Sample.at(10))
+                #expect(wide == ["osm:e1", "osm:w1"])
+                await across.rollback()
             },
             ContractCase("places", "a seed transaction rolled back leaves nothing behind, in the feed neither") { store in
                 try await store.places.seed([Sample.place("kept")])

@@ -27,6 +27,29 @@ public struct PlaceDraft: Sendable, Hashable {
         self.fields = normalisedFields
     }
 
+    /// True when the draft holds the field (by its normalised name), null or not.
+    public func has(_ key: String) -> Bool { fields[key] != nil }
+
+    /// The field's text, when it is text.
+    public func text(_ key: String) -> String? {
+        guard case .text(let text)? = fields[key] else { return nil }
+        return text
+    }
+
+    /// The draft with the field (by its normalised name) set to `value`.
+    public func setting(_ key: String, to value: FieldValue) -> PlaceDraft {
+        var draft = self
+        draft.fields[key] = value
+        return draft
+    }
+
+    /// The draft without the field (by its normalised name).
+    public func removing(_ key: String) -> PlaceDraft {
+        var draft = self
+        draft.fields[key] = nil
+        return draft
+    }
+
     /// A field name folded the way drafts compare them: lowercase, without `_`, `-` or spaces.
     public static func normalise(_ name: String) -> String {
         var changes = false

@@ -1,4 +1,5 @@
 import Foundation
+import GeoIndex
 
 /// Stores places; the SQLite target implements it, and a later PostgreSQL target will too.
 public protocol PlaceRepository: Sendable {
@@ -70,10 +71,27 @@ public protocol SeedTransaction: Sendable {
     /// API), `invalid_input` when this transaction already wrote the id (a file naming it twice). The others are
     /// written. A failure of the database itself throws, and the transaction can then only roll back.
     func upsert(_ places: [Place]) async throws -> [Int: PlacesError]
+    /// How many of the places written so far took an id that no place held before (the others updated a place).
+    func addedCount() async throws -> Int
+    /// The ids, in order, of the places a seed wrote before (not deleted, not added through the API) whose ids start
+    /// with `idPrefix` and that lie inside `box`, that this transaction did not write: gone from the source. With
+    /// `remove`, deletes them in this transaction as a deletion through the API does (at `now`; they come back if a
+    /// later seed holds them again).
+    func unwritten(idPrefix: String, within box: GeoBox, remove: Bool, now: Date) async throws -> [String]
     /// Makes everything written visible at once, in one transaction of the change feed.
     func commit() async throws
     /// Ends the transaction leaving nothing of it behind, in the feed neither.
     func rollback() async
+}
+
+/// Ids that start with a prefix, as a range of ids: every one sorts at or after the prefix and before `upperBound`, in
+/// byte order (SQLite's and PostgreSQL's `"C"` collation), so a store reads them from its primary key.
+public enum IDPrefixRange {
+    /// The first string after every string that starts with `prefix`: the prefix with its last character's next.
+    public static func upperBound(of prefix: String) -> String {
+        guard let last = prefix.unicodeScalars.last, let next = Unicode.Scalar(last.value + 1) else { return prefix + "\u{10FFFF}" }
+        return String(prefix.unicodeScalars.dropLast()) + String(next)
+    }
 }
 
 /// How many places a person may add since a moment.

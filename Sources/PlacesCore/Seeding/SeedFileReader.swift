@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads seed files (our JSON, CSV, GeoJSON) into place-shaped records, streaming them in file order.
+/// Reads seed files (our JSON, CSV, GeoJSON; OpenStreetMap's extracts and GeoJSON text sequences) into place-shaped records, streaming them in file order.
 ///
 /// A problem with the whole file (unreadable, unknown type, not UTF-8, empty, a JSON syntax error, a CSV header
 /// without the required columns, the wrong top-level shape) throws `PlacesError(.invalidInput, "<path>: …")`.
@@ -12,7 +12,24 @@ public enum SeedFileReader {
     ///
     /// Rethrows whatever `body` throws, unchanged, and stops there.
     public static func read(path: String, _ body: (Result<SeedRecord, SeedRowError>) throws -> Void) throws {
+        var report = OpenStreetMapReport()
+        try read(path: path, report: &report, body)
+    }
+
+    /// Reads the file at `path` as `read(path:_:)` does; an OpenStreetMap file's features that are no place are counted
+    /// in `report` instead of handed to `body`.
+    public static func read(
+        path: String,
+        report: inout OpenStreetMapReport,
+        _ body: (Result<SeedRecord, SeedRowError>) throws -> Void
+    ) throws {
         guard let format = SeedFormat(path: path) else { throw unknownType(path) }
+        // OpenStreetMap's files are read as they stream: a city's extract is larger than memory should hold twice.
+        switch format {
+        case .geojsonSequence: return try readGeoJSONSequence(path: path, report: &report, body)
+        case .openStreetMap: return try readOpenStreetMap(path: path, report: &report, body)
+        case .csv, .json, .geojson: break
+        }
         let bytes = try contents(of: path)
         let start = try bytes.withUnsafeBufferPointer { buffer throws(PlacesError) -> Int in
             let start = UTF8Text.byteOrderMarkLength(buffer)
@@ -30,11 +47,13 @@ public enum SeedFileReader {
             try readPlacesJSON(bytes, path: path, body)
         case .geojson:
             try readGeoJSON(bytes, path: path, body)
+        case .geojsonSequence, .openStreetMap:
+            break
         }
     }
 
     /// The seed files that `paths` name, in load order: each folder expanded (recursively, its files sorted by path,
-    /// only `.json`, `.csv` and `.geojson`, hidden files and folders skipped), each file kept as given.
+    /// only seed files (`.json`, `.csv`, `.geojson`, `.geojsonseq` and OpenStreetMap's), hidden files and folders skipped), each file kept as given.
     ///
     /// Throws `invalid_input` for a file given directly whose type is unknown, and for paths that do not exist (naming
     /// them all). A file named twice is kept once, where it first appears.
@@ -122,6 +141,6 @@ public enum SeedFileReader {
     }
 
     private static func unknownType(_ path: String) -> PlacesError {
-        fileError(path, "unknown file type; seed files end in .json, .csv or .geojson")
+        fileError(path, "unknown file type; seed files end in .json, .csv, .geojson, .geojsonseq or OpenStreetMap's .osm.pbf, .osm, .osm.bz2")
     }
 }

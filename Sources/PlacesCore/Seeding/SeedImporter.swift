@@ -18,19 +18,30 @@ public struct SeedImporter: Sendable {
     }
 
     /// Loads one file; throws `invalid_input` naming file, line and reason when a row is invalid and not skipped.
+    ///
+    /// An OpenStreetMap file never stops for one feature: those that are no place are skipped and counted in the
+    /// report's `openStreetMap`, which also lists the places of earlier OpenStreetMap imports inside the file's extent
+    /// that it no longer holds, and removes them (in the same transaction) with `prune`.
+    ///
+    /// - Parameters:
+    ///   - timeZone: the IANA zone of places whose rows name none (their opening hours are in it).
     public func load(
         file path: String,
         skipInvalid: Bool = false,
+        prune: Bool = false,
+        timeZone: String? = nil,
         progress: (@Sendable (_ file: String, _ rows: Int) -> Void)? = nil
     ) async throws -> SeedFileReport {
         let source = (path as NSString).lastPathComponent
         let stamp = now()
-        let rows = SeedRowStream(path: path, stamp: stamp, source: source, progress: progress)
+        let openStreetMap = SeedFormat(path: path)?.isOpenStreetMap == true
+        let rows = SeedRowStream(path: path, stamp: stamp, source: source, timeZone: timeZone, progress: progress)
         defer { rows.finish() }
         let transaction = try await repository.beginSeed()
         var inFlight: SentBatch?
         do {
             var report = SeedFileReport(file: path)
+            if openStreetMap { report.openStreetMap = OpenStreetMapReport() }
             while let batch = try await rows.next() {
                 // The valid rows of the batch go to the database together; each refusal comes back against its row.
                 var places: [Place] = []
@@ -55,6 +66,16 @@ public struct SeedImporter: Sendable {
             }
             if let last = inFlight { try await settle(last, into: &report, file: path, skipInvalid: skipInvalid) }
             inFlight = nil
+            if openStreetMap {
+                var found = rows.report
+                found.merge(refusals: report.openStreetMap ?? OpenStreetMapReport())
+                if let extent = found.extent {
+                    found.gone = try await transaction.unwritten(idPrefix: OSMPlaceTags.idPrefix, within: extent, remove: prune, now: stamp)
+                    found.pruned = prune
+                }
+                report.openStreetMap = found
+            }
+            report.added = try await transaction.addedCount()
             try await transaction.commit()
             return report
         } catch {
@@ -82,6 +103,12 @@ public struct SeedImporter: Sendable {
         }
         // Reported in file order, so the first refusal is the one that aborts the file.
         for (_, rowError) in (batch.invalid + refusals).sorted(by: { $0.line < $1.line }) {
+            // OpenStreetMap's features are nobody's here to mend: one refused (its id taken by a place added through
+            // the API, or named twice) is skipped and counted.
+            if report.openStreetMap != nil {
+                report.openStreetMap?.skip(.invalid, because: rowError.reason)
+                continue
+            }
             guard skipInvalid else { throw PlacesError(.invalidInput, rowError.description, field: rowError.field) }
             report.skipped.append(rowError)
         }
@@ -94,6 +121,12 @@ public struct SeedFileReport: Sendable, Hashable {
     public var file: String
     /// Rows written.
     public var loaded = 0
+    /// Of the rows written, those whose id no place held before (the others brought a place up to the file).
+    public var added = 0
+    /// Of the rows written, those that brought a stored place up to the file (changed or not).
+    public var updated: Int { loaded - added }
+    /// What an OpenStreetMap file held beyond its places; nil for other files.
+    public var openStreetMap: OpenStreetMapReport?
     /// Rows skipped (only with `skipInvalid`), each with its line and reason.
     public var skipped: [SeedRowError] = []
 }

@@ -4,6 +4,9 @@ public struct SeedRecord: Sendable, Hashable {
     public var line: Int
     /// The record's fields, not yet validated.
     public var draft: PlaceDraft
+    /// True for a record from a source the operator cannot mend (OpenStreetMap): a value the place's rules refuse is
+    /// left out, and a record that still is no place is skipped and counted, never stopping its file.
+    public var forgiving = false
 }
 
 /// A record that could not be read or is not a valid place: where, and why.
@@ -29,11 +32,22 @@ public enum SeedFormat: String, Sendable, CaseIterable {
     case csv
     /// A GeoJSON FeatureCollection of Point features.
     case geojson
+    /// OpenStreetMap features as osmium exports them: a GeoJSON text sequence (RFC 8142), one feature a line.
+    case geojsonSequence
+    /// An OpenStreetMap extract (`.osm.pbf`, `.osm`, `.osm.bz2`, `.osm.gz`), read through osmium.
+    case openStreetMap
+
+    /// True for the formats whose features are OpenStreetMap's.
+    public var isOpenStreetMap: Bool { self == .geojsonSequence || self == .openStreetMap }
 
     /// The format of a path by its extension (case-insensitive), or nil for other files.
     public init?(path: String) {
         let lower = path.lowercased()
-        if lower.hasSuffix(".geojson") {
+        if lower.hasSuffix(".geojsonseq") {
+            self = .geojsonSequence
+        } else if [".osm", ".osm.pbf", ".osm.bz2", ".osm.gz", ".pbf"].contains(where: lower.hasSuffix) {
+            self = .openStreetMap
+        } else if lower.hasSuffix(".geojson") {
             self = .geojson
         } else if lower.hasSuffix(".json") {
             self = .json

@@ -28,11 +28,19 @@ final class SeedRowStream: @unchecked Sendable {
     private var cancelled = false
     private var producerDone = false
     private var waiting: CheckedContinuation<[Row]?, any Error>?
+    private var finalReport = OpenStreetMapReport()
 
-    /// Starts reading `path` on a new thread, stamping places with `stamp` and `source`.
-    init(path: String, stamp: Date, source: String, progress: (@Sendable (_ file: String, _ rows: Int) -> Void)?) {
+    /// Starts reading `path` on a new thread, stamping places with `stamp` and `source`; a place whose row names no
+    /// time zone gets `timeZone`.
+    init(
+        path: String,
+        stamp: Date,
+        source: String,
+        timeZone: String? = nil,
+        progress: (@Sendable (_ file: String, _ rows: Int) -> Void)?
+    ) {
         let thread = Thread { [self] in
-            produce(path: path, stamp: stamp, source: source, progress: progress)
+            produce(path: path, stamp: stamp, source: source, timeZone: timeZone, progress: progress)
         }
         thread.name = "places.seed-reader"
         thread.start()
@@ -52,6 +60,13 @@ final class SeedRowStream: @unchecked Sendable {
             condition.unlock()
             continuation.resume(with: outcome)
         }
+    }
+
+    /// What the reader counted of an OpenStreetMap file's features; complete once `next` has answered nil.
+    var report: OpenStreetMapReport {
+        condition.lock()
+        defer { condition.unlock() }
+        return finalReport
     }
 
     /// The first batch waiting, or the end of the file; `condition` is locked.
@@ -82,21 +97,29 @@ final class SeedRowStream: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func produce(path: String, stamp: Date, source: String, progress: (@Sendable (String, Int) -> Void)?) {
+    private func produce(path: String, stamp: Date, source: String, timeZone: String?, progress: (@Sendable (String, Int) -> Void)?) {
         var batch: [Row] = []
         batch.reserveCapacity(SeedRowStream.batchSize)
         var rows = 0
         var outcome: (any Error)?
+        var report = OpenStreetMapReport()
+        // What the place's rules refused, kept apart from what the reader counts while it reads.
+        var refused = OpenStreetMapReport()
         do {
-            try SeedFileReader.read(path: path) { result in
+            try SeedFileReader.read(path: path, report: &report) { result in
                 rows += 1
                 if rows % SeedImporter.progressInterval == 0 { progress?(path, rows) }
                 switch result {
-                case .success(let record):
+                case .success(var record):
+                    if let timeZone, !record.draft.has("timezone") { record.draft = record.draft.setting("timezone", to: .text(timeZone)) }
                     do {
-                        batch.append(.place(try record.draft.validated(now: stamp, seedSource: source), line: record.line))
+                        batch.append(.place(try validated(record, stamp: stamp, source: source, report: &refused), line: record.line))
                     } catch let error as PlacesError {
-                        batch.append(.invalid(SeedRowError(file: path, line: record.line, reason: error.message, field: error.field)))
+                        if record.forgiving {
+                            refused.skip(.invalid, because: "\(record.draft.text("id") ?? "line \(record.line)"): \(error.message)")
+                        } else {
+                            batch.append(.invalid(SeedRowError(file: path, line: record.line, reason: error.message, field: error.field)))
+                        }
                     }
                 case .failure(let rowError):
                     batch.append(.invalid(rowError))
@@ -115,12 +138,34 @@ final class SeedRowStream: @unchecked Sendable {
         condition.lock()
         finished = true
         failure = outcome
+        report.merge(refusals: refused)
+        finalReport = report
         producerDone = true
         condition.broadcast()
         let woken = wakeWaiting()
         condition.unlock()
         if let (continuation, result) = woken { continuation.resume(with: result) }
     }
+
+    /// The record's place; a forgiving record's optional values that the rules refuse are left out (and counted) until
+    /// what remains is a place, or a required field is at fault.
+    private func validated(_ record: SeedRecord, stamp: Date, source: String, report: inout OpenStreetMapReport) throws(PlacesError) -> Place {
+        var draft = record.draft
+        while true {
+            do {
+                return try draft.validated(now: stamp, seedSource: source)
+            } catch {
+                guard record.forgiving, let field = error.field, !SeedRowStream.requiredFields.contains(field),
+                    draft.has(PlaceDraft.normalise(field))
+                else { throw error }
+                draft = draft.removing(PlaceDraft.normalise(field))
+                report.droppedValues[field, default: 0] += 1
+            }
+        }
+    }
+
+    /// The fields without which a record is no place (and whose fault skips it).
+    private static let requiredFields: Set<String> = ["id", "name", "lat", "lon", "kind"]
 
     private func send(_ batch: [Row]) throws {
         condition.lock()

@@ -5,11 +5,11 @@ import Synchronization
 ///
 /// Only names this system knows are remembered: there are a few hundred of them, so the cache stays small whatever
 /// strangers send, while an unknown name is simply checked again.
-enum TimeZoneNames {
+public enum TimeZoneNames {
     private static let known = Mutex<Set<String>>([])
 
     /// True when `name` is a time zone this system knows.
-    static func isKnown(_ name: String) -> Bool {
+    public static func isKnown(_ name: String) -> Bool {
         if known.withLock({ $0.contains(name) }) { return true }
         guard TimeZone(identifier: name) != nil, name.contains(where: \.isLetter) else { return false }
         known.withLock { _ = $0.insert(name) }

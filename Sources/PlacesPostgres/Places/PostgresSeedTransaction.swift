@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import GeoIndex
 import PlacesCore
 import PostgresNIO
 
@@ -16,6 +17,8 @@ final class PostgresSeedTransaction: SeedTransaction {
     /// What the importer asks of the open transaction.
     private enum Command {
         case upsert(PreparedBatch, CheckedContinuation<[Int: PlacesError], any Error>)
+        case added(CheckedContinuation<Int, any Error>)
+        case unwritten(prefix: String, box: GeoBox, remove: Bool, now: Date, CheckedContinuation<[String], any Error>)
         case commit
         case rollback
     }
@@ -60,6 +63,22 @@ final class PostgresSeedTransaction: SeedTransaction {
         }
     }
 
+    func addedCount() async throws -> Int {
+        try await withCheckedThrowingContinuation { continuation in
+            if case .terminated = commands.yield(.added(continuation)) {
+                continuation.resume(throwing: PlacesError(.internalError, "the seed transaction has ended"))
+            }
+        }
+    }
+
+    func unwritten(idPrefix: String, within box: GeoBox, remove: Bool, now: Date) async throws -> [String] {
+        try await withCheckedThrowingContinuation { continuation in
+            if case .terminated = commands.yield(.unwritten(prefix: idPrefix, box: box, remove: remove, now: now, continuation)) {
+                continuation.resume(throwing: PlacesError(.internalError, "the seed transaction has ended"))
+            }
+        }
+    }
+
     func commit() async throws {
         commands.yield(.commit)
         commands.finish()
@@ -83,6 +102,15 @@ final class PostgresSeedTransaction: SeedTransaction {
             case .upsert(let batch, let continuation):
                 do {
                     continuation.resume(returning: try await writer.upsert(batch))
+                } catch {
+                    continuation.resume(throwing: error)
+                    throw error
+                }
+            case .added(let continuation):
+                continuation.resume(returning: writer.added)
+            case .unwritten(let prefix, let box, let remove, let now, let continuation):
+                do {
+                    continuation.resume(returning: try await writer.unwritten(idPrefix: prefix, within: box, remove: remove, now: now))
                 } catch {
                     continuation.resume(throwing: error)
                     throw error
@@ -131,6 +159,8 @@ private struct SeedWriter {
     let logger: Logger
     /// What the rows this transaction writes carry as their revision: its transaction id.
     let stamp: Int64
+    /// Places written whose id no place held before.
+    var added = 0
 
     /// The columns of the staging table, in the order `copyLine` writes them.
     static let stagedColumns = [
@@ -195,17 +225,25 @@ private struct SeedWriter {
                 ON CONFLICT (id) DO UPDATE SET \(unescaped: updates),
                     updated_at = CASE WHEN \(unescaped: unchanged) THEN place.updated_at ELSE excluded.updated_at END
                 WHERE place.seed_source IS NOT NULL AND place.revision <> excluded.revision
-                RETURNING id
+                RETURNING id, xmax = 0 AS inserted
             )
             SELECT batch.position, stored.revision = \(stamp) AS duplicate
             FROM seed_batch AS batch JOIN place AS stored ON stored.id = batch.id
             WHERE NOT EXISTS (SELECT 1 FROM written WHERE written.id = batch.id)
+            UNION ALL
+            -- A row the INSERT wrote new has no deleting transaction (xmax 0); one it updated has this one's.
+            SELECT -1 - count(*)::integer, false FROM written WHERE inserted
             """,
             logger: logger
         )
         var refused: [Int: PlacesError] = [:]
         for row in refusedRows {
             let position: Int = try row.get("position")
+            // The last row counts the inserted ones, as -1 - count (a position is never negative).
+            if position < 0 {
+                added += -1 - position
+                continue
+            }
             let duplicate: Bool = try row.get("duplicate")
             refused[position] = duplicate ? SeedWriter.duplicate(places[position].id) : SeedWriter.notTheSeeds(places[position].id)
         }
@@ -214,6 +252,34 @@ private struct SeedWriter {
             refused[position] = verdict?.code == .conflict ? SeedWriter.notTheSeeds(places[position].id) : SeedWriter.duplicate(places[position].id)
         }
         return refused
+    }
+
+    /// The seeded places under `idPrefix` inside `box` that this transaction did not write; deleted when `remove`.
+    func unwritten(idPrefix: String, within box: GeoBox, remove: Bool, now: Date) async throws -> [String] {
+        let upper = IDPrefixRange.upperBound(of: idPrefix)
+        let rows = try await connection.rows(
+            """
+            SELECT id FROM place
+            WHERE id >= \(idPrefix) AND id < \(upper) AND seed_source IS NOT NULL AND deleted_at IS NULL AND revision <> \(stamp)
+                AND latitude BETWEEN \(box.south) AND \(box.north)
+                AND (CASE WHEN \(box.crossesAntimeridian) THEN longitude >= \(box.west) OR longitude <= \(box.east)
+                    ELSE longitude BETWEEN \(box.west) AND \(box.east) END)
+            ORDER BY id
+            """,
+            logger: logger
+        )
+        let ids = try rows.map { row in try row.get("id", as: String.self) }
+        if remove, !ids.isEmpty {
+            let time = Timestamp.text(now)
+            try await connection.query(
+                """
+                UPDATE place SET deleted_at = \(time), updated_at = \(time), revision = \(stamp)
+                WHERE id = ANY(\(ids))
+                """,
+                logger: logger
+            )
+        }
+        return ids
     }
 
     static func duplicate(_ id: String) -> PlacesError {

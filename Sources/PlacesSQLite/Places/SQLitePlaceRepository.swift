@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import GRDBSQLite
+import GeoIndex
 import PlacesCore
 
 /// Places in SQLite. Every write of a place row adds a row to the change feed in its own transaction (the feed's
@@ -157,6 +159,8 @@ struct SQLiteSeedWriter {
     let db: Database
     let revision: Int64
     var binding: PlaceBinding
+    /// Places written whose id no place held before.
+    private(set) var added = 0
 
     init(db: Database, revision: Int64) throws {
         self.db = db
@@ -179,11 +183,39 @@ struct SQLiteSeedWriter {
 
     /// Writes the place; the refusal when it belongs to the API or this transaction wrote it already.
     mutating func upsert(_ place: Place) throws -> PlacesError? {
-        guard try binding.execute(place, revision: revision, in: db) == 0 else { return nil }
+        // An upsert that updates leaves the last inserted rowid alone, and an insert's rowid is never 0 (rowids start
+        // at 1): so a 0 set before tells an insert from an update without reading the row.
+        sqlite3_set_last_insert_rowid(db.sqliteConnection, 0)
+        guard try binding.execute(place, revision: revision, in: db) == 0 else {
+            if db.lastInsertedRowID != 0 { added += 1 }
+            return nil
+        }
         let stored = try Row.fetchOne(db, sql: "SELECT seed_source, revision FROM place WHERE id = ?", arguments: [place.id])
         if let stored, stored["revision"] == revision {
             return PlacesError.invalid("id", "duplicate id '\(place.id)': the file names it twice")
         }
         return PlacesError(.conflict, "id '\(place.id)' belongs to a place added through the API; seeds do not overwrite it", field: "id")
+    }
+
+    /// The seeded places under `idPrefix` inside `box` that this transaction did not write; deleted when `remove`.
+    func unwritten(idPrefix: String, within box: GeoBox, remove: Bool, now: Date) throws -> [String] {
+        // The prefix as a range of ids, which reads the primary key instead of every row.
+        let longitude = box.crossesAntimeridian ? "(longitude >= ? OR longitude <= ?)" : "longitude BETWEEN ? AND ?"
+        let ids = try String.fetchAll(
+            db,
+            sql: """
+                SELECT id FROM place
+                WHERE id >= ? AND id < ? AND seed_source IS NOT NULL AND deleted_at IS NULL AND revision <> ?
+                    AND latitude BETWEEN ? AND ? AND \(longitude)
+                ORDER BY id
+                """,
+            arguments: [idPrefix, IDPrefixRange.upperBound(of: idPrefix), revision, box.south, box.north, box.west, box.east]
+        )
+        if remove {
+            let stamp = Timestamp.text(now)
+            let statement = try db.cachedStatement(sql: "UPDATE place SET deleted_at = ?, updated_at = ?, revision = ? WHERE id = ?")
+            for id in ids { try statement.execute(arguments: [stamp, stamp, revision, id]) }
+        }
+        return ids
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GeoIndex
 import PlacesCore
 
 /// A seed file's transaction in SQLite. GRDB runs a write transaction as one closure on its writer's queue, so the
@@ -7,8 +8,10 @@ import PlacesCore
 /// importer awaits each batch without holding a thread. Other writes wait meanwhile, as they wait for any write.
 final class SQLiteSeedTransaction: SeedTransaction {
     /// What the importer asks of the open transaction.
-    private enum Command {
+    fileprivate enum Command {
         case upsert([Place], CheckedContinuation<[Int: PlacesError], any Error>)
+        case added(CheckedContinuation<Int, any Error>)
+        case unwritten(prefix: String, box: GeoBox, remove: Bool, now: Date, CheckedContinuation<[String], any Error>)
         case commit
         case rollback
     }
@@ -26,7 +29,7 @@ final class SQLiteSeedTransaction: SeedTransaction {
             condition.lock()
             if let ended {
                 condition.unlock()
-                if case .upsert(_, let continuation) = command { continuation.resume(throwing: ended) }
+                command.fail(ended)
                 return
             }
             commands.append(command)
@@ -49,7 +52,7 @@ final class SQLiteSeedTransaction: SeedTransaction {
             let left = commands
             commands = []
             condition.unlock()
-            for case .upsert(_, let continuation) in left { continuation.resume(throwing: error) }
+            for command in left { command.fail(error) }
         }
     }
 
@@ -78,6 +81,16 @@ final class SQLiteSeedTransaction: SeedTransaction {
 
     func upsert(_ places: [Place]) async throws -> [Int: PlacesError] {
         try await withCheckedThrowingContinuation { continuation in mailbox.post(.upsert(places, continuation)) }
+    }
+
+    func addedCount() async throws -> Int {
+        try await withCheckedThrowingContinuation { continuation in mailbox.post(.added(continuation)) }
+    }
+
+    func unwritten(idPrefix: String, within box: GeoBox, remove: Bool, now: Date) async throws -> [String] {
+        try await withCheckedThrowingContinuation { continuation in
+            mailbox.post(.unwritten(prefix: idPrefix, box: box, remove: remove, now: now, continuation))
+        }
     }
 
     func commit() async throws {
@@ -109,12 +122,33 @@ final class SQLiteSeedTransaction: SeedTransaction {
                     continuation.resume(throwing: (error as? DatabaseError).map(PlacesDatabase.mapped) ?? error)
                     throw error
                 }
+            case .added(let continuation):
+                continuation.resume(returning: writer.added)
+            case .unwritten(let prefix, let box, let remove, let now, let continuation):
+                do {
+                    continuation.resume(returning: try writer.unwritten(idPrefix: prefix, within: box, remove: remove, now: now))
+                } catch {
+                    continuation.resume(throwing: (error as? DatabaseError).map(PlacesDatabase.mapped) ?? error)
+                    throw error
+                }
             case .commit:
                 try SQLitePlaceRepository.finishSeed(db, triggers: triggers)
                 return
             case .rollback:
                 throw RolledBack()
             }
+        }
+    }
+}
+
+extension SQLiteSeedTransaction.Command {
+    /// Answers a command that waits for an answer with `error`.
+    func fail(_ error: any Error) {
+        switch self {
+        case .upsert(_, let continuation): continuation.resume(throwing: error)
+        case .added(let continuation): continuation.resume(throwing: error)
+        case .unwritten(_, _, _, _, let continuation): continuation.resume(throwing: error)
+        case .commit, .rollback: break
         }
     }
 }
