@@ -24,6 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import axe
 import fair
 import photos
+import openstreetmap
 
 try:
     from selenium import webdriver
@@ -1187,6 +1188,7 @@ def on_sqlite(binary, work, shots):
                                           "--map-tiles", tiles.template, "--map-tiles-attribution", TILE_ATTRIBUTION],
                                  os.path.join(work, "server.log"), base, seconds=120, who="browser test")
     try:
+        openstreetmap.seed(sys.modules[__name__], binary, os.path.join(work, "places.sqlite"), work)
         for size in SIZES:
             driver = browser(shots, size)
             try:
@@ -1196,6 +1198,7 @@ def on_sqlite(binary, work, shots):
                 check_signed_in(driver, base, [base], shots)
                 fair.check(sys.modules[__name__], driver, base, [base], shots)
                 photos.check(sys.modules[__name__], driver, base, [base], shots)
+                openstreetmap.check(sys.modules[__name__], driver, base, shots)
             finally:
                 driver.quit()
         check_group_decision(base, shots)

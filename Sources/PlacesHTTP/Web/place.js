@@ -97,8 +97,11 @@ export class PlacePanel {
       ["Website", place.website],
       ["Time", place.timeZone ? zoneInWords(place.timeZone) : undefined],
       ["From here", directions ? directionsInWords(directions) : undefined],
+      ["Source", openStreetMapSource(place.id)],
     ].filter(([, value]) => value);
-    byId("place-facts").replaceChildren(...facts.flatMap(([term, value]) => [element("dt", term), element("dd", value)]));
+    byId("place-facts").replaceChildren(
+      ...facts.flatMap(([term, value]) => [element("dt", term), value instanceof Node ? value : element("dd", value)]),
+    );
     const table = byId("place-hours");
     table.hidden = !place.openingHours;
     if (place.openingHours) {
@@ -167,4 +170,19 @@ export class PlacePanel {
     }
     this.renderMine();
   }
+}
+
+/**
+ * Where a place imported from OpenStreetMap came from (`osm:n123` is node 123): a link to the object's page, where
+ * anyone can mend it, and the attribution its licence (ODbL) asks for. Null for other places.
+ */
+function openStreetMapSource(id) {
+  const match = /^osm:([nwr])(\d+)$/.exec(id);
+  if (!match) return null;
+  const link = element("a", "OpenStreetMap");
+  link.href = `https://www.openstreetmap.org/${{ n: "node", w: "way", r: "relation" }[match[1]]}/${match[2]}`;
+  link.rel = "external";
+  const definition = element("dd");
+  definition.append(link, " (© OpenStreetMap contributors, ODbL)");
+  return definition;
 }
