@@ -4,7 +4,8 @@
 Generates an OSM XML extract of N features spread over a city-sized box (Berlin's): named restaurants, cafés, fast
 food, bars and pubs with cuisine, diet, wheelchair, address and opening_hours tags, about 10% of them building
 outlines (closed ways), about 5% without a name (skipped). osmium converts it to `.osm.pbf` (`osmium cat`) and exports
-it as a GeoJSON text sequence (`osmium export -f geojsonseq --add-unique-id=type_id`); the same places are written as
+it as a GeoJSON text sequence as Seeds/README.md says (`osmium export --config areas.json --add-unique-id=type_id -f
+geojsonseq`, closed ways as areas only: by default osmium writes each twice); the same places are written as
 a CSV seed (id, lat, lon, name, kind, tags, cuisine, opening_hours: Seeds/README.md) as the baseline. Then, each into a
 new SQLite database, rounds interleaved: `places seed x.geojsonseq`, `places seed x.csv`, `places seed x.osm.pbf`
 (the whole import, osmium included). It prints the median seconds, features a second, the geojsonseq:CSV ratio and the
@@ -19,7 +20,7 @@ Generated files stay in /tmp/places-osm-load (--work) and are reused by later ru
 made anew in each round and deleted after. Targets (issue 39): at least 50,000 features a second from `.geojsonseq`
 into SQLite, the whole `.osm.pbf` import of 1M features well under a minute.
 """
-import argparse, csv, json, os, random, re, shutil, statistics, subprocess, sys, tempfile, time
+import argparse, csv, itertools, json, os, random, re, shutil, sqlite3, statistics, subprocess, sys, tempfile, time
 
 # Berlin, about 45 × 38 km.
 BOX = (52.34, 13.09, 52.68, 13.76)
@@ -102,7 +103,7 @@ def features(count, seed):
 def generate(count, seed, folder):
     """Writes NAME.osm, NAME.osm.pbf, NAME.geojsonseq and NAME.csv in `folder` unless they are there (a file is
     written under a temporary name and renamed when whole). Answers the paths and the number of places."""
-    name = f"osm-{count}-s{seed}"
+    name = f"osm-{count}-s{seed}-areas"
     paths = {kind: os.path.join(folder, f"{name}.{kind}") for kind in ("osm", "osm.pbf", "geojsonseq", "csv")}
     facts_path = os.path.join(folder, f"{name}.json")
     if all(os.path.exists(p) for p in paths.values()) and os.path.exists(facts_path):
@@ -154,8 +155,13 @@ def generate(count, seed, folder):
     os.replace(paths["osm.pbf"] + ".part", paths["osm.pbf"])
     converted = time.monotonic() - started
     started = time.monotonic()
-    subprocess.run(["osmium", "export", paths["osm.pbf"], "-f", "geojsonseq", "--add-unique-id=type_id", "-O",
-                    "--no-progress", "-o", paths["geojsonseq"] + ".part"], check=True)
+    # Closed ways as areas only, as Seeds/README.md says: by default osmium writes a closed way twice (a line and an
+    # area), and Places skips the second as a repeated id, leaving a building's place on its outline.
+    areas = os.path.join(folder, "areas.json")
+    with open(areas, "w") as file:
+        file.write('{"linear_tags": false, "area_tags": true}\n')
+    subprocess.run(["osmium", "export", paths["osm.pbf"], "--config", areas, "-f", "geojsonseq", "--add-unique-id=type_id",
+                    "-O", "--no-progress", "-o", paths["geojsonseq"] + ".part"], check=True)
     os.replace(paths["geojsonseq"] + ".part", paths["geojsonseq"])
     exported = time.monotonic() - started
     with open(paths["geojsonseq"], "rb") as file:
@@ -182,8 +188,30 @@ def peak_rss_command(command, rss_file):
     return [sys.executable, "-c", wrapper, rss_file, *command]
 
 
-def seed_once(binary, path, work, expected_places):
-    """`places seed PATH` into a new database: (seconds, peak RSS in MiB, report line)."""
+def sample_rows(csv_path, count=2000):
+    """The first `count` places of the CSV seed: {id: (lat, lon, name)}, what every format must have loaded."""
+    with open(csv_path, newline="") as file:
+        return {row["id"]: (float(row["lat"]), float(row["lon"]), row["name"])
+                for row in itertools.islice(csv.DictReader(file), count)}
+
+
+def check_sample(database, sample, path):
+    """The sampled places, read from the database, are where and what the generator made them (a building's place at
+    its square's centre, which is its interior point)."""
+    with sqlite3.connect(database) as db:
+        found = {row[0]: row[1:] for row in db.execute(
+            f"SELECT id, latitude, longitude, name FROM place WHERE id IN ({','.join('?' * len(sample))})", list(sample))}
+    wrong = [(place_id, found.get(place_id), want) for place_id, want in sample.items()
+             if place_id not in found or abs(found[place_id][0] - want[0]) > 1e-6 or abs(found[place_id][1] - want[1]) > 1e-6
+             or found[place_id][2] != want[2]]
+    if wrong:
+        raise SystemExit(f"osm import: `places seed {path}` loaded {len(wrong)} of {len(sample)} sampled places otherwise "
+                         f"than generated, e.g. {wrong[:3]}")
+
+
+def seed_once(binary, path, work, expected_places, sample=None):
+    """`places seed PATH` into a new database: (seconds, peak RSS in MiB, report line); with `sample`, the sampled
+    places are checked in it."""
     database = os.path.join(work, "bench.sqlite")
     for suffix in ("", "-wal", "-shm"):
         if os.path.exists(database + suffix):
@@ -202,6 +230,8 @@ def seed_once(binary, path, work, expected_places):
         raise SystemExit(f"osm import: `places seed {path}` did not load the {expected_places} generated places:\n"
                          f"{result.stdout}{result.stderr}")
     read = re.search(r": read \d+ features?: .*$", result.stdout + result.stderr, re.M)
+    if sample:
+        check_sample(database, sample, path)
     for suffix in ("", "-wal", "-shm"):
         if os.path.exists(database + suffix):
             os.remove(database + suffix)
@@ -211,9 +241,10 @@ def seed_once(binary, path, work, expected_places):
 def bench(binary, paths, facts, rounds, work):
     """Rounds of the three seeds, interleaved: {format: [(seconds, rss, report)]}."""
     results = {"geojsonseq": [], "csv": [], "osm.pbf": []}
+    sample = sample_rows(paths["csv"])
     for round_number in range(rounds):
         for kind in results:
-            seconds, rss, report = seed_once(binary, paths[kind], work, facts["places"])
+            seconds, rss, report = seed_once(binary, paths[kind], work, facts["places"], sample if round_number == 0 else None)
             results[kind].append((seconds, rss, report))
             print(f"osm import: round {round_number + 1}: {kind:<10} {seconds:7.2f} s, peak RSS {rss:6.0f} MiB  {report}", flush=True)
     return results
