@@ -147,6 +147,8 @@ struct OpenStreetMapSeedTests {
         try Data("not a pbf".utf8).write(to: broken)
         let refused = try places.run(["seed", broken.path])
         #expect(refused.status == 64 && refused.err.contains("broken.osm.pbf: osmium could not read it"), "\(refused.err)")
+        let missing = try places.run(["seed", broken.path], environment: ["PATH": places.folder.path])
+        #expect(missing.status == 64 && missing.err.contains("needs osmium-tool") && missing.err.contains("apt-get install osmium-tool"), "\(missing.err)")
         let zone = try places.run(["seed", broken.path, "--time-zone", "Mars/Olympus"])
         #expect(zone.status == 64 && zone.err.contains("unknown IANA time zone 'Mars/Olympus'"), "\(zone.err)")
         // A .geojsonseq of osmium's shape, read directly: a record separator, a feature without an id, a broken line.

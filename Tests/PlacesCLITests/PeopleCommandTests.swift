@@ -62,13 +62,19 @@ struct PlacesBinary {
     /// Runs `places ARGS --database DB` with `input` on stdin (in `directory`, else the tests' own); returns exit
     /// status, stdout and stderr.
     @discardableResult
-    func run(_ arguments: [String], input: String = "", in directory: URL? = nil) throws -> (status: Int32, out: String, err: String) {
+    func run(
+        _ arguments: [String],
+        input: String = "",
+        in directory: URL? = nil,
+        environment changes: [String: String] = [:]
+    ) throws -> (status: Int32, out: String, err: String) {
         let process = Process()
         process.executableURL = PlacesBinary.executable
         if let directory { process.currentDirectoryURL = directory }
         process.arguments = arguments + ["--database", database]
         var environment = ProcessInfo.processInfo.environment
         environment["PLACES_BCRYPT_COST"] = "4"
+        environment.merge(changes) { $1 }
         process.environment = environment
         let stdin = Pipe()
         let stdout = Pipe()
