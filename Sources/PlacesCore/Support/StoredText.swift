@@ -62,17 +62,30 @@ public enum StoredText {
     /// their names, as `JSONEncoder` with sorted keys writes it. Written by hand: a seed stores a million of them, and
     /// the encoder took most of its writer's time.
     public static func encodeHours(_ hours: OpeningHours) -> String {
-        var text = "{"
+        var bytes: [UInt8] = [UInt8(ascii: "{")]
+        bytes.reserveCapacity(16 + hours.days.count * 24)
+        func clock(_ minutes: Int) {
+            let (hour, minute) = (minutes / 60, minutes % 60)
+            bytes += [UInt8(48 + hour / 10), UInt8(48 + hour % 10), UInt8(ascii: ":"), UInt8(48 + minute / 10), UInt8(48 + minute % 10)]
+        }
         for day in OpeningHours.Weekday.namedOrder {
             guard let intervals = hours.days[day] else { continue }
-            if text.utf8.count > 1 { text += "," }
-            text += "\"" + day.rawValue + "\":["
+            if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "\""))
+            bytes += day.rawValue.utf8
+            bytes += [UInt8(ascii: "\""), UInt8(ascii: ":"), UInt8(ascii: "[")]
             for (index, interval) in intervals.enumerated() {
-                text += (index == 0 ? "\"" : ",\"") + interval.text + "\""
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                bytes.append(UInt8(ascii: "\""))
+                clock(interval.opens)
+                bytes.append(UInt8(ascii: "-"))
+                clock(interval.closes)
+                bytes.append(UInt8(ascii: "\""))
             }
-            text += "]"
+            bytes.append(UInt8(ascii: "]"))
         }
-        return text + "}"
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 
