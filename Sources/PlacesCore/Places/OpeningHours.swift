@@ -60,12 +60,21 @@ public struct OpeningHours: Sendable, Hashable, Codable {
 
         /// The interval as written, `HH:MM-HH:MM`.
         public var text: String {
-            func clock(_ m: Int) -> String {
-                let h = m / 60
-                let mm = m % 60
-                return (h < 10 ? "0" : "") + String(h) + ":" + (mm < 10 ? "0" : "") + String(mm)
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(11)
+            write(into: &bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+
+        /// Appends the interval as written, `HH:MM-HH:MM`, to `bytes`.
+        public func write(into bytes: inout [UInt8]) {
+            func clock(_ minutes: Int) {
+                let (hour, minute) = (minutes / 60, minutes % 60)
+                bytes += [UInt8(48 + hour / 10), UInt8(48 + hour % 10), UInt8(ascii: ":"), UInt8(48 + minute / 10), UInt8(48 + minute % 10)]
             }
-            return clock(opens) + "-" + clock(closes)
+            clock(opens)
+            bytes.append(UInt8(ascii: "-"))
+            clock(closes)
         }
     }
 

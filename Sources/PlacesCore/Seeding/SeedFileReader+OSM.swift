@@ -55,10 +55,7 @@ extension SeedFileReader {
 
     /// Reads a `.geojsonseq` file of OpenStreetMap features as it streams.
     static func readGeoJSONSequence(path: String, report: inout OpenStreetMapReport, _ body: (Result<SeedRecord, SeedRowError>) throws -> Void) throws {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-            throw fileError(path, "is a folder, not a file")
-        }
+        try refuseFolder(path)
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw fileError(path, "cannot read: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }

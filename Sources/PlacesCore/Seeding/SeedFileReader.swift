@@ -106,10 +106,7 @@ public enum SeedFileReader {
 
     /// The whole file, read once.
     static func contents(of path: String) throws(PlacesError) -> [UInt8] {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-            throw fileError(path, "is a folder, not a file")
-        }
+        try refuseFolder(path)
         guard let file = fopen(path, "rb") else { throw fileError(path, "cannot read: \(String(cString: strerror(errno)))") }
         defer { fclose(file) }
         var status = stat()
@@ -128,6 +125,14 @@ public enum SeedFileReader {
         }
         if ferror(file) != 0 { throw fileError(path, "cannot read: \(String(cString: strerror(errno)))") }
         return bytes
+    }
+
+    /// Throws `invalid_input` when `path` names a folder, which a file's reader cannot open as one.
+    static func refuseFolder(_ path: String) throws(PlacesError) {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw fileError(path, "is a folder, not a file")
+        }
     }
 
     // MARK: - Errors

@@ -64,10 +64,6 @@ public enum StoredText {
     public static func encodeHours(_ hours: OpeningHours) -> String {
         var bytes: [UInt8] = [UInt8(ascii: "{")]
         bytes.reserveCapacity(16 + hours.days.count * 24)
-        func clock(_ minutes: Int) {
-            let (hour, minute) = (minutes / 60, minutes % 60)
-            bytes += [UInt8(48 + hour / 10), UInt8(48 + hour % 10), UInt8(ascii: ":"), UInt8(48 + minute / 10), UInt8(48 + minute % 10)]
-        }
         for day in OpeningHours.Weekday.namedOrder {
             guard let intervals = hours.days[day] else { continue }
             if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
@@ -77,9 +73,7 @@ public enum StoredText {
             for (index, interval) in intervals.enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
                 bytes.append(UInt8(ascii: "\""))
-                clock(interval.opens)
-                bytes.append(UInt8(ascii: "-"))
-                clock(interval.closes)
+                interval.write(into: &bytes)
                 bytes.append(UInt8(ascii: "\""))
             }
             bytes.append(UInt8(ascii: "]"))
