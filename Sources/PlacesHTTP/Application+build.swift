@@ -66,10 +66,12 @@ public func buildApplication(
         ),
         server: .http1(
             configuration: .init(
+                additionalChannelHandlers: [OversizedHeadAnswer()],
                 idleTimeout: .nanoseconds(Int64(settings.idleTimeout.components.seconds) * 1_000_000_000),
                 // Limits well above what a client of this API sends, far below the framework's 80 KiB; the request line counts
-                // as a field, so targets of 8-16 KiB reach RequestLimitsMiddleware and get a clear 414.
-                httpDecoderConfiguration: .init(maxHeaderFieldSize: 16_384, maxHeaderListSize: 32_768, maxHeaderFieldCount: 100)
+                // as a field, so targets of 8-16 KiB reach RequestLimitsMiddleware and get a clear 414, and longer ones
+                // get the same from OversizedHeadAnswer.
+                httpDecoderConfiguration: RequestHeadLimits.decoder
             )
         ),
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "places"),

@@ -74,6 +74,37 @@ struct HostileClientTests {
         }
     }
 
+    /// A head above what the decoder reads gets the API's JSON error, not the framework's bare 400: 414 for a request
+    /// line above 16 KiB (as for one of 8-16 KiB), 400 `invalid_input` for header fields above their bounds; then the
+    /// connection closes. Also on a kept-alive connection whose first request was answered (a request pipelined behind
+    /// an answer still being written keeps Hummingbird's bare 400).
+    @Test(arguments: [20_000, 200_000])
+    func aHeadAboveTheDecodersBoundsGetsAJSONError(size: Int) async throws {
+        let app = try await TestApp.togetherServices([], settings: Self.settings).app
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let target = "/v1/places/nearby?lat=10&lon=10&q=" + String(repeating: "a", count: size)
+            let long = try await RawConnection.exchange("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", port: port, ending: .keepOpen)
+            #expect(long.hasPrefix("HTTP/1.1 414 "), "\(long.prefix(300))")
+            #expect(long.contains(#""code":"uri_too_long""#))
+            #expect(long.lowercased().contains("\r\ncontent-type: application/json\r\n"))
+            #expect(long.lowercased().contains("\r\nconnection: close\r\n"))
+
+            let header = "X-Filler: " + String(repeating: "b", count: size) + "\r\n"
+            let fat = try await RawConnection.exchange("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\(header)\r\n", port: port, ending: .keepOpen)
+            #expect(fat.hasPrefix("HTTP/1.1 400 "), "\(fat.prefix(300))")
+            #expect(fat.contains(#""code":"invalid_input""#))
+
+            // The server still answers others; and on a kept-alive connection, after an answered request, the next
+            // one is refused as above.
+            #expect(try await client.json(.get, "/health").status == .ok)
+            try await client.execute(uri: target, method: .get) { response in
+                #expect(response.status == .uriTooLong)
+                #expect((try? TestApp.error(response.body).code) == "uri_too_long")
+            }
+        }
+    }
+
     /// The request counters `GET /metrics` shows now, read from the process's one metrics backend without rendering:
     /// a render also sets the gauges, which `MetricsEndpointTests` checks against its own app at the same time.
     static func counters() throws -> [String: Double] {
