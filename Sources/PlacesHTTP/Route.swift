@@ -25,8 +25,8 @@ struct Route: Sendable {
         self.path = path
         self.query = query
         self.handler = { request, context in
-            if signedIn { _ = try context.requireCaller() }
             var context = context
+            if signedIn { context.resolvedCaller = try await context.requireCaller() }
             context.query = try QueryParameters(request.uri.query, accepting: query)
             return try await handler(request, context)
         }
@@ -40,7 +40,7 @@ struct Route: Sendable {
     /// A route for the signed-in caller only (401 before anything else is read).
     init(_ method: HTTPRequest.Method, _ path: String, query: QueryParameters.Names = [], signedIn handler: @escaping SignedInHandler) {
         self.init(method, path, query: query, signedIn: true) { request, context in
-            try await handler(request, context, try context.requireCaller())
+            try await handler(request, context, try await context.requireCaller())
         }
     }
 

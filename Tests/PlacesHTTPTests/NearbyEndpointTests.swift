@@ -143,9 +143,11 @@ struct NearbyEndpointTests {
         }
     }
 
-    /// A signed-in request that names its centre and radius reads no settings: its one access is the caller's session.
-    /// Leaving the radius (or the centre) out reads them, once.
-    @Test func aSignedInRequestNamingCentreAndRadiusReadsNoSettings() async throws {
+    /// A signed-in request that names its centre and radius reads nothing of the database: not the settings, not even
+    /// the caller's session (read only when a handler needs the caller), so it answers as an anonymous one does when the
+    /// database does not. Leaving the radius (or the centre) out reads the session and the settings, once each; a
+    /// signed-in route reads the session once.
+    @Test func aSignedInRequestNamingCentreAndRadiusReadsNothing() async throws {
         let log = StatementLog()
         let database = try PlacesDatabase.inMemory(statements: { log.record($0) }, accesses: { log.access() })
         let app = try await TestApp.togetherServices(Self.places, database: database).app
@@ -161,11 +163,20 @@ struct NearbyEndpointTests {
             for query in ["lat=37.7749&lon=-122.4194&radius=1", "lat=37.7749&lon=-122.4194&radiusKm=2&kind=gem"] {
                 let named = try await nearby(query)
                 #expect(settings(named.statements) == 0, "\(query): \(named.statements)")
-                #expect(named.accesses == 1, "\(query): \(named.statements)")
+                #expect(named.accesses == 0, "\(query): \(named.statements)")
             }
             let defaulted = try await nearby("lat=37.7749&lon=-122.4194")
             #expect(settings(defaulted.statements) == 1, "\(defaulted.statements)")
             #expect(defaulted.accesses == 2, "\(defaulted.statements)")
+            let me = try await log.during {
+                let response = try await client.json(.get, "/v1/me", token: token)
+                #expect(response.status == .ok)
+            }
+            #expect(me.statements.filter { $0.contains("FROM session") }.count == 1, "\(me.statements)")
+            // A token that is no session: a route that needs the caller refuses it; one that does not answers.
+            #expect(try await client.json(.get, "/v1/me", token: "not-a-session").status == .unauthorized)
+            let anyone = try await client.json(.get, "/v1/places/nearby?lat=37.7749&lon=-122.4194&radius=1", token: "not-a-session")
+            #expect(anyone.status == .ok)
         }
     }
 }

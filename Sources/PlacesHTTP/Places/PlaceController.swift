@@ -24,7 +24,7 @@ struct PlaceController: Sendable {
         // Settings are read only for what the request leaves out: a request naming its centre and radius reads none.
         let complete = parameters["lat"] != nil && parameters["lon"] != nil && (parameters["radius"] != nil || parameters["radiusKm"] != nil)
         var defaults: NearbyQuery.Defaults?
-        if let caller = context.caller, !complete {
+        if !complete, let caller = try await context.caller() {
             let settings = try await accounts.settings(userID: caller.user.id)
             defaults = NearbyQuery.Defaults(center: settings.defaultLocation?.coordinate, radiusMiles: settings.defaultRadiusMiles)
         }
@@ -140,7 +140,7 @@ struct PlaceController: Sendable {
         var origin = try context.query["from"].map { text throws(PlacesError) in try Directions.parseOrigin(text) }
         let openAt = try context.query["openAt"].map { text throws(PlacesError) in try ISO8601Time.openAt(text) }
         let place = try await service.place(id: id)
-        if origin == nil, let caller = context.caller {
+        if origin == nil, let caller = try await context.caller() {
             origin = try await accounts.settings(userID: caller.user.id).defaultLocation?.coordinate
         }
         var answer = PlaceResponse(place, directions: origin.map { Directions(from: $0, to: place.coordinate) })

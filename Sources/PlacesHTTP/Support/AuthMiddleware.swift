@@ -1,8 +1,10 @@
 import Hummingbird
 import PlacesCore
 
-/// Signs a request in when it carries `Authorization: Bearer <token>` (401 when that token is not valid), and
-/// works out the client's address for the login throttle.
+/// Reads `Authorization: Bearer <token>` (401 at once when the header is not in that form), and works out the client's
+/// address for the login throttle. The token's session is read only when a handler asks for the caller
+/// (`PlacesRequestContext.caller()`): a route that answers everyone, or a nearby that names its centre and radius,
+/// answers with the database's accounts unread, as it does without a token.
 ///
 /// Logging in and signing up ignore `Authorization`: a client that always sends its saved token must still be
 /// able to get a new one once that token expired or was revoked.
@@ -36,7 +38,7 @@ struct AuthMiddleware: RouterMiddleware {
             }
             let token = parts[1].trimmingCharacters(in: .whitespaces)
             guard !token.isEmpty, token.utf8.count <= 200 else { throw PlacesError.unauthorized("the bearer token is malformed") }
-            context.caller = try await accounts.authenticate(token: token)
+            context.bearer = BearerToken(token: token, accounts: accounts)
         }
         return try await next(request, context)
     }

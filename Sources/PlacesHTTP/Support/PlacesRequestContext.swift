@@ -11,8 +11,11 @@ public struct PlacesRequestContext: RequestContext {
     public let peerAddress: String?
     /// The connection the request arrived on.
     let channel: any Channel
-    /// The signed-in caller, when the request carried a valid bearer token.
-    public var caller: Caller?
+    /// The bearer token the request carried, in its right form but not yet checked against the sessions: that waits
+    /// until a handler needs the caller (`caller()`), so a route that answers everyone reads no session.
+    var bearer: BearerToken?
+    /// The caller, once a signed-in route resolved it.
+    var resolvedCaller: Caller?
     /// The client's address as the login throttle counts it (see `ClientAddress`).
     public var clientAddress = "unknown"
     /// The request's query parameters, read with the names its route declares (see `Route`).
@@ -54,11 +57,25 @@ public struct PlacesRequestContext: RequestContext {
         return response
     }
 
+    /// The signed-in caller when the request carried a bearer token, read from its session now (401 `unauthorized`
+    /// when the token is unknown, revoked or expired); nil without a token.
+    func caller() async throws -> Caller? {
+        if let resolvedCaller { return resolvedCaller }
+        guard let bearer else { return nil }
+        return try await bearer.accounts.authenticate(token: bearer.token)
+    }
+
     /// The signed-in caller, or 401 `unauthorized`.
-    func requireCaller() throws(PlacesError) -> Caller {
-        guard let caller else { throw PlacesError.unauthorized() }
+    func requireCaller() async throws -> Caller {
+        guard let caller = try await caller() else { throw PlacesError.unauthorized() }
         return caller
     }
+}
+
+/// A bearer token as a request carried it, and the accounts that know its session.
+struct BearerToken: Sendable {
+    let token: String
+    let accounts: AccountService
 }
 
 /// Which address a request comes from: the peer's, unless the peer is a trusted proxy, in which case the
