@@ -54,7 +54,9 @@ final class ReplacedDatabase: PlaceRepository {
         return changes
     }
 
-    func changeCount(since revision: Int64) async throws -> Int { try await inner.changeCount(since: revision) }
+    func unapplied(since revision: Int64, leavingOut applied: Set<String>) async throws -> UnappliedChanges {
+        try await inner.unapplied(since: revision, leavingOut: applied)
+    }
     func feedHorizonAge() async throws -> Double { try await inner.feedHorizonAge() }
     func pruneFeed(writtenBefore date: Date) async throws -> Int { try await inner.pruneFeed(writtenBefore: date) }
     func place(id: String) async throws -> Place? { try await inner.place(id: id) }

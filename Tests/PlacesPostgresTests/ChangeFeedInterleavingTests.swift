@@ -81,7 +81,43 @@ struct ChangeFeedInterleavingTests {
             #expect(try await Self.indexed(service, "q") == "First on q", "T1's own first change, below every position read so far")
             #expect(!service.feedPending)
             // Nothing is left behind the index.
-            #expect(try await database.places.changeCount(since: service.indexRevision) == 0)
+            #expect(try await database.places.unapplied(since: service.indexRevision, leavingOut: []).changes == 0)
+        }
+    }
+
+    /// A transaction left open (an operator's psql session) holds the feed's horizon, not the index's lag: while the
+    /// index holds every change committed (its own writes re-read ahead of the horizon, again at each sync), it is
+    /// behind by nothing; a change it has not applied counts, with its age.
+    @Test func aTransactionLeftOpenHoldsTheHorizonButTheIndexIsBehindOnlyByWhatItHasNotApplied() async throws {
+        try await Self.withFeed { database, service in
+            let first = try await TestPostgres.operatorConnection(to: database)
+            defer { Task { try? await first.close() } }
+            try await first.query("BEGIN", logger: database.logger)
+            try await first.query("UPDATE place SET name = 'Held' WHERE id = 'q'", logger: database.logger)
+            // This instance writes p and re-reads it ahead of the horizon, as a write through it does.
+            var mine = Self.place("p", name: "Mine")
+            mine.updatedAt = mine.updatedAt.addingTimeInterval(1)
+            try await database.places.update(mine)
+            try await service.syncWrite(of: "p")
+            #expect(try await Self.indexed(service, "p") == "Mine")
+            for _ in 0..<2 {
+                let lag = try await service.indexLag()
+                #expect(lag.changes == 0 && lag.seconds == 0, "\(lag)")
+                #expect(lag.horizonSeconds > 0, "\(lag)")
+                try await service.syncIndex()
+            }
+            // Another writer's change, committed above the horizon: the index has not applied it.
+            var theirs = Self.place("r", name: "Theirs")
+            theirs.updatedAt = theirs.updatedAt.addingTimeInterval(1)
+            try await database.places.update(theirs)
+            try await service.syncIndex()
+            let behind = try await service.indexLag()
+            #expect(behind.changes == 1 && behind.seconds >= 0, "\(behind)")
+            try await first.query("COMMIT", logger: database.logger)
+            try await Self.settle(service, database)
+            #expect(try await Self.indexed(service, "r") == "Theirs")
+            let caughtUp = try await service.indexLag()
+            #expect(caughtUp.changes == 0 && caughtUp.seconds == 0, "\(caughtUp)")
         }
     }
 

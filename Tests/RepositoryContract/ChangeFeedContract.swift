@@ -42,14 +42,21 @@ enum ChangeFeedContract {
                 let none = try #require(try await changes(store, since: afterDelete, reaching: afterDelete))
                 #expect(none.upserted.isEmpty && none.deleted.isEmpty && none.revision >= afterDelete)
             },
-            ContractCase("places", "changeCount(since:) counts the places changed after a revision") { store in
+            ContractCase("places", "unapplied(since:leavingOut:) counts the places changed after a revision, and the oldest change's age") {
+                store in
                 let start = try await settled(store)
-                #expect(try await store.places.changeCount(since: start) == 0)
+                #expect(try await store.places.unapplied(since: start, leavingOut: []) == UnappliedChanges(changes: 0, oldestSeconds: 0))
                 for id in ["a", "b"] { try await store.places.seed([Sample.place(id)]) }
                 try await store.places.seed([Sample.place("a")])
-                #expect(try await store.places.changeCount(since: start) == 2, "a place changed twice counts once")
+                let two = try await store.places.unapplied(since: start, leavingOut: [])
+                #expect(two.changes == 2, "a place changed twice counts once")
+                // Written a moment ago by the database's clock: never negative, and far below an hour.
+                #expect(two.oldestSeconds >= 0 && two.oldestSeconds < 3600, "\(two)")
+                // Places the index holds as a later read found them are left out.
+                #expect(try await store.places.unapplied(since: start, leavingOut: ["a"]).changes == 1)
+                #expect(try await store.places.unapplied(since: start, leavingOut: ["a", "b"]) == UnappliedChanges(changes: 0, oldestSeconds: 0))
                 let now = try await settled(store)
-                #expect(try await store.places.changeCount(since: now) == 0)
+                #expect(try await store.places.unapplied(since: now, leavingOut: []).changes == 0)
             },
             ContractCase("places", "changes(since:) is nil when more than the limit changed, and a snapshot is current at the same counter") {
                 store in

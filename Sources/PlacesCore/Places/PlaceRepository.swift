@@ -16,8 +16,10 @@ public protocol PlaceRepository: Sendable {
     /// Nil when more than `limit` places changed, when the feed was pruned past `revision`, or when `revision` is
     /// ahead of anything the database ever committed (it was replaced): the caller then loads a whole snapshot.
     func changes(since revision: Int64, limit: Int, rereading: @escaping @Sendable () -> Set<String>) async throws -> PlaceChanges?
-    /// How many places changed after `revision`: the changes an index at that revision has not applied yet.
-    func changeCount(since revision: Int64) async throws -> Int
+    /// The places the feed names after `revision` other than `applied` (an index at that revision holds those as a
+    /// read above it found them): how many, and how long ago by the database's clock the oldest of their changes was
+    /// written. The changes an index at that revision has not applied yet.
+    func unapplied(since revision: Int64, leavingOut applied: Set<String>) async throws -> UnappliedChanges
     /// How long the oldest transaction holding the change feed's horizon back has been open, in seconds; 0 when none
     /// does (an engine with one writer at a time has no horizon to hold).
     func feedHorizonAge() async throws -> Double
@@ -160,6 +162,18 @@ public struct PlaceChanges: Sendable {
     /// True when changes were committed above the horizon (behind a transaction still open; an engine may count
     /// changes of every kind): a reader should look again soon rather than at its next poll.
     public var pending: Bool = false
+    /// Places re-read here whose changes lie at or above the horizon still: the index holds them as this read found
+    /// them, ahead of its revision, and re-reads them at each sync until the horizon passes them.
+    public var rereadAbove: Set<String> = []
+}
+
+/// The changes the feed holds that an index has not applied (`PlaceRepository.unapplied(since:leavingOut:)`).
+@PublicInit
+public struct UnappliedChanges: Sendable, Equatable {
+    /// Places changed.
+    public var changes: Int
+    /// Seconds since the oldest of those changes was written; 0 when there are none.
+    public var oldestSeconds: Double
 }
 
 extension PlaceRepository {

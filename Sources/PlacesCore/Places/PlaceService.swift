@@ -12,7 +12,8 @@ public struct PlaceService: Sendable {
     /// True once the index holds the places (a server loads them at start; a command only when it needs them).
     private let indexLoaded = SharedFlag()
     /// When the index was last seen caught up with the database.
-    private let caughtUp = CaughtUp()
+    /// Places the index re-read ahead of its revision whose changes the feed's horizon has not passed yet.
+    private let rereadAbove = RereadAbove()
     /// The syncs in flight, which concurrent callers share.
     let syncs = SyncFlights()
     /// Whether the last sync saw changes above the feed's horizon.
@@ -76,11 +77,10 @@ public struct PlaceService: Sendable {
     /// or below.
     @discardableResult
     public func loadIndex() async throws -> Int64 {
-        let asked = ContinuousClock.now
         let snapshot = try await repository.liveSummaries()
         index.replaceAll(snapshot)
         indexLoaded.flag.store(true, ordering: .releasing)
-        caughtUp.mark(asked)
+        rereadAbove.set([])
         return max(snapshot.reach, snapshot.revision)
     }
 
@@ -140,9 +140,11 @@ public struct PlaceService: Sendable {
     /// One sync: reads what changed since the index's revision (and the places to re-read) and applies it, or reloads
     /// everything.
     private func applyChanges(rereading: @escaping @Sendable () -> Set<String>) async throws -> IndexSync {
-        // Everything committed before this moment is read below: once applied, the index is caught up with it.
-        let asked = ContinuousClock.now
-        guard let changes = try await repository.changes(since: index.revision, limit: PlaceService.largeChangeSet, rereading: rereading) else {
+        // The places re-read ahead of the revision are read again, until the horizon passes their changes: the index
+        // then holds every change of theirs that committed before the read.
+        let held = rereadAbove.places
+        let named = { @Sendable in rereading().union(held) }
+        guard let changes = try await repository.changes(since: index.revision, limit: PlaceService.largeChangeSet, rereading: named) else {
             let before = index.revision
             let reach = try await loadIndex()
             return IndexSync(changed: index.revision > before ? index.count : 0, reach: reach, pending: false)
@@ -153,7 +155,7 @@ public struct PlaceService: Sendable {
             return IndexSync(changed: index.count, reach: reach, pending: false)
         }
         index.apply(changes)
-        if !changes.pending { caughtUp.mark(asked) }
+        rereadAbove.set(changes.rereadAbove)
         return IndexSync(changed: changes.upserted.count + changes.deleted.count, reach: changes.reach, pending: changes.pending)
     }
 
@@ -200,8 +202,8 @@ public struct PlaceService: Sendable {
 public struct IndexLag: Sendable, Equatable {
     /// Places changed in the database that the index has not applied.
     public var changes: Int
-    /// While there are such changes, the time since the index was last seen caught up with the database: none of
-    /// them is older. Zero when there are none.
+    /// Seconds since the oldest change the index has not applied was written; zero when there is none. A transaction
+    /// left open holds the feed's horizon (`horizonSeconds`) but not this, while the index has every change committed.
     public var seconds: Double
     /// How long the oldest transaction holding the change feed's horizon back has been open (every instance's feed
     /// waits for it); zero when none does.
@@ -211,15 +213,9 @@ public struct IndexLag: Sendable, Equatable {
 extension PlaceService {
     /// How far behind the database the index is now (one count in the database); for the operator's metrics.
     public func indexLag() async throws -> IndexLag {
-        let changes = try await repository.changeCount(since: index.revision)
+        let unapplied = try await repository.unapplied(since: index.revision, leavingOut: rereadAbove.places)
         let horizon = try await repository.feedHorizonAge()
-        guard changes > 0 else { return IndexLag(changes: 0, seconds: 0, horizonSeconds: horizon) }
-        let behind = ContinuousClock.now - caughtUp.at
-        return IndexLag(
-            changes: changes,
-            seconds: behind.seconds,
-            horizonSeconds: horizon
-        )
+        return IndexLag(changes: unapplied.changes, seconds: unapplied.oldestSeconds, horizonSeconds: horizon)
     }
 
     /// How long the change feed keeps its rows: a reader further behind than this loads everything instead.
@@ -232,14 +228,13 @@ extension PlaceService {
     }
 }
 
-/// When a place service's index last applied everything the database had committed; shared by its copies.
-private final class CaughtUp: Sendable {
-    private let instant = Mutex(ContinuousClock.now)
+/// The places an index re-read ahead of its revision (`PlaceChanges.rereadAbove`); shared by a place service's copies.
+private final class RereadAbove: Sendable {
+    private let held = Mutex(Set<String>())
 
-    var at: ContinuousClock.Instant { instant.withLock { $0 } }
+    var places: Set<String> { held.withLock { $0 } }
 
-    /// The index has applied everything committed before `moment`.
-    func mark(_ moment: ContinuousClock.Instant) { instant.withLock { $0 = max($0, moment) } }
+    func set(_ places: Set<String>) { held.withLock { $0 = places } }
 }
 
 /// A flag shared by the copies of a place service (whether its index was loaded, whether its last sync saw changes

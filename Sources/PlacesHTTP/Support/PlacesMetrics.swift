@@ -38,7 +38,7 @@ public final class PlacesMetrics: Sendable {
         )
         indexBehindSeconds = registry.makeGauge(
             name: "places_index_behind_seconds",
-            help: "While the index is behind, seconds since it was last seen caught up with the database (no missed change is older)."
+            help: "Seconds since the oldest place change this instance's index has not applied was written (0 when it has applied every one): what to alert on."
         )
         feedHorizonSeconds = registry.makeGauge(
             name: "places_feed_horizon_age_seconds",

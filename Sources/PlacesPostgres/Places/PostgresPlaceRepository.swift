@@ -61,6 +61,7 @@ public struct PostgresPlaceRepository: PlaceRepository {
         var shared = SharedValues()
         for row in rows {
             guard let subject = try row.get("subject", as: String?.self) else { continue }
+            if try row.get("above", as: Bool.self) { changes.rereadAbove.insert(subject) }
             guard !(try row.get("gone", as: Bool.self)), let kind = try row.get("kind", as: String?.self) else {
                 changes.deleted.append(subject)
                 continue
@@ -90,7 +91,7 @@ public struct PostgresPlaceRepository: PlaceRepository {
             changed AS (
                 SELECT subject, max(position) AS last FROM (
                     \(placeRows(after: "$2::text::xid8", below: "(SELECT first_open FROM horizon)"))
-                    UNION ALL SELECT unnest($3::text[]), \(Int64.max)
+                    UNION ALL SELECT unnest($3::text[]), \(Int64.max), now()
                 ) AS named GROUP BY subject
             )
             SELECT horizon.first_open::text::bigint AS horizon, horizon.xmax::text::bigint AS xmax, state.generation,
@@ -103,7 +104,11 @@ public struct PostgresPlaceRepository: PlaceRepository {
                 SELECT changed.subject, changed.last, place.kind, place.name, place.latitude, place.longitude, place.city,
                     place.tags, place.cuisine, place.price_level, place.opening_hours, place.time_zone, place.rating_count,
                     place.rating_sum, place.description, place.photo_count, place.cover_photo_id,
-                    place.id IS NULL OR place.deleted_at IS NOT NULL AS gone
+                    place.id IS NULL OR place.deleted_at IS NOT NULL AS gone,
+                    -- A place re-read whose changes lie at or above the horizon still (read from the feed's index on xid).
+                    changed.last = \(Int64.max) AND EXISTS (
+                        SELECT 1 FROM feed WHERE xid >= (SELECT first_open FROM horizon) AND kind = 'place' AND subject = changed.subject
+                    ) AS above
                 FROM changed LEFT JOIN place ON place.id = changed.subject
                 ORDER BY changed.last, changed.subject
                 LIMIT $4
@@ -123,7 +128,7 @@ public struct PostgresPlaceRepository: PlaceRepository {
         var values: [(any PostgresThrowingDynamicTypeEncodable & Sendable)?] { [ours, revision, rereading, limit + 1] }
     }
 
-    /// SQL that selects `subject, position` of the feed's place rows after `revision` and below `below` (SQL
+    /// SQL that selects `subject, position, created_at` of the feed's place rows after `revision` and below `below` (SQL
     /// expressions of type `xid8`; nil: no bound). A late commit's rows (a seed's, see the `late-commits` migration)
     /// come through its announcement, at the announcement's position, and never on their own, even when they lie
     /// after `revision`: every reader then reads them once and in commit order, whether or not it read past the
@@ -134,12 +139,12 @@ public struct PostgresPlaceRepository: PlaceRepository {
     static func placeRows(after revision: String, below: String?) -> String {
         func range(_ column: String) -> String { "\(column) > \(revision)" + (below.map { " AND \(column) < \($0)" } ?? "") }
         return """
-            SELECT subject, position FROM feed
+            SELECT subject, position, created_at FROM feed
             WHERE kind = 'place' AND \(range("xid"))
                 AND xid NOT IN (SELECT xid FROM feed_late_commit)
                 AND xid NOT IN (SELECT subject::xid8 FROM feed WHERE kind = 'late' AND xid > \(revision))
             UNION ALL
-            SELECT named.subject, late.position FROM feed AS late
+            SELECT named.subject, late.position, late.created_at FROM feed AS late
             CROSS JOIN LATERAL (SELECT subject FROM feed WHERE xid = late.subject::xid8 AND kind = 'place' OFFSET 0) AS named
             WHERE late.kind = 'late' AND \(range("late.xid"))
             """
@@ -292,10 +297,19 @@ public struct PostgresPlaceRepository: PlaceRepository {
         return RatingAggregate(count: try row.get("rating_count", as: Int?.self) ?? 0, sum: try row.get("rating_sum", as: Int?.self) ?? 0)
     }
 
-    public func changeCount(since revision: Int64) async throws -> Int {
-        try await database.count(
-            "SELECT count(DISTINCT subject) FROM (\(unescaped: Self.placeRows(after: "'\(revision)'::xid8", below: nil))) AS named"
-        )
+    public func unapplied(since revision: Int64, leavingOut applied: Set<String>) async throws -> UnappliedChanges {
+        try await database.read { connection in
+            let row = try await connection.row(
+                """
+                SELECT count(DISTINCT subject) AS changes,
+                    coalesce(extract(epoch FROM clock_timestamp() - min(created_at)), 0)::float8 AS oldest
+                FROM (\(unescaped: Self.placeRows(after: "'\(revision)'::xid8", below: nil))) AS named
+                WHERE NOT (subject = ANY(\(Array(applied))))
+                """,
+                logger: logger
+            )
+            return UnappliedChanges(changes: try row?.get("changes", as: Int.self) ?? 0, oldestSeconds: try row?.get("oldest", as: Double.self) ?? 0)
+        }
     }
 
     public func liveCount() async throws -> Int {

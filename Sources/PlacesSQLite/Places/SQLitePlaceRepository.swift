@@ -69,9 +69,18 @@ public struct SQLitePlaceRepository: PlaceRepository {
         }
     }
 
-    public func changeCount(since revision: Int64) async throws -> Int {
-        try await database.readStatement { db in
-            try Int.fetchOne(db, sql: "SELECT count(DISTINCT subject) FROM feed WHERE position > ? AND kind = 'place'", arguments: [revision]) ?? 0
+    public func unapplied(since revision: Int64, leavingOut applied: Set<String>) async throws -> UnappliedChanges {
+        let leftOut = String(data: try JSONEncoder().encode(Array(applied)), encoding: .utf8) ?? "[]"
+        return try await database.readStatement { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT count(DISTINCT subject), coalesce((julianday('now') - julianday(min(created_at))) * 86400.0, 0) FROM feed
+                    WHERE position > ? AND kind = 'place' AND subject NOT IN (SELECT value FROM json_each(?))
+                    """,
+                arguments: [revision, leftOut]
+            )
+            return UnappliedChanges(changes: row?[0] ?? 0, oldestSeconds: max(0, row?[1] ?? 0))
         }
     }
 
