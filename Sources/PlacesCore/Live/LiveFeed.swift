@@ -341,8 +341,7 @@ public final class LiveFeed: Sendable {
 final class StreamStop: Sendable {
     private struct State {
         var fired = false
-        var waiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
-        var nextID: UInt64 = 0
+        var waiters: [OneAnswer<Bool>] = []
     }
 
     private let state = Mutex(State())
@@ -351,32 +350,24 @@ final class StreamStop: Sendable {
     func fire() {
         let waiters = state.withLock { state in
             state.fired = true
-            defer { state.waiters = [:] }
-            return state.waiters.values.map { $0 }
+            defer { state.waiters = [] }
+            return state.waiters
         }
-        for waiter in waiters { waiter.resume(returning: true) }
+        for waiter in waiters { waiter.give(true) }
     }
 
     /// True once fired; false when the task is cancelled first.
     func wait() async -> Bool {
-        let id = state.withLock { state in
-            state.nextID += 1
-            return state.nextID
+        let answer = OneAnswer<Bool>()
+        let fired = state.withLock { state in
+            if state.fired { return true }
+            state.waiters.append(answer)
+            return false
         }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let answer = state.withLock { state -> Bool? in
-                    if state.fired { return true }
-                    if Task.isCancelled { return false }
-                    state.waiters[id] = continuation
-                    return nil
-                }
-                if let answer { continuation.resume(returning: answer) }
-            }
-        } onCancel: {
-            let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
-            waiter?.resume(returning: false)
-        }
+        if fired { return true }
+        let stopped = (try? await answer.value(ifCancelled: .success(false))) ?? false
+        state.withLock { $0.waiters.removeAll { $0 === answer } }
+        return stopped
     }
 }
 

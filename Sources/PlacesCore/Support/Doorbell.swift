@@ -8,8 +8,7 @@ import Synchronization
 public final class Doorbell: Sendable {
     private struct State {
         var rung = false
-        var waiter: (id: UInt64, continuation: CheckedContinuation<Void, Never>)?
-        var nextID: UInt64 = 0
+        var waiter: OneAnswer<Void>?
     }
 
     private let state = Mutex(State())
@@ -21,51 +20,43 @@ public final class Doorbell: Sendable {
         let waiter = state.withLock { state in
             guard let waiter = state.waiter else {
                 state.rung = true
-                return nil as CheckedContinuation<Void, Never>?
+                return nil as OneAnswer<Void>?
             }
             state.waiter = nil
-            return waiter.continuation
+            return waiter
         }
-        waiter?.resume()
+        waiter?.give()
     }
 
     /// Returns when the bell rings (or rang since the last wait), when `timeout` has passed, or when the task is
     /// cancelled, whichever comes first.
     public func wait(upTo timeout: Duration) async {
-        let id = state.withLock { state in
-            state.nextID += 1
-            return state.nextID
+        let answer = OneAnswer<Void>()
+        let rung = state.withLock { state in
+            guard !state.rung else {
+                state.rung = false
+                return true
+            }
+            state.waiter = answer
+            return false
         }
+        if rung { return }
+        // The time up takes the waiter away first, so that a ring after it is kept for the next wait.
         let timer = Task {
             try? await Task.sleep(for: timeout)
-            self.end(id)
+            if !Task.isCancelled { self.end(answer) }
         }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let rung = state.withLock { state in
-                    if state.rung || Task.isCancelled {
-                        state.rung = false
-                        return true
-                    }
-                    state.waiter = (id, continuation)
-                    return false
-                }
-                if rung { continuation.resume() }
-            }
-        } onCancel: {
-            end(id)
-        }
-        timer.cancel()
+        answer.whenAnswered { timer.cancel() }
+        try? await answer.value(ifCancelled: .success(()))
+        end(answer)
     }
 
-    /// Ends the wait `id` if it is still waiting.
-    private func end(_ id: UInt64) {
-        let waiter = state.withLock { state in
-            guard let waiter = state.waiter, waiter.id == id else { return nil as CheckedContinuation<Void, Never>? }
-            state.waiter = nil
-            return waiter.continuation
+    /// Ends the wait `answer` if it is still waiting.
+    private func end(_ answer: OneAnswer<Void>) {
+        state.withLock { state in
+            if state.waiter === answer { state.waiter = nil }
         }
-        waiter?.resume()
+        answer.give()
     }
 }
 
