@@ -6,6 +6,11 @@ import Synchronization
 
 /// The PostgreSQL database behind several Places instances: a pool of connections (postgres-nio's `PostgresClient`,
 /// run for as long as the value lives), migrated to the current schema when opened.
+///
+/// The repositories reach it through its accesses (`PostgresPlacesDatabase+Access.swift`), each bounded by a
+/// watchdog (`AccessWatchdog.swift`), its failures told in words of our own (`PostgresPlacesDatabase+Failures.swift`);
+/// why a connection could not be had is found out in `+Diagnosis`, and commits are announced to the other instances
+/// in `+Feed`.
 public final class PostgresPlacesDatabase: Sendable {
     /// Where the database is (its description never shows the password).
     public let location: PostgresLocation
