@@ -336,7 +336,7 @@ def cluster(options):
         readers = [threading.Thread(target=read_events, args=(connection, members, deadline, arrivals, lock)) for connection in followers]
         for reader in readers:
             reader.start()
-        sent = {}
+        sent, answered = {}, {}
         barrier = threading.Barrier(members)
         random_rankings = random.Random(7)
         rankings = [random_rankings.sample(candidates, len(candidates)) for _ in range(members)]
@@ -346,6 +346,7 @@ def cluster(options):
             sent[names[number]] = time.monotonic()
             status, answer = places_server.call(bases[number % len(bases)], "PUT", f"/v1/decisions/{decision}/ballot",
                                                 {"ranking": rankings[number]}, voter_tokens[number])
+            answered[names[number]] = time.monotonic()
             if status >= 300:
                 print(f"idle streams: {names[number]}'s ballot answered {status}: {answer}", file=sys.stderr)
 
@@ -365,7 +366,9 @@ def cluster(options):
             print(f"{members} members, each holding the decision's stream ({len(streams)} idle streams still open), voted at once: "
                   f"each ballot reached the last of its streams {1000 * statistics.median(delays):.1f} ms after it was sent at the median, "
                   f"{1000 * percentile(delays, 0.99):.1f} ms at p99, {1000 * max(delays):.1f} ms at most "
-                  f"({len(delays)} of {members} ballots seen; every ballot reached at least {reached} of {members} streams); "
+                  f"({len(delays)} of {members} ballots seen; every ballot reached at least {reached} of {members} streams; the ballots' "
+                  f"requests were answered {1000 * statistics.median(answered[name] - sent[name] for name in answered):.1f} ms after "
+                  f"they were sent at the median); "
                   f"{reads / members:.1f} scans of the decision table per ballot ({reads} in all), "
                   f"{statistics_after['commits'] - statistics_before['commits']} transactions committed during the vote and its settling")
         else:
