@@ -35,6 +35,16 @@ extension PostgresPlacesDatabase {
         try await leased(.statements(writing: true), within: bound, body)
     }
 
+    /// Runs statements that write outside a transaction, as `change` does, but rings no doorbell when they commit: for
+    /// writes that add nothing to the change feed (live streams' leases), so that no reader of it wakes for them.
+    @discardableResult
+    func quietChange<T: Sendable>(
+        within bound: Bound = .request,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        try await leased(.statements(writing: true), within: bound, ringing: false, body)
+    }
+
     /// Runs one transaction (READ COMMITTED, PostgreSQL's default), committed when the body returns and rolled back
     /// when it throws; database errors become `PlacesError`, the body's own errors pass unchanged. When COMMIT was
     /// sent and its answer never came, the caller is told `outcome_unknown`.
@@ -71,6 +81,7 @@ extension PostgresPlacesDatabase {
     private func leased<T: Sendable>(
         _ kind: AccessKind,
         within bound: Bound,
+        ringing: Bool = true,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         let asked = ContinuousClock.now
@@ -111,7 +122,7 @@ extension PostgresPlacesDatabase {
                         if access.returning() || connection.isClosed { try? await connection.closeFuture.get() }
                         if case .success = outcome, kind.writes {
                             RequestWrites.current?.committed()
-                            self.commits.ring()
+                            if ringing { self.commits.ring() }
                         }
                         return try outcome.get()
                     }

@@ -833,6 +833,54 @@ extension PostgresPlacesDatabase {
                 "ALTER TABLE user_account ADD COLUMN picture_id \(text)",
             ]
         ),
+        Migration(
+            version: 14,
+            name: "stream-holders",
+            statements: [
+                // A live stream counts while its holder's lease runs: one row per instance, renewed by one statement
+                // whatever the number of its streams (before, every stream's row was rewritten at each renewal). When
+                // an instance dies its row lapses, and all its streams stop counting at once.
+                """
+                CREATE TABLE live_holder (
+                    holder \(text) PRIMARY KEY,
+                    expires_at \(text) NOT NULL
+                )
+                """,
+                // Opens a stream when its person holds fewer than `allowed` counting streams: one statement, and one
+                // opening at a time per person (the same advisory lock as `places_open_stream`, released at commit), so
+                // two instances never both take the last. A stream counts while its holder's lease runs; one with no
+                // holder row (an instance of the release before, during a rolling upgrade, which renews its streams'
+                // own rows) while its own `expires_at` runs, which this release writes too (the lease as it opens: that
+                // release deletes such rows 20 s later, so while both run a person may briefly hold more than allowed).
+                // One opening at a time (the try lock: the others go on without) deletes the holders whose leases lapsed
+                // with their streams; two doing it at once could each wait for the rows the other deleted first.
+                // `places_open_stream` stays for the release before, and goes with the next.
+                """
+                CREATE FUNCTION places_open_live_stream(stream_id TEXT, person TEXT, held_by TEXT, now_text TEXT, until_text TEXT, allowed INTEGER)
+                RETURNS BOOLEAN LANGUAGE plpgsql AS $$
+                BEGIN
+                    PERFORM pg_advisory_xact_lock(hashtextextended('places/live_stream/' || person, 0));
+                    IF pg_try_advisory_xact_lock(hashtextextended('places/live_holder', 0)) THEN
+                        DELETE FROM live_stream WHERE holder IN (SELECT holder FROM live_holder WHERE expires_at <= now_text);
+                        DELETE FROM live_holder WHERE expires_at <= now_text;
+                    END IF;
+                    DELETE FROM live_stream AS stream
+                    WHERE stream.user_id = person AND stream.expires_at <= now_text
+                        AND NOT EXISTS (SELECT 1 FROM live_holder WHERE live_holder.holder = stream.holder);
+                    IF (
+                        SELECT count(*) FROM live_stream AS stream LEFT JOIN live_holder ON live_holder.holder = stream.holder
+                        WHERE stream.user_id = person AND coalesce(live_holder.expires_at, stream.expires_at) > now_text
+                    ) >= allowed THEN
+                        RETURN false;
+                    END IF;
+                    INSERT INTO live_holder (holder, expires_at) VALUES (held_by, until_text)
+                    ON CONFLICT (holder) DO UPDATE SET expires_at = excluded.expires_at WHERE live_holder.expires_at < excluded.expires_at;
+                    INSERT INTO live_stream (id, user_id, holder, expires_at) VALUES (stream_id, person, held_by, until_text);
+                    RETURN true;
+                END $$
+                """,
+            ]
+        ),
     ]
 
     /// The lock that makes instances starting together migrate once (any number, the same for every release).

@@ -616,6 +616,19 @@ extension PlacesDatabase {
                     """
             )
         }
+        migrator.registerMigration("v19-stream-holders") { db in
+            try db.execute(
+                sql: """
+                    -- A live stream counts while its holder's lease runs: one row per instance (process), renewed by one
+                    -- statement whatever the number of its streams. A stream's own expires_at is still written (its lease
+                    -- as it opens), so that a process of the release before, which counts by it, still counts it a while.
+                    CREATE TABLE live_holder (
+                        holder TEXT PRIMARY KEY NOT NULL,
+                        expires_at TEXT NOT NULL
+                    ) WITHOUT ROWID;
+                    """
+            )
+        }
         return migrator
     }
 }

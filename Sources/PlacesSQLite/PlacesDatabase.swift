@@ -94,10 +94,11 @@ public struct PlacesDatabase: Sendable {
     }
 
     /// Runs one write transaction, turning database errors into `PlacesError`; the body's own errors pass unchanged.
-    func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+    /// `ringing: false` for a write that adds nothing to the change feed (live streams' leases): no reader of it wakes.
+    func write<T: Sendable>(ringing: Bool = true, _ body: @Sendable (Database) throws -> T) async throws -> T {
         let value = try await access { try await writer.write(body) }
         RequestWrites.current?.committed()
-        commits.ring()
+        if ringing { commits.ring() }
         return value
     }
 

@@ -56,7 +56,7 @@ struct LiveFeedTests {
     }
 
     static func interest(_ decision: String, user: String = "u-ben") -> LiveFeed.Interest {
-        LiveFeed.Interest(topic: .decision(decision), userID: user, tokenHash: "t-\(user)", groupID: "g-1")
+        LiveFeed.Interest(topic: .decision(decision), userID: user, tokenHash: "t-\(user)", group: .group("g-1"))
     }
 
     /// The next signal of `subscription`, or nil when it ended or none came within the guard's time.
@@ -85,21 +85,51 @@ struct LiveFeedTests {
         let other = try await feed.subscribe(Self.interest("d-2"))
         let readsBefore = memory.reads
         memory.append(Self.ballot(5, decision: "d-1"))
+        var shared: [ObjectIdentifier] = []
         for follower in followers {
-            guard case .events(let events)? = await Self.next(follower) else {
+            guard case .events(let events, let reads)? = await Self.next(follower) else {
                 Issue.record("a stream of d-1 got nothing")
                 continue
             }
             #expect(events.map(\.position.row) == [5])
+            shared.append(ObjectIdentifier(reads))
         }
-        // One read of the feed for the twenty streams, whatever the number of streams.
+        // One read of the feed for the twenty streams, whatever the number of streams, and one set of reads for them
+        // to share (what the event shows is read once for the topic).
         #expect(memory.reads - readsBefore == 1)
+        #expect(Set(shared).count == 1)
         memory.append(Self.ballot(6, decision: "d-2"))
-        guard case .events(let events)? = await Self.next(other) else {
+        guard case .events(let events, let reads)? = await Self.next(other) else {
             Issue.record("the stream of d-2 got nothing")
             return
         }
         #expect(events.map(\.subject) == ["d-2"], "d-1's ballot never reached it")
+        #expect(!shared.contains(ObjectIdentifier(reads)), "another delivery, another topic: reads of their own")
+    }
+
+    @Test func sharedReadsRunOnceForEveryCallerAndKeepEachKeyApart() async throws {
+        final class Runs: Sendable {
+            let count = Mutex(0)
+        }
+        let reads = SharedReads()
+        let runs = Runs()
+        let answers = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<50 {
+                group.addTask {
+                    try await reads.value("decision") {
+                        runs.count.withLock { $0 += 1 }
+                        try await Task.sleep(for: .milliseconds(20))
+                        return "d-1 as stored"
+                    }
+                }
+            }
+            return try await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        #expect(answers == Array(repeating: "d-1 as stored", count: 50))
+        #expect(runs.count.withLock { $0 } == 1)
+        let none: String? = try await reads.value("group") { nil }
+        #expect(none == nil)
+        #expect(try await reads.value("other") { 7 } == 7)
     }
 
     @Test func aStreamThatDoesNotKeepUpIsEndedAndTheOthersGoOn() async throws {
@@ -112,7 +142,7 @@ struct LiveFeedTests {
         for position in Int64(1)...6 {
             memory.append(Self.ballot(position, decision: "d-1"))
             // The fast one reads each as it comes.
-            guard case .events(let events)? = await Self.next(fast) else {
+            guard case .events(let events, _)? = await Self.next(fast) else {
                 Issue.record("the fast stream got nothing for \(position)")
                 return
             }

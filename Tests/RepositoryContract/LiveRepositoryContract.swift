@@ -113,6 +113,65 @@ enum LiveRepositoryContract {
                 try await live.closeStreams(holder: "a")
                 #expect(try await live.openStream(id: "s-8", userID: "u-ann", holder: "c", now: Sample.at(25), until: Sample.at(45), allowed: 1))
             },
+            ContractCase("live", "a holder's renewal keeps all its streams counting; when it lapses they all stop counting") { store in
+                let live = store.live
+                /// Opens stream `id` for `person` on `holder` at `now` (seconds after `Sample.now`) for 20 s.
+                func open(_ id: String, _ person: String, _ holder: String, at now: Int, allowed: Int) async throws -> Bool {
+                    try await live.openStream(
+                        id: id,
+                        userID: person,
+                        holder: holder,
+                        now: Sample.at(now),
+                        until: Sample.at(now + 20),
+                        allowed: allowed
+                    )
+                }
+                for index in 0..<4 { #expect(try await open("a-\(index)", "u-ann", "a", at: 0, allowed: 5)) }
+                #expect(try await open("b-0", "u-bob", "a", at: 0, allowed: 5))
+                // Renewed past the streams' own first lease: at 50 all four of ann's still count, so one more fits, not two.
+                try await live.renewStreams(holder: "a", until: Sample.at(60))
+                #expect(try await open("c-0", "u-ann", "c", at: 50, allowed: 5))
+                #expect(try await open("c-1", "u-ann", "c", at: 50, allowed: 5) == false)
+                // Holder a died (no renewal after 60): at 65 its streams stop counting, all at once, for everyone; c's
+                // still count.
+                #expect(try await open("c-2", "u-ann", "c", at: 65, allowed: 2))
+                #expect(try await open("c-3", "u-ann", "c", at: 65, allowed: 2) == false)
+                #expect(try await open("c-4", "u-bob", "c", at: 66, allowed: 1))
+                // A renewal takes a lease that lapsed (and was cleared away) again: its new streams count.
+                try await live.renewStreams(holder: "a", until: Sample.at(100))
+                #expect(try await open("a-9", "u-cy", "a", at: 70, allowed: 1))
+                try await live.renewStreams(holder: "a", until: Sample.at(200))
+                #expect(try await open("c-5", "u-cy", "c", at: 150, allowed: 1) == false)
+            },
+            ContractCase("live", "a stream as the release before wrote it (no holder lease) counts while its own lease runs") { store in
+                let expiry = Timestamp.text(Sample.at(30))
+                try await store.execute(
+                    sql: "INSERT INTO live_stream (id, user_id, holder, expires_at) VALUES ('old-1', 'u-ann', 'old', '\(expiry)')"
+                )
+                let live = store.live
+                #expect(try await live.openStream(id: "s-1", userID: "u-ann", holder: "a", now: Sample.now, until: Sample.at(20), allowed: 2))
+                try await live.renewStreams(holder: "a", until: Sample.at(100))
+                #expect(
+                    try await live.openStream(id: "s-2", userID: "u-ann", holder: "a", now: Sample.at(10), until: Sample.at(30), allowed: 2) == false
+                )
+                #expect(try await live.openStream(id: "s-3", userID: "u-ann", holder: "a", now: Sample.at(30), until: Sample.at(50), allowed: 2))
+            },
+            ContractCase("live", "leases ring no reader of the feed awake; a write that adds to the feed does") { store in
+                let (ann, bob, _) = try await DecisionRepositoryContract.prepare(store)
+                let live = store.live
+                let bell = Doorbell()
+                live.commits.add(bell)
+                _ = bell.rangSinceLastLook()
+                for index in 0..<3 {
+                    #expect(try await live.openStream(id: "s-\(index)", userID: ann, holder: "a", now: Sample.now, until: Sample.at(20), allowed: 5))
+                }
+                try await live.renewStreams(holder: "a", until: Sample.at(40))
+                try await live.closeStream(id: "s-0")
+                try await live.closeStreams(holder: "a")
+                #expect(!bell.rangSinceLastLook())
+                try await store.decisions.insert(Sample.decision("d-1", group: "g-1", by: ann, participants: [ann, bob]), notifications: [])
+                #expect(bell.rangSinceLastLook())
+            },
             ContractCase("live", "streams opened at once never exceed what is allowed") { store in
                 let live = store.live
                 let opened = try await withThrowingTaskGroup(of: Bool.self) { group in

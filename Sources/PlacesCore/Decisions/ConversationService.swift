@@ -49,13 +49,11 @@ public struct ConversationService: Sendable {
         return try await repository.messages(decisionID: decisionID, readerID: caller.id, page: page)
     }
 
-    /// The decision's messages with these ids, for a stream of it, but those of people the reader blocks: none when the
-    /// reader does not talk in it.
-    func messages(_ reader: User, decisionID: String, ids: [String]) async throws -> [DecisionMessage] {
-        guard !ids.isEmpty else { return [] }
-        let state = try await decisions.readable(reader, decisions.existing(decisionID))
-        guard ConversationService.talks(reader.id, in: state) else { return [] }
-        return try await repository.messages(ids: ids, decisionID: decisionID, readerID: reader.id)
+    /// The messages with these ids of a decision read already (the reader may read it), for a stream of it, but those
+    /// of people the reader blocks: none when the reader does not talk in it.
+    func messages(_ reader: User, of state: DecisionState, ids: [String]) async throws -> [DecisionMessage] {
+        guard !ids.isEmpty, ConversationService.talks(reader.id, in: state) else { return [] }
+        return try await repository.messages(ids: ids, decisionID: state.decision.id, readerID: reader.id)
     }
 
     /// True when the person talks in the decision: a participant (still a member of its group) or its starter.

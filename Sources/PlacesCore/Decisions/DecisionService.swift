@@ -116,6 +116,17 @@ public struct DecisionService: Sendable {
         return try await view(state, for: caller)
     }
 
+    /// The view of a decision read already (`existing`) as `caller` may see it, refused as `view(_:id:)` refuses; its
+    /// group, when the caller's access depends on it, is read through `group`. Live streams read a decision once for
+    /// all the streams that follow it and show it to each reader with this.
+    func view(
+        _ caller: User,
+        of state: DecisionState,
+        group: @Sendable (String) async throws -> Group?
+    ) async throws -> DecisionView {
+        try await view(readable(caller, state, group: group), for: caller)
+    }
+
     /// The view of a decision as `caller` may see it, naming its people as the state was read with them.
     func view(_ state: DecisionState, for caller: User) async throws -> DecisionView {
         let summaries = try await places.summaries(state.decision.candidates)
@@ -291,13 +302,18 @@ public struct DecisionService: Sendable {
     /// otherwise, so someone who left a group no longer sees its decisions. A participant who is still a member needs
     /// no read of the group.
     func readable(_ caller: User, _ read: DecisionState) async throws -> DecisionState {
+        try await readable(caller, read) { [groups] id in try await groups.group(id: id) }
+    }
+
+    /// `readable(_:_:)`, reading the decision's group (when the caller's access depends on it) through `group`.
+    func readable(_ caller: User, _ read: DecisionState, group: @Sendable (String) async throws -> Group?) async throws -> DecisionState {
         let decision = read.decision
         guard let groupID = decision.groupId else {
             if decision.participants.contains(caller.id) || decision.createdBy == caller.id { return read }
             throw PlacesError.forbidden("only the decision's participants see it")
         }
         if decision.participants.contains(caller.id), !read.formerMembers.contains(caller.id) { return read }
-        guard try await groups.group(id: groupID)?.role(of: caller.id) != nil else {
+        guard try await group(groupID)?.role(of: caller.id) != nil else {
             throw PlacesError.forbidden("only the members of the decision's group see it")
         }
         return read

@@ -31,9 +31,9 @@ public final class LiveFeed: Sendable {
     }
 
     /// What a stream is given.
-    public enum Signal: Sendable {
-        /// Events of its topic, in feed order.
-        case events([FeedEvent])
+    enum Signal: Sendable {
+        /// Events of its topic, in feed order, with the reads that every stream given them shares.
+        case events([FeedEvent], SharedReads)
         /// Something that may take the reader's access away happened (a member left the decision's group): look again.
         case recheck
         /// Time for a keep-alive.
@@ -59,8 +59,27 @@ public final class LiveFeed: Sendable {
         var topic: FeedTopic
         var userID: String
         var tokenHash: String
-        /// The group of the decision followed, whose membership changes make the reader look again.
-        var groupID: String?
+        /// The group whose membership changes of the reader make it look again.
+        var group: Membership
+    }
+
+    /// Which of its reader's memberships a stream watches.
+    enum Membership: Sendable, Equatable {
+        /// None: what it follows belongs to no group.
+        case noGroup
+        /// Not known yet (the stream joined the feed before it read what it follows): every one.
+        case anyGroup
+        /// This group's.
+        case group(String)
+
+        /// True when a change of the reader's membership of `groupID` concerns the stream.
+        func watches(_ groupID: String) -> Bool {
+            switch self {
+            case .noGroup: false
+            case .anyGroup: true
+            case .group(let watched): watched == groupID
+            }
+        }
     }
 
     private struct Listener {
@@ -197,6 +216,12 @@ public final class LiveFeed: Sendable {
         }
     }
 
+    /// Narrows what memberships of its reader stream `id` watches, once it knows what it follows (it joined watching
+    /// every one, so that no change between its joining and its first read went unnoticed).
+    func watch(_ group: Membership, for id: UInt64) {
+        state.withLock { state in state.listeners[id]?.interest.group = group }
+    }
+
     /// Leaves the feed (the stream ended); answers why the feed ended it, when it did.
     @discardableResult
     func leave(_ id: UInt64) -> Ending? {
@@ -288,6 +313,8 @@ public final class LiveFeed: Sendable {
             }
             state.prunedBelow = read.prunedBelow
             guard !read.events.isEmpty else { return }
+            // The streams of one topic share their reads of this delivery (the decision, read once for all of them).
+            var shared: [FeedTopic: SharedReads] = [:]
             for (id, listener) in state.listeners {
                 var carried: [FeedEvent] = []
                 var recheck = false
@@ -297,14 +324,18 @@ public final class LiveFeed: Sendable {
                     case .decision, .ballot, .swipe, .round, .message, .notification:
                         if interest.topic.carries(event) { carried.append(event) }
                     case .member:
-                        if event.detail == interest.userID, event.subject == interest.groupID { recheck = true }
+                        if event.detail == interest.userID, interest.group.watches(event.subject) { recheck = true }
                     case .account:
                         if event.subject == interest.userID { ended.append((id, .accessLost)) }
                     case .session:
                         if event.subject == interest.userID, event.detail == interest.tokenHash { ended.append((id, .accessLost)) }
                     }
                 }
-                if !carried.isEmpty, case .dropped = listener.continuation.yield(.events(carried)) { ended.append((id, .tooSlow)) }
+                if !carried.isEmpty {
+                    let reads = shared[listener.interest.topic] ?? SharedReads()
+                    shared[listener.interest.topic] = reads
+                    if case .dropped = listener.continuation.yield(.events(carried, reads)) { ended.append((id, .tooSlow)) }
+                }
                 if recheck, case .dropped = listener.continuation.yield(.recheck) { ended.append((id, .tooSlow)) }
             }
         }

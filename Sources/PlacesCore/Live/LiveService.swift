@@ -36,20 +36,25 @@ public struct LiveService: Sendable {
     }
 
     /// Opens a stream of the decision's events for `caller`, resuming after `lastEventID` when given; nil when the
-    /// decision has ended and the client has nothing left to hear (it should stop reconnecting).
+    /// decision has ended and the client has nothing left to hear (it should stop reconnecting). It reads the decision
+    /// once (after joining the feed, so that nothing between that read and the first event goes unheard), and then
+    /// once for each delivery of its events, shared with every other stream of the decision given the same delivery.
     public func decisionEvents(_ caller: Caller, id: String, lastEventID: String?) async throws -> LiveStream? {
         let resume = try lastEventID.map { text throws(PlacesError) in try EventID(parsing: text) }
-        let first = try await decisions.view(caller.user, id: id)
         let decisions = decisions
         let conversations = conversations
         let repository = feed.repository
         return try await open(
             caller,
             topic: .decision(id),
-            groupID: first.groupId,
             resume: resume,
-            snapshot: { subscription in
-                let view = try await decisions.view(caller.user, id: id)
+            prepare: { reads in
+                // Who may follow it: `not_found` or `forbidden` as a read of it, before any lease is taken.
+                let (_, view) = try await LiveService.decision(id, for: caller.user, decisions: decisions, reads: reads)
+                return view.groupId.map { .group($0) } ?? .noGroup
+            },
+            snapshot: { subscription, reads in
+                let (_, view) = try await LiveService.decision(id, for: caller.user, decisions: decisions, reads: reads)
                 let ended = view.status != .active
                 let event = EventID(subscription.start, generation: subscription.generation, final: ended)
                 let message = LiveMessage.event(
@@ -59,10 +64,10 @@ public struct LiveService: Sendable {
                 )
                 return LiveStream.Rendered(messages: [message], final: ended)
             },
-            render: { events, generation, through in
-                let view = try await decisions.view(caller.user, id: id)
+            render: { events, generation, through, reads in
+                let (state, view) = try await LiveService.decision(id, for: caller.user, decisions: decisions, reads: reads)
                 // Messages reach those who talk in the decision only.
-                let posted = try await conversations.messages(caller.user, decisionID: id, ids: events.filter { $0.kind == .message }.compactMap(\.detail))
+                let posted = try await conversations.messages(caller.user, of: state, ids: events.filter { $0.kind == .message }.compactMap(\.detail))
                 let messages = Dictionary(posted.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
                 var rendered = try LiveService.decisionMessages(events, generation: generation, view: view, messages: messages)
                 // Over, but its end is not among these rows: it is still to come (a later read brings it with the rows
@@ -80,6 +85,22 @@ public struct LiveService: Sendable {
         )
     }
 
+    /// The decision `id` as stored and as `reader` may see it (refused as a read of it is), from `reads`: the decision
+    /// is read once for every stream that shares them, and its group (when a reader's access depends on it) once too.
+    /// What differs between readers (their own ballot, whether they see the standings) is made for each in memory.
+    static func decision(
+        _ id: String,
+        for reader: User,
+        decisions: DecisionService,
+        reads: SharedReads
+    ) async throws -> (DecisionState, DecisionView) {
+        let state = try await reads.value("decision") { try await decisions.existing(id) }
+        let view = try await decisions.view(reader, of: state) { groupID in
+            try await reads.value("group") { try await decisions.groups.group(id: groupID) }
+        }
+        return (state, view)
+    }
+
     /// Opens a stream of `caller`'s new notifications, resuming after `lastEventID` when given.
     public func notificationEvents(_ caller: Caller, lastEventID: String?) async throws -> LiveStream {
         let resume = try lastEventID.map { text throws(PlacesError) in try EventID(parsing: text) }
@@ -88,15 +109,19 @@ public struct LiveService: Sendable {
         let stream = try await open(
             caller,
             topic: .notifications(recipientID: recipientID),
-            groupID: nil,
             resume: resume,
-            snapshot: { subscription in
+            prepare: { _ in .noGroup },
+            snapshot: { subscription, _ in
                 let page = try await notifications.list(recipientID: recipientID, page: PageRequest(limit: LiveService.snapshotNotifications))
                 let event = EventID(subscription.start, generation: subscription.generation)
                 return LiveStream.Rendered(messages: [.event(id: event.description, name: "snapshot", data: try LiveService.data(page))])
             },
-            render: { events, generation, _ in
-                let found = try await notifications.notifications(ids: events.compactMap(\.detail), recipientID: recipientID)
+            render: { events, generation, _, reads in
+                // The person's streams given the same events share the read (one that joined late may be given fewer).
+                let ids = events.compactMap(\.detail)
+                let found = try await reads.value("notifications " + ids.joined(separator: " ")) {
+                    try await notifications.notifications(ids: ids, recipientID: recipientID)
+                }
                 let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
                 var rendered = LiveStream.Rendered()
                 for event in events {
@@ -111,24 +136,34 @@ public struct LiveService: Sendable {
         return stream
     }
 
-    /// Takes a lease for a stream of `topic`, joins the feed, and works out what it writes first: the events the
-    /// client missed after `resume` when the feed still holds them all, else a snapshot of now (`snapshot`, final when
-    /// what the stream follows has ended). Nil when what it follows ended and the client has heard all of it.
+    /// Joins the feed for a stream of `topic`, checks that the caller may follow it (`prepare`, which answers which of
+    /// the caller's memberships the stream watches), takes a lease for it, and works out what it writes first: the
+    /// events the client missed after `resume` when the feed still holds them all, else a snapshot of now (`snapshot`,
+    /// final when what the stream follows has ended). Nil when what it follows ended and the client has heard all of
+    /// it. `prepare`, `snapshot` and the rendering of missed events share one set of reads (the opening reads what it
+    /// follows once).
     private func open(
         _ caller: Caller,
         topic: FeedTopic,
-        groupID: String?,
         resume: EventID?,
-        snapshot: @Sendable (LiveFeed.Subscription) async throws -> LiveStream.Rendered,
-        render: @escaping @Sendable ([FeedEvent], String, FeedPosition) async throws -> LiveStream.Rendered,
+        prepare: @Sendable (SharedReads) async throws -> LiveFeed.Membership,
+        snapshot: @Sendable (LiveFeed.Subscription, SharedReads) async throws -> LiveStream.Rendered,
+        render: @escaping @Sendable ([FeedEvent], String, FeedPosition, SharedReads) async throws -> LiveStream.Rendered,
         recheck: @escaping @Sendable () async throws -> Void
     ) async throws -> LiveStream? {
-        let now = clock()
-        let leaseID = RandomID.make("s-")
         let settings = feed.settings
         let repository = feed.repository
-        guard
-            try await repository.openStream(
+        // Joined first, watching every membership of the reader: what is read next is at least as new as where the
+        // stream starts, and a change of the reader's access meanwhile makes it look again.
+        let subscription = try await feed.subscribe(
+            LiveFeed.Interest(topic: topic, userID: caller.user.id, tokenHash: caller.tokenHash, group: .anyGroup)
+        )
+        let reads = SharedReads()
+        let now = clock()
+        let leaseID = RandomID.make("s-")
+        do {
+            feed.watch(try await prepare(reads), for: subscription.id)
+            let leased = try await repository.openStream(
                 id: leaseID,
                 userID: caller.user.id,
                 holder: feed.holder,
@@ -136,21 +171,16 @@ public struct LiveService: Sendable {
                 until: now.addingTimeInterval(settings.leaseTime.seconds),
                 allowed: settings.streamsPerUser
             )
-        else {
-            var error = PlacesError(
-                .tooManyStreams,
-                "at most \(settings.streamsPerUser) live streams may be open at once for one account; close one first"
-            )
-            error.retryAfterSeconds = Int(settings.keepAlive.seconds.rounded(.up))
-            throw error
-        }
-        let subscription: LiveFeed.Subscription
-        do {
-            subscription = try await feed.subscribe(
-                LiveFeed.Interest(topic: topic, userID: caller.user.id, tokenHash: caller.tokenHash, groupID: groupID)
-            )
+            guard leased else {
+                var error = PlacesError(
+                    .tooManyStreams,
+                    "at most \(settings.streamsPerUser) live streams may be open at once for one account; close one first"
+                )
+                error.retryAfterSeconds = Int(settings.keepAlive.seconds.rounded(.up))
+                throw error
+            }
         } catch {
-            _ = await Task { try? await repository.closeStream(id: leaseID) }.value
+            feed.leave(subscription.id)
             throw error
         }
         var stream = LiveStream(
@@ -181,11 +211,11 @@ public struct LiveService: Sendable {
                 )
                 if missed.count < LiveService.replayLimit {
                     stream.written = max(resume.position, missed.last?.position ?? resume.position)
-                    stream.opening = try await render(missed, subscription.generation, stream.written)
+                    stream.opening = try await render(missed, subscription.generation, stream.written, reads)
                     return stream
                 }
             }
-            let opening = try await snapshot(subscription)
+            let opening = try await snapshot(subscription, reads)
             if opening.final && resume == nil {
                 await stream.close()
                 return nil

@@ -57,7 +57,9 @@ public struct LiveStream: Sendable {
     /// When it ends, however busy.
     let deadline: Date
     let clock: @Sendable () -> Date
-    let render: @Sendable ([FeedEvent], String, FeedPosition) async throws -> Rendered
+    /// Renders events of the topic for the stream's reader: the events, the database's generation, the position they
+    /// run through, and the reads shared with the other streams given them.
+    let render: @Sendable ([FeedEvent], String, FeedPosition, SharedReads) async throws -> Rendered
     let recheck: @Sendable () async throws -> Void
 
     /// Writes the stream through `write` until it ends, and answers why. A `write` that throws (the client left) ends it.
@@ -86,12 +88,12 @@ public struct LiveStream: Sendable {
                     } catch {
                         return .unavailable
                     }
-                case .events(let events):
+                case .events(let events, let reads):
                     let fresh = events.filter { $0.position > written }
                     guard let last = fresh.last else { continue }
                     let rendered: Rendered
                     do {
-                        rendered = try await render(fresh, subscription.generation, last.position)
+                        rendered = try await render(fresh, subscription.generation, last.position, reads)
                     } catch let error as PlacesError where [.forbidden, .notFound].contains(error.code) {
                         return .accessLost
                     } catch {

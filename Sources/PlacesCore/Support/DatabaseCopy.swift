@@ -261,7 +261,7 @@ public enum DatabaseCopy {
     /// own tables.
     public static let leftOut: [String] = [
         "change_counter", "feed", "feed_late_commit", "grdb_migrations", "schema_migration", "sqlite_*", "throttle_attempt", "lease",
-        "live_stream", "place.search", "user_account.display_name_folded",
+        "live_stream", "live_holder", "place.search", "user_account.display_name_folded",
     ]
 
     /// The columns of a database's tables (`schema`: table → columns) that a copy would lose: neither carried nor left

@@ -28,6 +28,15 @@ public final class Doorbell: Sendable {
         waiter?.give()
     }
 
+    /// True when the bell rang since the last wait (or look), which this forgets, as a wait would: a look that never
+    /// waits (tests check with it which writes ring).
+    public func rangSinceLastLook() -> Bool {
+        state.withLock { state in
+            defer { state.rung = false }
+            return state.rung
+        }
+    }
+
     /// Returns when the bell rings (or rang since the last wait), when `timeout` has passed, or when the task is
     /// cancelled, whichever comes first.
     public func wait(upTo timeout: Duration) async {

@@ -58,10 +58,10 @@ public struct PostgresLiveRepository: LiveRepository {
     }
 
     public func openStream(id: String, userID: String, holder: String, now: Date, until expiresAt: Date, allowed: Int) async throws -> Bool {
-        try await database.change { [database] connection in
+        try await database.quietChange { [database] connection in
             try await connection.value(
                 """
-                SELECT places_open_stream(\(id), \(userID), \(holder), \(Timestamp.text(now)), \(Timestamp.text(expiresAt)), \(Int32(clamping: allowed)))
+                SELECT places_open_live_stream(\(id), \(userID), \(holder), \(Timestamp.text(now)), \(Timestamp.text(expiresAt)), \(Int32(clamping: allowed)))
                 """,
                 as: Bool.self,
                 logger: database.logger
@@ -70,23 +70,32 @@ public struct PostgresLiveRepository: LiveRepository {
     }
 
     public func renewStreams(holder: String, until expiresAt: Date) async throws {
-        try await database.change(within: .own(.seconds(5))) { [database] connection in
+        try await database.quietChange(within: .own(.seconds(5))) { [database] connection in
             try await connection.execute(
-                "UPDATE live_stream SET expires_at = \(Timestamp.text(expiresAt)) WHERE holder = \(holder)",
+                """
+                INSERT INTO live_holder (holder, expires_at) VALUES (\(holder), \(Timestamp.text(expiresAt)))
+                ON CONFLICT (holder) DO UPDATE SET expires_at = excluded.expires_at
+                """,
                 logger: database.logger
             )
         }
     }
 
     public func closeStream(id: String) async throws {
-        try await database.change(within: .own(.seconds(5))) { [database] connection in
+        try await database.quietChange(within: .own(.seconds(5))) { [database] connection in
             try await connection.execute("DELETE FROM live_stream WHERE id = \(id)", logger: database.logger)
         }
     }
 
     public func closeStreams(holder: String) async throws {
-        try await database.change(within: .own(.seconds(5))) { [database] connection in
-            try await connection.execute("DELETE FROM live_stream WHERE holder = \(holder)", logger: database.logger)
+        try await database.quietChange(within: .own(.seconds(5))) { [database] connection in
+            try await connection.execute(
+                """
+                WITH closed AS (DELETE FROM live_stream WHERE holder = \(holder))
+                DELETE FROM live_holder WHERE holder = \(holder)
+                """,
+                logger: database.logger
+            )
         }
     }
 

@@ -60,33 +60,63 @@ public struct SQLiteLiveRepository: LiveRepository {
     }
 
     public func openStream(id: String, userID: String, holder: String, now: Date, until expiresAt: Date, allowed: Int) async throws -> Bool {
-        try await database.write { db in
-            try db.execute(sql: "DELETE FROM live_stream WHERE user_id = ? AND expires_at <= ?", arguments: [userID, Timestamp.text(now)])
-            let open = try Int.fetchOne(db, sql: "SELECT count(*) FROM live_stream WHERE user_id = ?", arguments: [userID]) ?? 0
+        let (now, until) = (Timestamp.text(now), Timestamp.text(expiresAt))
+        return try await database.write(ringing: false) { db in
+            // Holders whose leases lapsed (their instance died) go with their streams; a stream without a holder row (of
+            // a release before holder leases) counts while its own lease runs.
+            try db.execute(sql: "DELETE FROM live_stream WHERE holder IN (SELECT holder FROM live_holder WHERE expires_at <= ?)", arguments: [now])
+            try db.execute(sql: "DELETE FROM live_holder WHERE expires_at <= ?", arguments: [now])
+            try db.execute(
+                sql: """
+                    DELETE FROM live_stream
+                    WHERE user_id = ? AND expires_at <= ? AND NOT EXISTS (SELECT 1 FROM live_holder WHERE live_holder.holder = live_stream.holder)
+                    """,
+                arguments: [userID, now]
+            )
+            let open =
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT count(*) FROM live_stream LEFT JOIN live_holder ON live_holder.holder = live_stream.holder
+                        WHERE live_stream.user_id = ? AND coalesce(live_holder.expires_at, live_stream.expires_at) > ?
+                        """,
+                    arguments: [userID, now]
+                ) ?? 0
             guard open < allowed else { return false }
             try db.execute(
+                sql: """
+                    INSERT INTO live_holder (holder, expires_at) VALUES (?, ?)
+                    ON CONFLICT (holder) DO UPDATE SET expires_at = excluded.expires_at WHERE live_holder.expires_at < excluded.expires_at
+                    """,
+                arguments: [holder, until]
+            )
+            try db.execute(
                 sql: "INSERT INTO live_stream (id, user_id, holder, expires_at) VALUES (?, ?, ?, ?)",
-                arguments: [id, userID, holder, Timestamp.text(expiresAt)]
+                arguments: [id, userID, holder, until]
             )
             return true
         }
     }
 
     public func renewStreams(holder: String, until expiresAt: Date) async throws {
-        try await database.write { db in
-            try db.execute(sql: "UPDATE live_stream SET expires_at = ? WHERE holder = ?", arguments: [Timestamp.text(expiresAt), holder])
+        try await database.write(ringing: false) { db in
+            try db.execute(
+                sql: "INSERT INTO live_holder (holder, expires_at) VALUES (?, ?) ON CONFLICT (holder) DO UPDATE SET expires_at = excluded.expires_at",
+                arguments: [holder, Timestamp.text(expiresAt)]
+            )
         }
     }
 
     public func closeStream(id: String) async throws {
-        try await database.write { db in
+        try await database.write(ringing: false) { db in
             try db.execute(sql: "DELETE FROM live_stream WHERE id = ?", arguments: [id])
         }
     }
 
     public func closeStreams(holder: String) async throws {
-        try await database.write { db in
+        try await database.write(ringing: false) { db in
             try db.execute(sql: "DELETE FROM live_stream WHERE holder = ?", arguments: [holder])
+            try db.execute(sql: "DELETE FROM live_holder WHERE holder = ?", arguments: [holder])
         }
     }
 
