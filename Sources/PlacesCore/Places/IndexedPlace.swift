@@ -94,6 +94,13 @@ struct IndexedPlace: @unchecked Sendable {
     /// How many bytes the place's JSON members take.
     var jsonCount: Int { Int(buffer.header.count) }
 
+    /// The bytes the entry's allocation takes (`HeapCensus.chunk` of the object's 16-byte header, the head and the JSON
+    /// bytes): what `PlaceTable.memoryReport` splits into the JSON, the summary held inline and the rest.
+    var allocationBytes: Int {
+        let headToElements = buffer.withUnsafeMutablePointers { head, elements in UnsafeRawPointer(elements) - UnsafeRawPointer(head) }
+        return HeapCensus.chunk(16 + headToElements + jsonCount)
+    }
+
     /// True when both are the same entry of the index.
     func isSameEntry(as other: IndexedPlace) -> Bool { buffer === other.buffer }
 

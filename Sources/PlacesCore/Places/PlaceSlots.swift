@@ -25,6 +25,17 @@ struct PlaceSlots: Sendable {
         shards[PlaceSlots.shard(id)].removeValue(forKey: id)
     }
 
+    /// The bytes its shards take: the list of shards, each shard's table, and the ids' storage that `census` has not
+    /// counted yet (an id longer than 15 bytes shares its storage with the place's summary).
+    func memoryBytes(_ census: inout HeapCensus) -> Int {
+        var total = HeapCensus.array(shards)
+        for shard in shards {
+            total += HeapCensus.dictionary(shard)
+            for id in shard.keys { total += census.string(id) }
+        }
+        return total
+    }
+
     private static func shard(_ id: String) -> Int {
         id.hashValue & (shardCount - 1)
     }
