@@ -39,20 +39,29 @@ struct IndexMemoryTests {
         #expect(HeapCensus.hashTable(capacity: 0, keyStride: 16, valueStride: 4) == 0)
     }
 
-    @Test func theReadyJSONRowIsTheSumOfThePlacesJSON() {
+    @Test func theReadyJSONRowCountsThePlacesValues() {
         let places = Self.places(ids: { "p\($0)" }, tags: ["quiet", "view"])
         let table = PlaceTable(PlaceSnapshot(summaries: places, revision: 1))
         let report = table.memoryReport
-        var written = 0
+        var values = 0
         for slot in 0..<table.places.count {
+            guard let place = table.places[slot] else { continue }
             var writer = JSONWriter()
-            table.places[slot]?.write(to: &writer, distance: nil, openStatus: nil)
-            // The object's members, without its braces and the two commas that join the three runs it keeps them in
-            // (each place has a city, so none of the runs is empty).
-            written += writer.bytes.count - 2 - 2
+            place.write(to: &writer, distance: nil, openStatus: nil)
+            // The object's members, without its braces.
+            #expect(writer.bytes.count - 2 == place.jsonCount)
+            // Kept without their keys: each member's `"key":` and the comma before it (not before the first) leave,
+            // and a byte of length comes before each value (all of them shorter than 128 bytes).
+            let members = IndexedPlace.Member.allCases.filter { member in
+                let key = member.key.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
+                return String(decoding: writer.bytes, as: UTF8.self).contains("\"\(key)\":")
+            }
+            let keys = members.reduce(0) { $0 + $1.key.utf8CodeUnitCount + 3 } + members.count - 1
+            #expect(place.storedCount == place.jsonCount - keys + members.count)
+            values += place.storedCount
         }
         #expect(report.places == 5)
-        #expect(report.bytes(of: Row.readyJSON) == written)
+        #expect(report.bytes(of: Row.readyJSON) == values)
         #expect(report.bytes(of: Row.summaries) == 5 * MemoryLayout<PlaceSummary>.stride)
         #expect(report.bytes(of: Row.entries) > 0)
         #expect(report.total == report.rows.reduce(0) { $0 + $1.bytes })
@@ -90,7 +99,7 @@ struct IndexMemoryTests {
     @Test func aDeletedPlaceLeavesTheCount() {
         var table = PlaceTable(PlaceSnapshot(summaries: Self.places(ids: { "p\($0)" }, tags: []), revision: 1))
         let before = table.memoryReport
-        let gone = table.places[0]?.jsonCount ?? 0
+        let gone = table.places[0]?.storedCount ?? 0
         table.apply(PlaceChanges(upserted: [], deleted: ["p0"], revision: 2))
         let after = table.memoryReport
         #expect(after.places == 4)

@@ -18,8 +18,8 @@ extension PlaceTable {
 
     /// The bytes each of the table's structures holds, counted by the structure (see `HeapCensus`).
     ///
-    /// Each place's entry (`IndexedPlace`) is one allocation, split into its JSON bytes, its summary's fields held
-    /// inline, and the rest (the object's header, the JSON's offsets, padding and what the allocator adds); the heap
+    /// Each place's entry (`IndexedPlace`) is one allocation, split into its JSON values' bytes (as kept, each after
+    /// its length), its summary's fields held inline, and the rest (the object's header, the JSON's offsets, padding and what the allocator adds); the heap
     /// storage of the summary's strings and lists is counted apart, each shared storage once.
     var memoryReport: IndexMemory {
         var census = HeapCensus()
@@ -29,7 +29,7 @@ extension PlaceTable {
         var strings = 0
         for slot in 0..<places.count {
             guard let place = places[slot] else { continue }
-            json += place.jsonCount
+            json += place.storedCount
             inline += MemoryLayout<PlaceSummary>.stride
             entries += place.allocationBytes
             strings += Self.heapBytes(of: place.summary, &census)
