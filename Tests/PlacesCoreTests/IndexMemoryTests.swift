@@ -96,6 +96,24 @@ struct IndexMemoryTests {
         #expect(table.memoryReport.bytes(of: Row.postings) == counted.postings)
     }
 
+    @Test func rareFieldsTakeAnAllocationOnlyWhenAPlaceHasThem() {
+        var summary = PlaceSummary(id: "a", kind: .gem, name: "A", coordinate: Coordinate(latitude: 1, longitude: 2))
+        let plain = summary
+        #expect(MemoryLayout<PlaceSummary>.stride <= 112)
+        #expect(summary.rareFieldsBytes == 0)
+        summary.description = "Quiet"
+        summary.timeZone = "Europe/Paris"
+        #expect(summary.rareFieldsBytes > 0)
+        #expect(summary != plain)
+        #expect((summary.description, summary.timeZone, summary.coverPhotoID, summary.openingHours) == ("Quiet", "Europe/Paris", nil, nil))
+        // Cleared again, it is the plain summary: equal, with the same hash, and no allocation.
+        summary.description = ""
+        summary.timeZone = nil
+        #expect(summary.rareFieldsBytes == 0)
+        #expect(summary == plain)
+        #expect(summary.hashValue == plain.hashValue)
+    }
+
     @Test func aDeletedPlaceLeavesTheCount() {
         var table = PlaceTable(PlaceSnapshot(summaries: Self.places(ids: { "p\($0)" }, tags: []), revision: 1))
         let before = table.memoryReport

@@ -4,7 +4,7 @@ extension PlaceTable {
         static let readyJSON = "ready JSON"
         static let summaries = "summaries, fields inline"
         static let entries = "place entries: object header, offsets, allocator"
-        static let strings = "summaries' strings and tag lists"
+        static let strings = "summaries' strings, tag lists, rare fields"
         static let slots = "slots by id"
         static let table = "place table (a reference a slot)"
         static let kinds = "kinds"
@@ -19,8 +19,9 @@ extension PlaceTable {
     /// The bytes each of the table's structures holds, counted by the structure (see `HeapCensus`).
     ///
     /// Each place's entry (`IndexedPlace`) is one allocation, split into its JSON values' bytes (as kept, each after
-    /// its length), its summary's fields held inline, and the rest (the object's header, the JSON's offsets, padding and what the allocator adds); the heap
-    /// storage of the summary's strings and lists is counted apart, each shared storage once.
+    /// its length), its summary's fields held inline, and the rest (the object's header, the members' bits, padding
+    /// and what the allocator adds); the heap storage of the summary's strings and lists, and of its rare fields, is
+    /// counted apart, each shared storage once.
     var memoryReport: IndexMemory {
         var census = HeapCensus()
         var json = 0
@@ -58,6 +59,6 @@ extension PlaceTable {
     private static func heapBytes(of summary: PlaceSummary, _ census: inout HeapCensus) -> Int {
         census.string(summary.id) + census.string(summary.name) + census.string(summary.city) + census.strings(summary.tags)
             + census.string(summary.cuisine) + census.string(summary.description) + census.hours(summary.openingHours)
-            + census.string(summary.timeZone) + census.string(summary.coverPhotoID)
+            + census.string(summary.timeZone) + census.string(summary.coverPhotoID) + summary.rareFieldsBytes
     }
 }
