@@ -49,7 +49,16 @@ struct PlacesBench: ParsableCommand {
     @Flag(help: "Measure meet in the middle (8 origins over 10 miles) from the map's cells, against nearby's circle filtered.")
     var meet = false
 
+    @Flag(help: "Count where the index's bytes go, structure by structure, beside the resident size (100k, then 1M places).")
+    var memory = false
+
     mutating func run() throws {
+        if memory {
+            for count in places.isEmpty ? [100_000, 1_000_000] : places {
+                print(MemoryBench(count: count).run() + "\n")
+            }
+            return
+        }
         if meet {
             for count in places.isEmpty ? [1_000_000] : places {
                 print(try MeetBench(count: count, queries: min(queries, 200)).run() + "\n")

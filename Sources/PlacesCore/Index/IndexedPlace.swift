@@ -5,70 +5,105 @@ import GeoIndex
 /// Every answer that shows a place (the nearby JSON, GeoJSON's properties, the CLI's `--json`) copies these
 /// bytes around the parts that depend on the question, the distances and the open status, so a nearby answer
 /// neither copies a summary's fields nor formats its numbers again. The JSON is stored in the same allocation as the
-/// summary (a `ManagedBuffer`), so a place costs one allocation and one pointer chase. Measured with 1M generated
-/// places (JSON of about 180 bytes each), a server holds about 224 bytes a place more than when the summaries sat
-/// in one array without their JSON (533 MiB against 318 MiB resident).
+/// summary (a `ManagedBuffer`), so a place costs one allocation and one pointer chase.
+///
+/// Only the members' values are kept, each after its length, and a bit for each member the place has: the keys are
+/// the same for every place, so an answer writes them from `Member` (at 1M generated places the keys, commas and
+/// colons were 73 of each place's 187 JSON bytes).
 ///
 /// `@unchecked Sendable` is sound because nothing mutates the buffer after `make` returns: the header and the bytes
 /// are written once inside `make`, the buffer never leaves this type, and every other member only reads it.
 struct IndexedPlace: @unchecked Sendable {
-    /// What the buffer keeps before its JSON bytes.
+    /// What the buffer keeps before its values' bytes.
     struct Head {
         /// What nearby answers show and their filters read.
         let summary: PlaceSummary
-        /// How many JSON bytes follow.
+        /// How many bytes the members take once written, keys and commas included (what an answer makes room for).
+        let jsonCount: UInt32
+        /// How many bytes of values follow.
         let count: UInt32
-        /// Where the distances go: after the members `city`, `coverPhotoURL` and `cuisine` (which may be absent).
-        let distancesAt: UInt32
-        /// Where the open status goes: after the members `id` … `name`; `photoCount` … `tags` follow it.
-        let openStatusAt: UInt32
+        /// The members the place has: bit `Member.rawValue` of each.
+        let members: UInt16
     }
 
-    /// Makes the entry of `summary`, writing its JSON members once: in sorted key order, comma-separated, without
-    /// braces, in three runs split at the distances and the open status.
+    /// A member of a place's JSON, in sorted key order; the distances go before `id`, the open status before
+    /// `photoCount`.
+    enum Member: Int, CaseIterable {
+        case city, coverPhotoURL, cuisine, id, kind, lat, lon, name, photoCount, priceLevel, ratingAverage, ratingCount, score, tags
+
+        var key: StaticString {
+            switch self {
+            case .city: "city"
+            case .coverPhotoURL: "coverPhotoURL"
+            case .cuisine: "cuisine"
+            case .id: "id"
+            case .kind: "kind"
+            case .lat: "lat"
+            case .lon: "lon"
+            case .name: "name"
+            case .photoCount: "photoCount"
+            case .priceLevel: "priceLevel"
+            case .ratingAverage: "ratingAverage"
+            case .ratingCount: "ratingCount"
+            case .score: "score"
+            case .tags: "tags"
+            }
+        }
+    }
+
+    /// The place's members as values: for each member the place has, in `Member`'s order, its value's length (LEB128)
+    /// and the value's JSON bytes.
     private let buffer: ManagedBuffer<Head, UInt8>
 
     private init(_ buffer: ManagedBuffer<Head, UInt8>) {
         self.buffer = buffer
     }
 
+    /// Makes the entry of `summary`, writing its JSON values once.
     static func make(_ summary: PlaceSummary) -> IndexedPlace {
         var writer = JSONWriter(capacity: 160 + summary.name.utf8.count + 2 * (summary.city?.utf8.count ?? 0))
-        writer.member("city", summary.city) { $0.string($1) }
-        writer.member("coverPhotoURL", summary.coverPhotoURL) { $0.string($1) }
-        writer.member("cuisine", summary.cuisine) { $0.string($1) }
-        let distancesAt = writer.bytes.count
-        writer.startMemberRun()
-        writer.key("id")
-        writer.string(summary.id)
-        writer.key("kind")
-        writer.string(summary.kind.rawValue)
-        writer.key("lat")
-        writer.number(summary.coordinate.latitude)
-        writer.key("lon")
-        writer.number(summary.coordinate.longitude)
-        writer.key("name")
-        writer.string(summary.name)
-        let openStatusAt = writer.bytes.count
-        writer.startMemberRun()
-        writer.member("photoCount", summary.photoCount > 0 ? summary.photoCount : nil) { $0.number($1) }
-        writer.member("priceLevel", summary.priceLevel) { $0.number($1) }
-        let rating = summary.rating
-        writer.member("ratingAverage", rating.average) { $0.number($1) }
-        writer.key("ratingCount")
-        writer.number(rating.count)
-        writer.key("score")
-        writer.number(rating.score)
-        writer.key("tags")
-        writer.array { writer in
-            for tag in summary.tags { writer.string(tag) }
-        }
-        let json = writer.bytes
-        let buffer = ManagedBuffer<Head, UInt8>.create(minimumCapacity: json.count) { buffer in
-            buffer.withUnsafeMutablePointerToElements { elements in
-                json.withUnsafeBufferPointer { elements.initialize(from: $0.baseAddress!, count: json.count) }
+        var values: [UInt8] = []
+        values.reserveCapacity(96 + summary.name.utf8.count + 2 * (summary.city?.utf8.count ?? 0))
+        var members: UInt16 = 0
+        // Writes a member as a whole (for its length once written), and keeps its value after the value's length.
+        func member(_ member: Member, _ write: (inout JSONWriter) -> Void) {
+            writer.key(member.key)
+            let start = writer.bytes.count
+            write(&writer)
+            var length = writer.bytes.count - start
+            while length >= 0x80 {
+                values.append(UInt8(truncatingIfNeeded: length) | 0x80)
+                length >>= 7
             }
-            return Head(summary: summary, count: UInt32(json.count), distancesAt: UInt32(distancesAt), openStatusAt: UInt32(openStatusAt))
+            values.append(UInt8(length))
+            values.append(contentsOf: writer.bytes[start...])
+            members |= 1 << member.rawValue
+        }
+        if let city = summary.city { member(.city) { $0.string(city) } }
+        if let url = summary.coverPhotoURL { member(.coverPhotoURL) { $0.string(url) } }
+        if let cuisine = summary.cuisine { member(.cuisine) { $0.string(cuisine) } }
+        member(.id) { $0.string(summary.id) }
+        member(.kind) { $0.string(summary.kind.rawValue) }
+        member(.lat) { $0.number(summary.coordinate.latitude) }
+        member(.lon) { $0.number(summary.coordinate.longitude) }
+        member(.name) { $0.string(summary.name) }
+        if summary.photoCount > 0 { member(.photoCount) { $0.number(summary.photoCount) } }
+        if let level = summary.priceLevel { member(.priceLevel) { $0.number(level) } }
+        let rating = summary.rating
+        if let average = rating.average { member(.ratingAverage) { $0.number(average) } }
+        member(.ratingCount) { $0.number(rating.count) }
+        member(.score) { $0.number(rating.score) }
+        member(.tags) { writer in
+            writer.array { writer in
+                for tag in summary.tags { writer.string(tag) }
+            }
+        }
+        let jsonCount = writer.bytes.count
+        let buffer = ManagedBuffer<Head, UInt8>.create(minimumCapacity: values.count) { buffer in
+            buffer.withUnsafeMutablePointerToElements { elements in
+                values.withUnsafeBufferPointer { elements.initialize(from: $0.baseAddress!, count: values.count) }
+            }
+            return Head(summary: summary, jsonCount: UInt32(jsonCount), count: UInt32(values.count), members: members)
         }
         return IndexedPlace(buffer)
     }
@@ -91,8 +126,18 @@ struct IndexedPlace: @unchecked Sendable {
         }
     }
 
-    /// How many bytes the place's JSON members take.
-    var jsonCount: Int { Int(buffer.header.count) }
+    /// How many bytes the place's JSON members take, keys and commas included (without distances or open status).
+    var jsonCount: Int { Int(buffer.header.jsonCount) }
+
+    /// How many bytes its members' values take as kept (each after its length).
+    var storedCount: Int { Int(buffer.header.count) }
+
+    /// The bytes the entry's allocation takes (`HeapCensus.chunk` of the object's 16-byte header, the head and the
+    /// values' bytes): what `PlaceTable.memoryReport` splits into the values, the summary held inline and the rest.
+    var allocationBytes: Int {
+        let headToElements = buffer.withUnsafeMutablePointers { head, elements in UnsafeRawPointer(elements) - UnsafeRawPointer(head) }
+        return HeapCensus.chunk(16 + headToElements + storedCount)
+    }
 
     /// True when both are the same entry of the index.
     func isSameEntry(as other: IndexedPlace) -> Bool { buffer === other.buffer }
@@ -101,12 +146,29 @@ struct IndexedPlace: @unchecked Sendable {
     /// kilometres) and, when a query asked about a time, its open status: byte for byte what the encoder writes for
     /// the same fields.
     func write(to writer: inout JSONWriter, distance: PlaceDistance?, openStatus: OpenStatus?, distances: [PlaceDistance]? = nil) {
-        let head = buffer.withUnsafeMutablePointerToHeader { (Int($0.pointee.count), Int($0.pointee.distancesAt), Int($0.pointee.openStatusAt)) }
-        let (count, distancesAt, openStatusAt) = head
-        buffer.withUnsafeMutablePointerToElements { elements in
-            let json = UnsafeBufferPointer(start: elements, count: count)
+        buffer.withUnsafeMutablePointers { head, elements in
+            let members = head.pointee.members
+            var offset = 0
+            // Writes the member's key and its kept value, when the place has it.
+            func member(_ member: Member, _ writer: inout JSONWriter) {
+                guard members & (1 << member.rawValue) != 0 else { return }
+                var length = 0
+                var shift = 0
+                while true {
+                    let byte = elements[offset]
+                    offset += 1
+                    length |= Int(byte & 0x7F) << shift
+                    if byte < 0x80 { break }
+                    shift += 7
+                }
+                writer.key(member.key)
+                writer.value(UnsafeBufferPointer(start: elements + offset, count: length))
+                offset += length
+            }
             writer.object { writer in
-                writer.members(UnsafeBufferPointer(rebasing: json[..<distancesAt]))
+                member(.city, &writer)
+                member(.coverPhotoURL, &writer)
+                member(.cuisine, &writer)
                 if let distance {
                     writer.key("distanceKm")
                     writer.number(distance.kilometers)
@@ -122,9 +184,18 @@ struct IndexedPlace: @unchecked Sendable {
                         for each in distances { writer.object("meters", each.meters, "miles", each.miles) }
                     }
                 }
-                writer.members(UnsafeBufferPointer(rebasing: json[distancesAt..<openStatusAt]))
+                member(.id, &writer)
+                member(.kind, &writer)
+                member(.lat, &writer)
+                member(.lon, &writer)
+                member(.name, &writer)
                 writer.member("openStatus", openStatus) { $0.string($1.rawValue) }
-                writer.members(UnsafeBufferPointer(rebasing: json[openStatusAt...]))
+                member(.photoCount, &writer)
+                member(.priceLevel, &writer)
+                member(.ratingAverage, &writer)
+                member(.ratingCount, &writer)
+                member(.score, &writer)
+                member(.tags, &writer)
             }
         }
     }

@@ -305,9 +305,10 @@ struct MapCells: Sendable {
         stale = []
     }
 
-    /// Bytes held, by capacity (for the memory figures).
+    /// Bytes held, by capacity (for the memory figures): the list of shards, each shard's table (see `HeapCensus`) and
+    /// the set of cells to repair.
     var memoryBytes: Int {
-        shards.reduce(0) { $0 + $1.capacity * (MemoryLayout<UInt64>.stride + MemoryLayout<CellRecord>.stride + 1) }
+        shards.reduce(HeapCensus.array(shards) + HeapCensus.set(stale)) { $0 + HeapCensus.dictionary($1) }
     }
 
     @inline(__always)

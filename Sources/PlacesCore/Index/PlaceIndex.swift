@@ -115,6 +115,9 @@ public final class PlaceIndex: Sendable {
         try version.table.search(query)
     }
 
+    /// The bytes each of the index's structures holds, counted by the structures (for `places-bench --memory`).
+    public var memoryReport: IndexMemory { version.table.memoryReport }
+
     /// How many distinct words and postings the search keeps, and the bytes they take (for the memory figures).
     public var searchSize: (words: Int, postings: Int, bytes: Int) { version.table.words.size }
 

@@ -218,6 +218,19 @@ struct SearchPostings: Sendable {
         }
     }
 
+    /// The bytes the postings take (the shards' `postings` and `ends`), and those the words take (the table of shards,
+    /// each shard's list of words, and each word's storage that `census` has not counted yet).
+    func memoryBytes(_ census: inout HeapCensus) -> (postings: Int, words: Int) {
+        var postings = 0
+        var words = HeapCensus.dictionary(shards)
+        for shard in shards.values {
+            postings += HeapCensus.array(shard.postings) + HeapCensus.array(shard.ends)
+            words += HeapCensus.array(shard.words)
+            for word in shard.words { words += census.string(word) }
+        }
+        return (postings, words)
+    }
+
     /// How many distinct words and postings it holds, and the bytes its arrays take (for the memory figures).
     var size: (words: Int, postings: Int, bytes: Int) {
         var words = 0

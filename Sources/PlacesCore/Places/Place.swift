@@ -69,16 +69,17 @@ public struct Place: Sendable, Hashable, Identifiable {
 /// What a nearby answer shows and its filters read, and the text a search reads, kept in memory beside the grid index.
 ///
 /// A million of these stay in memory, so the filter fields are stored compactly (the price level and the photo count
-/// in the padding after `kind`, the rating as two 32-bit counts): they add 56 bytes to a summary, and equal tag lists, time zones
-/// and opening hours share their storage (see the SQLite repository's `SharedValues`). The description adds 16 bytes,
-/// and its text when it is longer than 15 bytes.
+/// in the padding after `kind`, the rating as two 32-bit counts), equal tag lists, time zones and opening hours share
+/// their storage (see the SQLite repository's `SharedValues`), and what most places lack (a description, opening hours
+/// and their time zone, a cover photo) is kept apart, in one allocation of its own when a place has any of it: 112
+/// bytes a summary, not the 160 they took inline.
 public struct PlaceSummary: Sendable, Hashable {
     /// The place's id.
     public var id: String
     /// Gem or restaurant.
     public var kind: PlaceKind
     private var storedPriceLevel: Int8?
-    /// In the padding after the price level (a summary grows by the cover's 16 bytes only).
+    /// In the padding after the price level.
     private var storedPhotoCount: Int32 = 0
     /// Display name.
     public var name: String
@@ -90,16 +91,46 @@ public struct PlaceSummary: Sendable, Hashable {
     public var tags: [String] = []
     /// The cuisine, if any.
     public var cuisine: String?
-    /// The description: not shown in lists, but searched (the index keeps its words for search as you type).
-    public var description = ""
     private var ratingCount: Int32 = 0
     private var ratingSum: Int32 = 0
+    /// The fields few places have; nil when the place has none of them.
+    private var rare: RareFields?
+
+    /// The description: not shown in lists, but searched (the index keeps its words for search as you type).
+    public var description: String {
+        get { rare?.values.description ?? "" }
+        set { changeRare { $0.description = newValue } }
+    }
+
     /// The weekly schedule, if any.
-    public var openingHours: OpeningHours?
+    public var openingHours: OpeningHours? {
+        get { rare?.values.openingHours }
+        set { changeRare { $0.openingHours = newValue } }
+    }
+
     /// The IANA time zone its hours are in.
-    public var timeZone: String?
+    public var timeZone: String? {
+        get { rare?.values.timeZone }
+        set { changeRare { $0.timeZone = newValue } }
+    }
+
     /// Its newest photo's id, when it has photos.
-    public var coverPhotoID: String?
+    public var coverPhotoID: String? {
+        get { rare?.values.coverPhotoID }
+        set { changeRare { $0.coverPhotoID = newValue } }
+    }
+
+    /// Changes the fields kept apart: a new allocation holds them, or none when the place has none of them.
+    private mutating func changeRare(_ change: (inout RareFields.Values) -> Void) {
+        var values = rare?.values ?? RareFields.Values()
+        change(&values)
+        rare = values.isEmpty ? nil : RareFields(values)
+    }
+
+    /// The bytes the fields kept apart take in their own allocation (not their strings' and lists' storage).
+    var rareFieldsBytes: Int {
+        rare == nil ? 0 : HeapCensus.chunk(16 + MemoryLayout<RareFields.Values>.stride)
+    }
 
     /// How many photos it has.
     public var photoCount: Int {
@@ -133,6 +164,31 @@ public struct PlaceSummary: Sendable, Hashable {
         self.coordinate = coordinate
         self.city = city
     }
+}
+
+/// A summary's fields that few places have, in an allocation of their own (never changed once made: a change makes
+/// another), equal when their values are.
+private final class RareFields: Sendable, Hashable {
+    /// The fields themselves.
+    struct Values: Sendable, Hashable {
+        var description = ""
+        var openingHours: OpeningHours?
+        var timeZone: String?
+        var coverPhotoID: String?
+
+        /// True when the place has none of them.
+        var isEmpty: Bool { description.isEmpty && openingHours == nil && timeZone == nil && coverPhotoID == nil }
+    }
+
+    let values: Values
+
+    init(_ values: Values) {
+        self.values = values
+    }
+
+    static func == (a: RareFields, b: RareFields) -> Bool { a.values == b.values }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(values) }
 }
 
 extension PlaceSummary {

@@ -37,6 +37,11 @@ struct ChunkedArray<Element: Sendable>: Sendable {
         count += 1
     }
 
+    /// The bytes its buffers take, by capacity: the list of chunks and each chunk (not what the elements point to).
+    var memoryBytes: Int {
+        chunks.reduce(HeapCensus.array(chunks)) { $0 + HeapCensus.array($1) }
+    }
+
     /// Makes room for `capacity` elements in the list of chunks.
     mutating func reserveCapacity(_ capacity: Int) {
         chunks.reserveCapacity((capacity + Self.chunkSize - 1) >> Self.chunkShift)

@@ -102,16 +102,10 @@ public struct JSONWriter: Sendable {
         write(&self, value)
     }
 
-    /// Writes members made earlier by another writer (`"key":value` pairs, comma-separated, no braces) as they are.
-    mutating func members(_ json: UnsafeBufferPointer<UInt8>) {
-        guard !json.isEmpty else { return }
+    /// Writes a value made earlier by another writer as it is.
+    mutating func value(_ json: UnsafeBufferPointer<UInt8>) {
         separate()
         bytes.append(contentsOf: json)
-    }
-
-    /// Starts a new run of members to be joined later by `members(_:)`: the next member gets no comma before it.
-    mutating func startMemberRun() {
-        needsComma = false
     }
 
     private mutating func separate() {

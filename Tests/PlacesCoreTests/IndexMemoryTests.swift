@@ -1,0 +1,128 @@
+import GeoIndex
+import Testing
+
+@testable import PlacesCore
+
+/// The index's memory report counts what its structures hold: checked on small tables whose bytes are known, without
+/// timing anything.
+@Suite("Index memory")
+struct IndexMemoryTests {
+    typealias Row = PlaceTable.MemoryRow
+
+    /// A name of 26 bytes (held on the heap: longer than 15), in storage of its own.
+    static func name(_ i: Int) -> String {
+        String(decoding: Array("A name longer than 15 #\(100 + i)".utf8), as: UTF8.self)
+    }
+
+    static func places(ids: (Int) -> String, tags: [String]) -> [PlaceSummary] {
+        (0..<5).map { i in
+            var summary = PlaceSummary(
+                id: ids(i),
+                kind: i % 2 == 0 ? .gem : .restaurant,
+                name: name(i),
+                coordinate: Coordinate(latitude: 40 + Double(i) / 100, longitude: -74),
+                city: "Town"
+            )
+            summary.tags = tags
+            return summary
+        }
+    }
+
+    @Test func glibcChunksAreEstimatedAsItRoundsThem() {
+        #expect(HeapCensus.chunk(0) == 0)
+        #expect(HeapCensus.chunk(1) == 32)
+        #expect(HeapCensus.chunk(24) == 32)
+        #expect(HeapCensus.chunk(25) == 48)
+        #expect(HeapCensus.chunk(59) == 80)
+        // 977 keys need 2,048 buckets (1,024 hold 768 at most): 64 + 256 bytes of bitmap + 20 a bucket.
+        #expect(HeapCensus.hashTable(capacity: 977, keyStride: 16, valueStride: 4) == HeapCensus.chunk(64 + 256 + 2_048 * 20))
+        #expect(HeapCensus.hashTable(capacity: 0, keyStride: 16, valueStride: 4) == 0)
+    }
+
+    @Test func theReadyJSONRowCountsThePlacesValues() {
+        let places = Self.places(ids: { "p\($0)" }, tags: ["quiet", "view"])
+        let table = PlaceTable(PlaceSnapshot(summaries: places, revision: 1))
+        let report = table.memoryReport
+        var values = 0
+        for slot in 0..<table.places.count {
+            guard let place = table.places[slot] else { continue }
+            var writer = JSONWriter()
+            place.write(to: &writer, distance: nil, openStatus: nil)
+            // The object's members, without its braces.
+            #expect(writer.bytes.count - 2 == place.jsonCount)
+            // Kept without their keys: each member's `"key":` and the comma before it (not before the first) leave,
+            // and a byte of length comes before each value (all of them shorter than 128 bytes).
+            let members = IndexedPlace.Member.allCases.filter { member in
+                let key = member.key.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
+                return String(decoding: writer.bytes, as: UTF8.self).contains("\"\(key)\":")
+            }
+            let keys = members.reduce(0) { $0 + $1.key.utf8CodeUnitCount + 3 } + members.count - 1
+            #expect(place.storedCount == place.jsonCount - keys + members.count)
+            values += place.storedCount
+        }
+        #expect(report.places == 5)
+        #expect(report.bytes(of: Row.readyJSON) == values)
+        #expect(report.bytes(of: Row.summaries) == 5 * MemoryLayout<PlaceSummary>.stride)
+        #expect(report.bytes(of: Row.entries) > 0)
+        #expect(report.total == report.rows.reduce(0) { $0 + $1.bytes })
+    }
+
+    @Test func sharedStorageIsCountedOnce() {
+        // One tag list shared by every place (as the engines' readers share equal lists), names of 26 bytes each.
+        let tags = ["quiet", "view"]
+        let shared = PlaceTable(PlaceSnapshot(summaries: Self.places(ids: { "p\($0)" }, tags: tags), revision: 1)).memoryReport
+        let names = 5 * HeapCensus.chunk(32 + 26 + 1)
+        #expect(shared.bytes(of: Row.strings) == names + HeapCensus.array(tags))
+        // Ids of 36 bytes are on the heap, held by the summaries and the slots alike: counted once, with the summaries.
+        let long = { (i: Int) in "00000000-0000-0000-0000-00000000000\(i)" }
+        let longIDs = PlaceTable(PlaceSnapshot(summaries: Self.places(ids: long, tags: tags), revision: 1)).memoryReport
+        #expect(longIDs.bytes(of: Row.strings) == shared.bytes(of: Row.strings) + 5 * HeapCensus.chunk(32 + 36 + 1))
+        #expect(longIDs.bytes(of: Row.slots) == shared.bytes(of: Row.slots))
+    }
+
+    @Test func thePostingsCountWhatTheyHold() {
+        // A word twice in one place ("name", in its name and its tags) is one posting.
+        let places = Self.places(ids: { "p\($0)" }, tags: ["quiet", "name"])
+        let table = PlaceTable(PlaceSnapshot(summaries: places, revision: 1))
+        let words = places.map { SearchPostings.words(of: $0).map(\.word) }
+        let size = table.words.size
+        #expect(size.postings == words.reduce(0) { $0 + $1.count })
+        #expect(size.words == Set(words.joined()).count)
+        var census = HeapCensus()
+        let counted = table.words.memoryBytes(&census)
+        // Four bytes a posting and a word's end, in buffers of at least that capacity.
+        #expect(counted.postings >= 4 * (size.postings + size.words))
+        #expect(counted.words >= MemoryLayout<String>.stride * size.words)
+        #expect(table.memoryReport.bytes(of: Row.postings) == counted.postings)
+    }
+
+    @Test func rareFieldsTakeAnAllocationOnlyWhenAPlaceHasThem() {
+        var summary = PlaceSummary(id: "a", kind: .gem, name: "A", coordinate: Coordinate(latitude: 1, longitude: 2))
+        let plain = summary
+        #expect(MemoryLayout<PlaceSummary>.stride <= 112)
+        #expect(summary.rareFieldsBytes == 0)
+        summary.description = "Quiet"
+        summary.timeZone = "Europe/Paris"
+        #expect(summary.rareFieldsBytes > 0)
+        #expect(summary != plain)
+        #expect((summary.description, summary.timeZone, summary.coverPhotoID, summary.openingHours) == ("Quiet", "Europe/Paris", nil, nil))
+        // Cleared again, it is the plain summary: equal, with the same hash, and no allocation.
+        summary.description = ""
+        summary.timeZone = nil
+        #expect(summary.rareFieldsBytes == 0)
+        #expect(summary == plain)
+        #expect(summary.hashValue == plain.hashValue)
+    }
+
+    @Test func aDeletedPlaceLeavesTheCount() {
+        var table = PlaceTable(PlaceSnapshot(summaries: Self.places(ids: { "p\($0)" }, tags: []), revision: 1))
+        let before = table.memoryReport
+        let gone = table.places[0]?.storedCount ?? 0
+        table.apply(PlaceChanges(upserted: [], deleted: ["p0"], revision: 2))
+        let after = table.memoryReport
+        #expect(after.places == 4)
+        #expect(after.bytes(of: Row.readyJSON) == before.bytes(of: Row.readyJSON) - gone)
+        #expect(after.bytes(of: Row.summaries) == 4 * MemoryLayout<PlaceSummary>.stride)
+        #expect(after.bytes(of: Row.strings) == before.bytes(of: Row.strings) - HeapCensus.chunk(32 + 26 + 1))
+    }
+}
