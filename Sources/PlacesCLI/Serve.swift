@@ -192,7 +192,7 @@ extension Places {
             let doorbell = Doorbell()
             var background = [
                 PeriodicService.indexSync(places, doorbell: doorbell, logger: logger) as any Service,
-                PeriodicService.decisionDeadlines(services.decisions, lease: services.deadlineLease, pruning: places, logger: logger),
+                PeriodicService.decisionDeadlines(services.decisions, lease: services.deadlineLease, pruning: services.feed, logger: logger),
             ]
             if case .postgres(let database) = engine {
                 background.append(BackgroundTask("change feed") { await database.listenForChanges {

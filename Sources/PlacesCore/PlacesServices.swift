@@ -23,6 +23,8 @@ public struct PlacesServices: Sendable {
     public var deadlineLease: Lease
     /// Live streams of decisions and notifications (a server runs `live.feed`).
     public var live: LiveService
+    /// The change feed: its pruning (by the deadline task's holder) and its horizon.
+    public var feed: ChangeFeed
 
     /// The service graph over `repositories`: every service reads the same clock and keeps the same usage limits, and
     /// the login throttle counts in the repositories' database with the bounds of `throttle`. The place index starts
@@ -79,6 +81,7 @@ public struct PlacesServices: Sendable {
             clock: clock
         )
         notifications = NotificationService(repository: repositories.notifications, clock: clock)
+        feed = ChangeFeed(repository: repositories.feed, clock: clock)
         deadlineLease = Lease("decision-deadlines", repository: repositories.leases, clock: clock)
         self.live = LiveService(
             feed: LiveFeed(repository: repositories.live, settings: live, clock: clock, metrics: liveMetrics, report: report),
@@ -108,5 +111,7 @@ public struct PlacesServices: Sendable {
         public var leases: any LeaseRepository
         /// Live streams' reads of the change feed, and their leases.
         public var live: any LiveRepository
+        /// The change feed's own operations (its horizon, pruning).
+        public var feed: any ChangeFeedRepository
     }
 }

@@ -3,12 +3,13 @@ import PlacesCore
 import PostgresNIO
 
 /// Leases in PostgreSQL: a row per lease, taken or renewed by one conditional upsert. Two instances that try at the
-/// same moment queue on the row, and the second sees the first's take, so one of them gets it.
+/// same moment queue on the row, and the second sees the first's take, so one of them gets it. A lease adds nothing to
+/// the change feed, so its writes ring no doorbell (`quietChange`).
 public struct PostgresLeaseRepository: LeaseRepository {
     let database: PostgresPlacesDatabase
 
     public func acquire(_ name: String, holder: String, now: Date, until expiresAt: Date) async throws -> Bool {
-        try await database.write { connection in
+        try await database.quietChange { connection in
             let taken = try await connection.execute(
                 """
                 INSERT INTO lease (name, holder, expires_at) VALUES (\(name), \(holder), \(Timestamp.text(expiresAt)))
@@ -22,7 +23,7 @@ public struct PostgresLeaseRepository: LeaseRepository {
     }
 
     public func release(_ name: String, holder: String) async throws {
-        try await database.write { connection in
+        try await database.quietChange { connection in
             _ = try await connection.execute("DELETE FROM lease WHERE name = \(name) AND holder = \(holder)", logger: database.logger)
         }
     }

@@ -176,7 +176,7 @@ private enum PostgresCopiedRows {
             """
             WITH moved AS (
                 UPDATE change_counter SET generation = \(generation) WHERE id = 1
-                RETURNING pg_notify(\(PostgresPlaceRepository.feedChannel), '') IS NULL AS notified
+                RETURNING pg_notify(\(PostgresPlacesDatabase.feedChannel), '') IS NULL AS notified
             )
             SELECT \(unescaped: PostgresPlaceRow.writerStamp) FROM moved
             """,

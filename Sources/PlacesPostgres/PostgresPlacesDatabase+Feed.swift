@@ -4,6 +4,10 @@ import PlacesCore
 import PostgresNIO
 
 extension PostgresPlacesDatabase {
+    /// The feed's channel: an instance that committed changes notifies it (once for many commits), and every instance
+    /// listens, so a write through one is in the others' index at once. A notification is only a wake-up.
+    static let feedChannel = "places_feed"
+
     /// Listens to the change feed's channel until cancelled, calling `changed` for every notification of another
     /// process (this one's own wake-ups name it, and its writes are in its index already) and once each time listening
     /// (re)starts, since notifications sent while it was not listening are lost. When the connection
@@ -14,7 +18,7 @@ extension PostgresPlacesDatabase {
         while !Task.isCancelled {
             do {
                 try await client.withConnection { connection in
-                    try await connection.listen(on: PostgresPlaceRepository.feedChannel) { notifications in
+                    try await connection.listen(on: PostgresPlacesDatabase.feedChannel) { notifications in
                         retry = .milliseconds(100)
                         logger.info("listening to the change feed", metadata: ["database": "\(location)"])
                         changed()
@@ -61,7 +65,7 @@ extension PostgresPlacesDatabase {
                     )
                     open = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
                 }
-                _ = try await open.query("SELECT pg_notify(\(PostgresPlaceRepository.feedChannel), \(wakeUpPayload))", logger: logger)
+                _ = try await open.query("SELECT pg_notify(\(PostgresPlacesDatabase.feedChannel), \(wakeUpPayload))", logger: logger)
                 return open
             } late: { late in
                 try? await late.close()

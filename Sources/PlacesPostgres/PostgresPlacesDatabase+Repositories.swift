@@ -14,7 +14,8 @@ extension PostgresPlacesDatabase {
             notifications: notifications,
             throttle: throttle,
             leases: leases,
-            live: live
+            live: live,
+            feed: feed
         )
     }
 }

@@ -14,7 +14,8 @@ extension PlacesDatabase {
             notifications: notifications,
             throttle: throttle,
             leases: leases,
-            live: live
+            live: live,
+            feed: feed
         )
     }
 }

@@ -2,12 +2,13 @@ import Foundation
 import GRDB
 import PlacesCore
 
-/// Leases in SQLite: a row per lease, taken or renewed by one conditional upsert.
+/// Leases in SQLite: a row per lease, taken or renewed by one conditional upsert. A lease adds nothing to the change
+/// feed, so its writes ring no doorbell.
 public struct SQLiteLeaseRepository: LeaseRepository {
     let database: PlacesDatabase
 
     public func acquire(_ name: String, holder: String, now: Date, until expiresAt: Date) async throws -> Bool {
-        try await database.write { db in
+        try await database.write(ringing: false) { db in
             try db.execute(
                 sql: """
                     INSERT INTO lease (name, holder, expires_at) VALUES (?, ?, ?)
@@ -21,7 +22,7 @@ public struct SQLiteLeaseRepository: LeaseRepository {
     }
 
     public func release(_ name: String, holder: String) async throws {
-        try await database.write { db in
+        try await database.write(ringing: false) { db in
             try db.execute(sql: "DELETE FROM lease WHERE name = ? AND holder = ?", arguments: [name, holder])
         }
     }

@@ -57,8 +57,6 @@ final class ReplacedDatabase: PlaceRepository {
     func unapplied(since revision: Int64, leavingOut applied: Set<String>) async throws -> UnappliedChanges {
         try await inner.unapplied(since: revision, leavingOut: applied)
     }
-    func feedHorizonAge() async throws -> Double { try await inner.feedHorizonAge() }
-    func pruneFeed(writtenBefore date: Date) async throws -> Int { try await inner.pruneFeed(writtenBefore: date) }
     func place(id: String) async throws -> Place? { try await inner.place(id: id) }
     func beginSeed() async throws -> any SeedTransaction { try await inner.beginSeed() }
     func insert(_ place: Place, limit: AdditionLimit?) async throws -> Bool { try await inner.insert(place, limit: limit) }

@@ -28,10 +28,11 @@ struct PostgresContract {
     @Test(arguments: cases("throttle")) func throttle(_ contractCase: ContractCase) async throws { try await contractCase.run(Self.factory) }
     @Test(arguments: cases("leases")) func leases(_ contractCase: ContractCase) async throws { try await contractCase.run(Self.factory) }
     @Test(arguments: cases("live")) func live(_ contractCase: ContractCase) async throws { try await contractCase.run(Self.factory) }
+    @Test(arguments: cases("feed")) func feed(_ contractCase: ContractCase) async throws { try await contractCase.run(Self.factory) }
 
     /// Every case belongs to one of the protocols above, so none is left out.
     @Test func everyCaseRuns() {
-        let known: Set = ["places", "accounts", "groups", "collections", "decisions", "messages", "photos", "notifications", "throttle", "leases", "live"]
+        let known: Set = ["places", "accounts", "groups", "collections", "decisions", "messages", "photos", "notifications", "throttle", "leases", "live", "feed"]
         #expect(RepositoryContract.cases.filter { !known.contains($0.repository) }.map(\.description) == [])
     }
 }

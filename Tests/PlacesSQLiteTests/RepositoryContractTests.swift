@@ -53,6 +53,7 @@ struct SQLiteStore: RepositoryStore {
     var throttle: any ThrottleRepository { database.throttle }
     var leases: any LeaseRepository { database.leases }
     var live: any LiveRepository { database.live }
+    var feed: any ChangeFeedRepository { database.feed }
 
     func feedRows() async throws -> [FeedRow] {
         try await database.read { db in

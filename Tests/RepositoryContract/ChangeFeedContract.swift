@@ -88,23 +88,6 @@ enum ChangeFeedContract {
                 store in
                 try await commitOrderWithAnOpenSeed(store)
             },
-            ContractCase("places", "a pruned feed sends a reader behind it to a whole snapshot and goes on for readers past it") { store in
-                let start = try await settled(store)
-                let index = PlaceService(repository: store.places, index: PlaceIndex())
-                try await index.loadIndex()
-                try await store.places.seed([Sample.place("a")])
-                let afterA = try await settled(store)
-                #expect(try await store.places.pruneFeed(writtenBefore: Sample.now.addingTimeInterval(1e9)) >= 1)
-                #expect(try await store.places.changes(since: start, limit: 10) == nil, "behind what was pruned")
-                let past = try #require(try await store.places.changes(since: afterA, limit: 10))
-                #expect(past.upserted.isEmpty && past.deleted.isEmpty)
-                try await store.places.seed([Sample.place("b")])
-                #expect(try await store.places.changes(since: afterA, limit: 10)?.upserted.map(\.id) == ["b"])
-                // An index that was behind the pruned rows loads everything, and has both.
-                try await index.syncIndex()
-                #expect(Set(try await index.summaries(["a", "b"]).keys) == ["a", "b"])
-                #expect(try await store.places.pruneFeed(writtenBefore: Date(timeIntervalSince1970: 0)) == 0, "nothing is that old")
-            },
             ContractCase("places", "the feed records decisions, ballots (who, never what), notifications and changes of who may see what") {
                 store in
                 let (ann, bob, cy) = try await DecisionRepositoryContract.prepare(store)

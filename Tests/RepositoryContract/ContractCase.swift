@@ -43,6 +43,6 @@ public enum RepositoryContract {
             + CollectionRepositoryContract.cases + DecisionRepositoryContract.cases + MessageRepositoryContract.cases
             + NotificationRepositoryContract.cases + PhotoRepositoryContract.cases
             + ConcurrentWritesContract.cases + FailedWritesContract.cases + ThrottleRepositoryContract.cases + LeaseRepositoryContract.cases
-            + LiveRepositoryContract.cases
+            + LiveRepositoryContract.cases + ChangeFeedRepositoryContract.cases
     }
 }

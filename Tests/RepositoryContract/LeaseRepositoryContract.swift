@@ -24,6 +24,19 @@ enum LeaseRepositoryContract {
                 #expect(try await leases.acquire("deadlines", holder: "a", now: Sample.at(21), until: Sample.at(36)) == false)
                 #expect(try await leases.holder(of: "deadlines", now: Sample.at(21)) == "b")
             },
+            ContractCase("leases", "taking, renewing and releasing a lease ring no reader of the feed awake") { store in
+                let leases = store.leases
+                let bell = Doorbell()
+                store.live.commits.add(bell)
+                _ = bell.rangSinceLastLook()
+                #expect(try await leases.acquire("deadlines", holder: "a", now: Sample.now, until: Sample.at(15)))
+                #expect(try await leases.acquire("deadlines", holder: "a", now: Sample.at(5), until: Sample.at(20)))
+                #expect(try await leases.acquire("deadlines", holder: "b", now: Sample.at(6), until: Sample.at(21)) == false)
+                try await leases.release("deadlines", holder: "a")
+                #expect(!bell.rangSinceLastLook())
+                try await store.places.seed([Sample.place("a")])
+                #expect(bell.rangSinceLastLook(), "a write that adds to the feed does")
+            },
             ContractCase("leases", "a released lease is free at once; only its holder releases it, and names are apart") { store in
                 let leases = store.leases
                 #expect(try await leases.acquire("deadlines", holder: "a", now: Sample.now, until: Sample.at(15)))

@@ -27,6 +27,8 @@ public protocol RepositoryStore: Sendable {
     var leases: any LeaseRepository { get }
     /// Live streams' reads of the feed, and their leases.
     var live: any LiveRepository { get }
+    /// The change feed's own operations (its horizon, pruning).
+    var feed: any ChangeFeedRepository { get }
 
     /// The change feed's rows in the order they were written (kind, subject, detail, version), read by the engine's
     /// own SQL: what the feed's triggers record, whoever writes.

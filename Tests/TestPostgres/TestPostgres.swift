@@ -79,6 +79,7 @@ public struct PostgresStore: RepositoryStore {
     public var throttle: any ThrottleRepository { database.throttle }
     public var leases: any LeaseRepository { database.leases }
     public var live: any LiveRepository { database.live }
+    public var feed: any ChangeFeedRepository { database.feed }
 
     public func feedRows() async throws -> [FeedRow] {
         try await database.feedRows().map { FeedRow($0.kind, $0.subject, $0.detail, version: $0.version) }

@@ -20,12 +20,6 @@ public protocol PlaceRepository: Sendable {
     /// read above it found them): how many, and how long ago by the database's clock the oldest of their changes was
     /// written. The changes an index at that revision has not applied yet.
     func unapplied(since revision: Int64, leavingOut applied: Set<String>) async throws -> UnappliedChanges
-    /// How long the oldest transaction holding the change feed's horizon back has been open, in seconds; 0 when none
-    /// does (an engine with one writer at a time has no horizon to hold).
-    func feedHorizonAge() async throws -> Double
-    /// Deletes the change feed's rows (of every kind) written before `date` and answers how many; a reader that had not
-    /// read as far as them loads everything instead.
-    func pruneFeed(writtenBefore date: Date) async throws -> Int
 
     /// Opens the one transaction a seed file is written in: batches of places go in one after another, and nothing
     /// of them is visible (or left behind) unless it commits.

@@ -203,28 +203,15 @@ public struct IndexLag: Sendable, Equatable {
     /// Places changed in the database that the index has not applied.
     public var changes: Int
     /// Seconds since the oldest change the index has not applied was written; zero when there is none. A transaction
-    /// left open holds the feed's horizon (`horizonSeconds`) but not this, while the index has every change committed.
+    /// left open holds the feed's horizon (`ChangeFeed.horizonAge()`) but not this, while the index has every change committed.
     public var seconds: Double
-    /// How long the oldest transaction holding the change feed's horizon back has been open (every instance's feed
-    /// waits for it); zero when none does.
-    public var horizonSeconds: Double = 0
 }
 
 extension PlaceService {
     /// How far behind the database the index is now (one count in the database); for the operator's metrics.
     public func indexLag() async throws -> IndexLag {
         let unapplied = try await repository.unapplied(since: index.revision, leavingOut: rereadAbove.places)
-        let horizon = try await repository.feedHorizonAge()
-        return IndexLag(changes: unapplied.changes, seconds: unapplied.oldestSeconds, horizonSeconds: horizon)
-    }
-
-    /// How long the change feed keeps its rows: a reader further behind than this loads everything instead.
-    public static let feedRetention: TimeInterval = 24 * 60 * 60
-
-    /// Deletes the change feed's rows older than `feedRetention`; answers how many.
-    @discardableResult
-    public func pruneFeed() async throws -> Int {
-        try await repository.pruneFeed(writtenBefore: clock().addingTimeInterval(-PlaceService.feedRetention))
+        return IndexLag(changes: unapplied.changes, seconds: unapplied.oldestSeconds)
     }
 }
 

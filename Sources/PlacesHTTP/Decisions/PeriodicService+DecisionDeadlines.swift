@@ -14,13 +14,13 @@ extension PeriodicService {
     /// At graceful shutdown the instance gives the lease up, so another instance's next round takes it at once rather
     /// than after it runs out.
     ///
-    /// The holder also prunes the change feed of what is older than a day (`PlaceService.feedRetention`), at its first
+    /// The holder also prunes the change feed of what is older than a day (`ChangeFeed.feedRetention`), at its first
     /// round and then every `pruning`.
     public static func decisionDeadlines(
         _ decisions: DecisionService,
         lease: Lease,
         interval: Duration = .seconds(5),
-        pruning places: PlaceService? = nil,
+        pruning feed: ChangeFeed? = nil,
         every pruningInterval: Duration = .seconds(3600),
         logger: Logger
     ) -> PeriodicService {
@@ -33,10 +33,10 @@ extension PeriodicService {
             round: {
                 guard try await lease.acquire() else { return }
                 try await decisions.settleDue()
-                guard let places else { return }
+                guard let feed else { return }
                 let due = lastPruned.withLock { last in last.map { ContinuousClock.now - $0 >= pruningInterval } ?? true }
                 guard due else { return }
-                let pruned = try await places.pruneFeed()
+                let pruned = try await feed.prune()
                 lastPruned.withLock { $0 = ContinuousClock.now }
                 if pruned > 0 { logger.info("pruned the change feed", metadata: ["rows": "\(pruned)"]) }
             }

@@ -104,8 +104,8 @@ public final class PlacesMetrics: Sendable {
             if let lag = try? await services.places.indexLag() {
                 indexChangesBehind.set(Int64(lag.changes))
                 indexBehindSeconds.set(lag.seconds)
-                feedHorizonSeconds.set(lag.horizonSeconds)
             }
+            if let horizon = try? await services.feed.horizonAge() { feedHorizonSeconds.set(horizon) }
         }
         var response = Response(status: .ok, body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
         response.headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"

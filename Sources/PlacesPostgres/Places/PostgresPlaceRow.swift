@@ -136,9 +136,3 @@ enum PostgresPlaceRow {
         return summary
     }
 }
-
-extension PostgresPlaceRepository {
-    /// The feed's channel: an instance that committed changes notifies it (once for many commits), and every instance
-    /// listens, so a write through one is in the others' index at once. A notification is only a wake-up.
-    static let feedChannel = "places_feed"
-}

@@ -84,19 +84,6 @@ public struct SQLitePlaceRepository: PlaceRepository {
         }
     }
 
-    public func feedHorizonAge() async throws -> Double { 0 }
-
-    public func pruneFeed(writtenBefore date: Date) async throws -> Int {
-        try await database.write { db in
-            let last = try Int64.fetchOne(db, sql: "SELECT max(position) FROM feed WHERE created_at < ?", arguments: [Timestamp.text(date)])
-            guard let last else { return 0 }
-            try db.execute(sql: "DELETE FROM feed WHERE position <= ?", arguments: [last])
-            let pruned = db.changesCount
-            try db.execute(sql: "UPDATE change_counter SET feed_pruned_below = max(feed_pruned_below, ?) WHERE id = 1", arguments: [last + 1])
-            return pruned
-        }
-    }
-
     public func beginSeed() async throws -> any SeedTransaction {
         SQLiteSeedTransaction(database: database)
     }

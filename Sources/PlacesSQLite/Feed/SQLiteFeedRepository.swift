@@ -1,0 +1,26 @@
+import Foundation
+import GRDB
+import PlacesCore
+
+/// The change feed's own operations in SQLite. One writer at a time holds no horizon back, so its age is always 0.
+public struct SQLiteFeedRepository: ChangeFeedRepository {
+    let database: PlacesDatabase
+
+    public func feedHorizonAge() async throws -> Double { 0 }
+
+    public func pruneFeed(writtenBefore date: Date) async throws -> Int {
+        try await database.write { db in
+            let last = try Int64.fetchOne(db, sql: "SELECT max(position) FROM feed WHERE created_at < ?", arguments: [Timestamp.text(date)])
+            guard let last else { return 0 }
+            try db.execute(sql: "DELETE FROM feed WHERE position <= ?", arguments: [last])
+            let pruned = db.changesCount
+            try db.execute(sql: "UPDATE change_counter SET feed_pruned_below = max(feed_pruned_below, ?) WHERE id = 1", arguments: [last + 1])
+            return pruned
+        }
+    }
+}
+
+extension PlacesDatabase {
+    /// The change feed of this database.
+    public var feed: SQLiteFeedRepository { SQLiteFeedRepository(database: self) }
+}
