@@ -62,7 +62,7 @@ struct IndexMemoryTests {
         }
         #expect(report.places == 5)
         #expect(report.bytes(of: Row.readyJSON) == values)
-        #expect(report.bytes(of: Row.summaries) == 5 * MemoryLayout<PlaceSummary>.stride)
+        #expect(report.bytes(of: Row.summaries) == 5 * MemoryLayout<PlaceAttributes>.stride)
         #expect(report.bytes(of: Row.entries) > 0)
         #expect(report.total == report.rows.reduce(0) { $0 + $1.bytes })
     }
@@ -71,12 +71,14 @@ struct IndexMemoryTests {
         // One tag list shared by every place (as the engines' readers share equal lists), names of 26 bytes each.
         let tags = ["quiet", "view"]
         let shared = PlaceTable(PlaceSnapshot(summaries: Self.places(ids: { "p\($0)" }, tags: tags), revision: 1)).memoryReport
-        let names = 5 * HeapCensus.chunk(32 + 26 + 1)
-        #expect(shared.bytes(of: Row.strings) == names + HeapCensus.array(tags))
-        // Ids of 36 bytes are on the heap, held by the summaries and the slots alike: counted once, with the summaries.
+        // The names are only in each place's JSON: no string of theirs is held beside it.
+        #expect(shared.bytes(of: Row.strings) == HeapCensus.array(tags))
+        // Ids of 36 bytes are only in the JSON too (the slots compare the ids of the entries they point at): 34 bytes
+        // more each than ids of 2 bytes, and nothing more anywhere else.
         let long = { (i: Int) in "00000000-0000-0000-0000-00000000000\(i)" }
         let longIDs = PlaceTable(PlaceSnapshot(summaries: Self.places(ids: long, tags: tags), revision: 1)).memoryReport
-        #expect(longIDs.bytes(of: Row.strings) == shared.bytes(of: Row.strings) + 5 * HeapCensus.chunk(32 + 36 + 1))
+        #expect(longIDs.bytes(of: Row.readyJSON) == shared.bytes(of: Row.readyJSON) + 5 * 34)
+        #expect(longIDs.bytes(of: Row.strings) == shared.bytes(of: Row.strings))
         #expect(longIDs.bytes(of: Row.slots) == shared.bytes(of: Row.slots))
     }
 
@@ -100,6 +102,7 @@ struct IndexMemoryTests {
         var summary = PlaceSummary(id: "a", kind: .gem, name: "A", coordinate: Coordinate(latitude: 1, longitude: 2))
         let plain = summary
         #expect(MemoryLayout<PlaceSummary>.stride <= 112)
+        #expect(MemoryLayout<PlaceAttributes>.stride <= 64)
         #expect(summary.rareFieldsBytes == 0)
         summary.description = "Quiet"
         summary.timeZone = "Europe/Paris"
@@ -122,7 +125,30 @@ struct IndexMemoryTests {
         let after = table.memoryReport
         #expect(after.places == 4)
         #expect(after.bytes(of: Row.readyJSON) == before.bytes(of: Row.readyJSON) - gone)
-        #expect(after.bytes(of: Row.summaries) == 4 * MemoryLayout<PlaceSummary>.stride)
-        #expect(after.bytes(of: Row.strings) == before.bytes(of: Row.strings) - HeapCensus.chunk(32 + 26 + 1))
+        #expect(after.bytes(of: Row.summaries) == 4 * MemoryLayout<PlaceAttributes>.stride)
+        #expect(after.bytes(of: Row.strings) == before.bytes(of: Row.strings))
+    }
+
+    @Test func anEntryReadsBackTheSummaryItWasMadeFrom() {
+        // Labels with every escape the JSON writes (quotes, backslashes, control characters) and text beyond ASCII.
+        var summary = PlaceSummary(
+            id: "odd \"id\" \\ 1", kind: .restaurant, name: "Caf\u{E9} \"Q\"\n\t\u{1}\u{1F}\u{7F} \\ ok",
+            coordinate: Coordinate(latitude: 48.85, longitude: 2.35), city: "Saint-\u{C9}tienne \u{8}\u{C}\r")
+        summary.tags = ["quiet", "view"]
+        summary.cuisine = "french"
+        summary.priceLevel = 3
+        summary.photoCount = 2
+        summary.coverPhotoID = "photo-1"
+        summary.description = "A room upstairs"
+        summary.rating = RatingAggregate(count: 3, sum: 11)
+        let entry = IndexedPlace.make(summary)
+        #expect(entry.summary == summary)
+        #expect(entry.id == summary.id)
+        #expect(entry.kind == .restaurant)
+        #expect(entry.rating == summary.rating)
+        #expect(entry.coordinate == summary.coordinate)
+        // Without a city, and with the shortest labels.
+        let plain = PlaceSummary(id: "a", kind: .gem, name: "A", coordinate: Coordinate(latitude: 1, longitude: 2))
+        #expect(IndexedPlace.make(plain).summary == plain)
     }
 }

@@ -1,6 +1,6 @@
 import GeoIndex
 
-/// A live place as the index holds it: its summary, and its public JSON form made once, when it enters the index.
+/// A live place as the index holds it: its attributes, and its public JSON form made once, when it enters the index.
 ///
 /// Every answer that shows a place (the nearby JSON, GeoJSON's properties, the CLI's `--json`) copies these
 /// bytes around the parts that depend on the question, the distances and the open status, so a nearby answer
@@ -9,15 +9,17 @@ import GeoIndex
 ///
 /// Only the members' values are kept, each after its length, and a bit for each member the place has: the keys are
 /// the same for every place, so an answer writes them from `Member` (at 1M generated places the keys, commas and
-/// colons were 73 of each place's 187 JSON bytes).
+/// colons were 73 of each place's 187 JSON bytes). The summary's labels (id, name, city) are not kept as fields
+/// beside the JSON but read from their values when asked for: no filter reads them, and a name held twice took 64
+/// bytes a place.
 ///
 /// `@unchecked Sendable` is sound because nothing mutates the buffer after `make` returns: the header and the bytes
 /// are written once inside `make`, the buffer never leaves this type, and every other member only reads it.
 struct IndexedPlace: @unchecked Sendable {
     /// What the buffer keeps before its values' bytes.
     struct Head {
-        /// What nearby answers show and their filters read.
-        let summary: PlaceSummary
+        /// What filters, orders and search read.
+        let attributes: PlaceAttributes
         /// How many bytes the members take once written, keys and commas included (what an answer makes room for).
         let jsonCount: UInt32
         /// How many bytes of values follow.
@@ -103,26 +105,83 @@ struct IndexedPlace: @unchecked Sendable {
             buffer.withUnsafeMutablePointerToElements { elements in
                 values.withUnsafeBufferPointer { elements.initialize(from: $0.baseAddress!, count: values.count) }
             }
-            return Head(summary: summary, jsonCount: UInt32(jsonCount), count: UInt32(values.count), members: members)
+            return Head(attributes: summary.attributes, jsonCount: UInt32(jsonCount), count: UInt32(values.count), members: members)
         }
         return IndexedPlace(buffer)
     }
 
-    /// What nearby answers show and their filters read.
-    var summary: PlaceSummary { buffer.header.summary }
+    /// What nearby answers show and their filters read: the attributes, and the labels read from the JSON.
+    var summary: PlaceSummary {
+        PlaceSummary(id: id, name: string(.name) ?? "", city: string(.city), attributes: attributes)
+    }
 
-    /// The place's coordinate, read in place (without copying the summary and retaining its fields).
-    var coordinate: Coordinate { buffer.withUnsafeMutablePointerToHeader { $0.pointee.summary.coordinate } }
+    /// What filters, orders and search read.
+    var attributes: PlaceAttributes { buffer.header.attributes }
 
-    /// Where the summary lies in the header.
-    private static let summaryOffset = MemoryLayout<Head>.offset(of: \Head.summary)!
+    /// The place's id, read from its JSON.
+    var id: String { string(.id) ?? "" }
 
-    /// Whether the place passes a filter, each field of its summary read where it lies (`$0.pointee.summary` copied
-    /// the summary, retaining and releasing each of its fields; a filter that passes few places reads every place of a
-    /// circle: a 20-mile nearby with `minRating=4` that nothing meets took 64 ms at 1M places, 16.5 ms so).
+    /// Whether the place's id is `id`, compared with its JSON's bytes (decoded only when they hold an escape).
+    func hasID(_ id: String) -> Bool {
+        withValue(.id) { value in
+            guard let value, value.count >= 2 else { return false }
+            let body = UnsafeBufferPointer(rebasing: value.dropFirst().dropLast())
+            if body.contains(UInt8(ascii: "\\")) { return JSONWriter.writtenString(value) == id }
+            var id = id
+            return id.withUTF8 { $0.elementsEqual(body) }
+        }
+    }
+
+    /// The place's coordinate, read in place (without copying the attributes and retaining their fields).
+    var coordinate: Coordinate { buffer.withUnsafeMutablePointerToHeader { $0.pointee.attributes.coordinate } }
+
+    /// The place's kind, read in place.
+    var kind: PlaceKind { buffer.withUnsafeMutablePointerToHeader { $0.pointee.attributes.kind } }
+
+    /// The place's ratings, read in place.
+    var rating: RatingAggregate {
+        buffer.withUnsafeMutablePointerToHeader { head in
+            PlaceAttributes.rating(at: UnsafeRawPointer(head).advanced(by: Self.attributesOffset).assumingMemoryBound(to: PlaceAttributes.self))
+        }
+    }
+
+    /// The string a member holds, when the place has it.
+    private func string(_ member: Member) -> String? {
+        withValue(member) { value in value.map(JSONWriter.writtenString) }
+    }
+
+    /// Calls `body` with a member's JSON value as kept (nil when the place lacks the member).
+    private func withValue<Result>(_ member: Member, _ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+        buffer.withUnsafeMutablePointers { head, elements in
+            let members = head.pointee.members
+            guard members & (1 << member.rawValue) != 0 else { return body(nil) }
+            var offset = 0
+            for earlier in Member.allCases where members & (1 << earlier.rawValue) != 0 {
+                var length = 0
+                var shift = 0
+                while true {
+                    let byte = elements[offset]
+                    offset += 1
+                    length |= Int(byte & 0x7F) << shift
+                    if byte < 0x80 { break }
+                    shift += 7
+                }
+                if earlier == member { return body(UnsafeBufferPointer(start: elements + offset, count: length)) }
+                offset += length
+            }
+            return body(nil)
+        }
+    }
+
+    /// Where the attributes lie in the header.
+    private static let attributesOffset = MemoryLayout<Head>.offset(of: \Head.attributes)!
+
+    /// Whether the place passes a filter, each of its attributes read where it lies (copying them retains and releases
+    /// each of their fields; a filter that passes few places reads every place of a circle: a 20-mile nearby with
+    /// `minRating=4` that nothing meets took 64 ms at 1M places, 16.5 ms so).
     func passes(_ matcher: PlaceFilter.Matcher) -> Bool {
         buffer.withUnsafeMutablePointerToHeader { head in
-            matcher.matches(UnsafeRawPointer(head).advanced(by: Self.summaryOffset).assumingMemoryBound(to: PlaceSummary.self))
+            matcher.matches(UnsafeRawPointer(head).advanced(by: Self.attributesOffset).assumingMemoryBound(to: PlaceAttributes.self))
         }
     }
 
@@ -133,7 +192,7 @@ struct IndexedPlace: @unchecked Sendable {
     var storedCount: Int { Int(buffer.header.count) }
 
     /// The bytes the entry's allocation takes (`HeapCensus.chunk` of the object's 16-byte header, the head and the
-    /// values' bytes): what `PlaceTable.memoryReport` splits into the values, the summary held inline and the rest.
+    /// values' bytes): what `PlaceTable.memoryReport` splits into the values, the attributes held inline and the rest.
     var allocationBytes: Int {
         let headToElements = buffer.withUnsafeMutablePointers { head, elements in UnsafeRawPointer(elements) - UnsafeRawPointer(head) }
         return HeapCensus.chunk(16 + headToElements + storedCount)
@@ -202,20 +261,20 @@ struct IndexedPlace: @unchecked Sendable {
 
     /// Writes the place as a GeoJSON Point feature whose properties are its JSON object (as `write` writes it).
     func writeFeature(to writer: inout JSONWriter, distance: PlaceDistance?, openStatus: OpenStatus?) {
-        let summary = summary
+        let coordinate = coordinate
         writer.object { writer in
             writer.key("geometry")
             writer.object { writer in
                 writer.key("coordinates")
                 writer.array { writer in
-                    writer.number(summary.coordinate.longitude)
-                    writer.number(summary.coordinate.latitude)
+                    writer.number(coordinate.longitude)
+                    writer.number(coordinate.latitude)
                 }
                 writer.key("type")
                 writer.string("Point")
             }
             writer.key("id")
-            writer.string(summary.id)
+            withValue(.id) { writer.value($0!) }
             writer.key("properties")
             write(to: &writer, distance: distance, openStatus: openStatus)
             writer.key("type")
@@ -225,6 +284,6 @@ struct IndexedPlace: @unchecked Sendable {
 
     /// Room for the place's JSON with the distances and the open status, or as a feature (so an answer never regrows).
     func jsonCapacity(asFeature: Bool) -> Int {
-        jsonCount + 144 + (asFeature ? 160 + summary.id.utf8.count : 0)
+        jsonCount + 144 + (asFeature ? 160 + withValue(.id) { $0?.count ?? 0 } : 0)
     }
 }

@@ -133,7 +133,7 @@ public final class PlaceIndex: Sendable {
         let table = version.table
         var found: [String: PlaceSummary] = [:]
         for id in ids {
-            if let slot = table.slots[id], let place = table.places[Int(slot)] { found[id] = place.summary }
+            if let slot = table.slots.slot(of: id, in: table.places), let place = table.places[Int(slot)] { found[id] = place.summary }
         }
         return found
     }

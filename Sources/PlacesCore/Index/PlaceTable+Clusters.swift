@@ -14,7 +14,7 @@ extension PlaceTable {
         let places = places
         return SlotLookup(
             coordinate: { places[Int($0)]?.coordinate ?? Coordinate(latitude: .nan, longitude: .nan) },
-            id: { places[Int($0)]?.summary.id ?? "" }
+            id: { places[Int($0)]?.id ?? "" }
         )
     }
 
@@ -126,7 +126,7 @@ extension PlaceTable {
         var found = KindCell()
         scan(cell, kind, lookup) { slot, x, y, z in
             builder.add(slot, x, y, z, lookup)
-            if let place = places[Int(slot)] { found.bests.rate(place.summary.rating) }
+            if let place = places[Int(slot)] { found.bests.rate(place.rating) }
         }
         found.count = Int32(builder.count)
         found.x = builder.x

@@ -73,7 +73,7 @@ extension PlaceTable {
             return NearbyPlace(
                 place,
                 distance: PlaceDistance(meters: entry.rank.distance),
-                openStatus: asksOpenStatus ? matcher.openStatus(place.summary) : nil
+                openStatus: asksOpenStatus ? matcher.openStatus(place.attributes) : nil
             )
         }
     }
@@ -87,7 +87,7 @@ extension PlaceTable {
         scan(cell, nil, lookup) { slot, _, _, _ in
             guard let place = places[Int(slot)] else { return }
             record = record ?? RatingCells.Record()
-            record?[place.summary.kind].rate(place.summary.rating)
+            record?[place.kind].rate(place.rating)
         }
         return record
     }

@@ -76,7 +76,7 @@ extension PlaceTable {
             return MeetPlace(
                 place,
                 distances: found.map { PlaceDistance(meters: $0) },
-                openStatus: asksOpenStatus ? matcher.openStatus(place.summary) : nil
+                openStatus: asksOpenStatus ? matcher.openStatus(place.attributes) : nil
             )
         }
     }

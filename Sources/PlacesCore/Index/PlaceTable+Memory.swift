@@ -2,9 +2,9 @@ extension PlaceTable {
     /// The names of the memory report's rows.
     enum MemoryRow {
         static let readyJSON = "ready JSON"
-        static let summaries = "summaries, fields inline"
+        static let summaries = "attributes, fields inline"
         static let entries = "place entries: object header, offsets, allocator"
-        static let strings = "summaries' strings, tag lists, rare fields"
+        static let strings = "attributes' strings, tag lists, rare fields"
         static let slots = "slots by id"
         static let table = "place table (a reference a slot)"
         static let kinds = "kinds"
@@ -19,9 +19,9 @@ extension PlaceTable {
     /// The bytes each of the table's structures holds, counted by the structure (see `HeapCensus`).
     ///
     /// Each place's entry (`IndexedPlace`) is one allocation, split into its JSON values' bytes (as kept, each after
-    /// its length), its summary's fields held inline, and the rest (the object's header, the members' bits, padding
-    /// and what the allocator adds); the heap storage of the summary's strings and lists, and of its rare fields, is
-    /// counted apart, each shared storage once.
+    /// its length), its attributes' fields held inline, and the rest (the object's header, the members' bits, padding
+    /// and what the allocator adds); the heap storage of the attributes' strings and lists, and of its rare fields, is
+    /// counted apart, each shared storage once (the labels, id, name and city, are only in the JSON).
     var memoryReport: IndexMemory {
         var census = HeapCensus()
         var json = 0
@@ -31,9 +31,9 @@ extension PlaceTable {
         for slot in 0..<places.count {
             guard let place = places[slot] else { continue }
             json += place.storedCount
-            inline += MemoryLayout<PlaceSummary>.stride
+            inline += MemoryLayout<PlaceAttributes>.stride
             entries += place.allocationBytes
-            strings += Self.heapBytes(of: place.summary, &census)
+            strings += Self.heapBytes(of: place.attributes, &census)
         }
         let slotBytes = slots.memoryBytes(&census)
         let search = words.memoryBytes(&census)
@@ -55,10 +55,9 @@ extension PlaceTable {
         return IndexMemory(places: live, rows: rows.map { IndexMemory.Row(structure: $0.0, bytes: $0.1) })
     }
 
-    /// The heap bytes of a summary's strings and lists that `census` has not counted yet.
-    private static func heapBytes(of summary: PlaceSummary, _ census: inout HeapCensus) -> Int {
-        census.string(summary.id) + census.string(summary.name) + census.string(summary.city) + census.strings(summary.tags)
-            + census.string(summary.cuisine) + census.string(summary.description) + census.hours(summary.openingHours)
+    /// The heap bytes of a place's attributes' strings and lists that `census` has not counted yet.
+    private static func heapBytes(of summary: PlaceAttributes, _ census: inout HeapCensus) -> Int {
+        census.strings(summary.tags) + census.string(summary.cuisine) + census.string(summary.description) + census.hours(summary.openingHours)
             + census.string(summary.timeZone) + census.string(summary.coverPhotoID) + summary.rareFieldsBytes
     }
 }

@@ -96,7 +96,7 @@ extension PlaceTable {
             after = nil
         }
         let matches = MatchBits(query.words, postings: words, slots: places.count)
-        let id: (UInt32) -> String = { slot in places[Int(slot)]?.summary.id ?? "" }
+        let id: (UInt32) -> String = { slot in places[Int(slot)]?.id ?? "" }
         var best = BestRanked<ScoredRank>(k: query.page.fetchLimit, id: id)
         // Postings name live places only: a match needs no look at its place until it is on the page.
         func offer(_ slot: Int, distance: Double) {
@@ -141,7 +141,7 @@ extension PlaceTable {
             let relevance = rank.value
             let distance = measured ? rank.distance : nil
             let hit = PlaceSearchHit(summary: place.summary, relevance: relevance, distanceMeters: distance)
-            return (hit, ([relevance] + (distance.map { [$0] } ?? [])).map(PageRequest.keyPart) + [place.summary.id])
+            return (hit, ([relevance] + (distance.map { [$0] } ?? [])).map(PageRequest.keyPart) + [place.id])
         }
         return query.page.page(hits)
     }

@@ -40,8 +40,8 @@ struct PlaceTable: Sendable {
         entries.reserveCapacity(snapshot.summaries.count)
         for summary in snapshot.summaries {
             let slot = UInt32(places.count)
-            slots[summary.id] = slot
             places.append(IndexedPlace.make(summary))
+            slots.insert(slot, for: summary.id, in: places)
             kinds.append(summary.kind)
             ranks.append(PlaceRank(summary))
             entries.append((slot, summary.coordinate))
@@ -69,37 +69,38 @@ struct PlaceTable: Sendable {
         var cellChanges: [(coordinate: Coordinate, kind: PlaceKind, change: CellChange)] = []
         var wordEdits = SearchPostings.Edits()
         for id in changes.deleted {
-            guard let slot = slots.removeValue(forKey: id), let old = places[Int(slot)] else { continue }
+            guard let slot = slots.remove(id, in: places), let old = places[Int(slot)] else { continue }
             wordEdits.replace(slot: slot, old: SearchPostings.words(of: old.summary), new: nil)
-            gridChanges.append(.remove(key: slot, at: old.summary.coordinate))
-            cellChanges.append((old.summary.coordinate, old.summary.kind, .remove))
+            gridChanges.append(.remove(key: slot, at: old.coordinate))
+            cellChanges.append((old.coordinate, old.kind, .remove))
             places[Int(slot)] = nil
             kinds[Int(slot)] = nil
             live -= 1
         }
         for summary in changes.upserted {
-            if let slot = slots[summary.id], let old = places[Int(slot)] {
-                if old.summary.coordinate != summary.coordinate {
-                    gridChanges.append(.move(key: slot, from: old.summary.coordinate, to: summary.coordinate))
+            if let slot = slots.slot(of: summary.id, in: places), let old = places[Int(slot)] {
+                if old.coordinate != summary.coordinate {
+                    gridChanges.append(.move(key: slot, from: old.coordinate, to: summary.coordinate))
                 }
-                if old.summary.coordinate != summary.coordinate || old.summary.kind != summary.kind {
-                    cellChanges.append((old.summary.coordinate, old.summary.kind, .remove))
+                if old.coordinate != summary.coordinate || old.kind != summary.kind {
+                    cellChanges.append((old.coordinate, old.kind, .remove))
                     cellChanges.append((summary.coordinate, summary.kind, .add))
-                } else if old.summary.rating != summary.rating {
+                } else if old.rating != summary.rating {
                     cellChanges.append((summary.coordinate, summary.kind, .touch))
                 }
-                if old.summary.name != summary.name || old.summary.tags != summary.tags || old.summary.cuisine != summary.cuisine
-                    || old.summary.description != summary.description
+                let oldSummary = old.summary
+                if oldSummary.name != summary.name || oldSummary.tags != summary.tags || oldSummary.cuisine != summary.cuisine
+                    || oldSummary.description != summary.description
                 {
-                    wordEdits.replace(slot: slot, old: SearchPostings.words(of: old.summary), new: SearchPostings.words(of: summary))
+                    wordEdits.replace(slot: slot, old: SearchPostings.words(of: oldSummary), new: SearchPostings.words(of: summary))
                 }
                 places[Int(slot)] = IndexedPlace.make(summary)
                 kinds[Int(slot)] = summary.kind
                 ranks[Int(slot)] = PlaceRank(summary)
             } else {
                 let slot = UInt32(places.count)
-                slots[summary.id] = slot
                 places.append(IndexedPlace.make(summary))
+                slots.insert(slot, for: summary.id, in: places)
                 kinds.append(summary.kind)
                 ranks.append(PlaceRank(summary))
                 live += 1
@@ -157,11 +158,11 @@ struct PlaceTable: Sendable {
             radiusMeters: query.radiusMeters,
             limit: query.sort == .distance ? query.limit : nil,
             where: filter,
-            tieBreak: { a, b in (places[Int(a)]?.summary.id ?? "") < (places[Int(b)]?.summary.id ?? "") }
+            tieBreak: { a, b in (places[Int(a)]?.id ?? "") < (places[Int(b)]?.id ?? "") }
         )
         if query.sort == .score {
             let ranks = ranks
-            var best = BestRanked<ScoredRank>(k: query.limit, id: { places[Int($0)]?.summary.id ?? "" })
+            var best = BestRanked<ScoredRank>(k: query.limit, id: { places[Int($0)]?.id ?? "" })
             for hit in hits {
                 best.offer(
                     hit.key,
@@ -179,7 +180,7 @@ struct PlaceTable: Sendable {
                 NearbyPlace(
                     place,
                     distance: PlaceDistance(meters: hit.distanceMeters),
-                    openStatus: asksOpenStatus ? matcher.openStatus(place.summary) : nil
+                    openStatus: asksOpenStatus ? matcher.openStatus(place.attributes) : nil
                 )
             )
         }
@@ -202,7 +203,7 @@ struct PlaceTable: Sendable {
         let ranks = ranks
         let matcher = query.filter.matcher()
         let filter = slotFilter(query.filter, matcher)
-        let id: (UInt32) -> String = { slot in places[Int(slot)]?.summary.id ?? "" }
+        let id: (UInt32) -> String = { slot in places[Int(slot)]?.id ?? "" }
         let after = query.after.map { (rank: PlaceRank(score: $0.score, id: $0.id), id: $0.id) }
         // One more than the page, to tell whether more follow.
         var best = BestRanked<PlaceRank>(k: query.limit + 1, id: id)
@@ -214,7 +215,7 @@ struct PlaceTable: Sendable {
         }
         let slots = best.sorted()
         let page = slots.prefix(query.limit).compactMap { places[Int($0)] }
-        let statuses = query.filter.openAt == nil ? [] : page.map { matcher.openStatus($0.summary) }
+        let statuses = query.filter.openAt == nil ? [] : page.map { matcher.openStatus($0.attributes) }
         return ViewportAnswer(box: query.box, places: page, openStatuses: statuses, more: slots.count > query.limit)
     }
 }

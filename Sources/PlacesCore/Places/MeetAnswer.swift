@@ -54,7 +54,7 @@ public struct MeetPlace: Sendable {
     }
 
     /// The place's id.
-    public var id: String { place.summary.id }
+    public var id: String { place.id }
     /// What the index keeps of the place.
     public var summary: PlaceSummary { place.summary }
     /// From the farthest origin: what the answer is ordered by.

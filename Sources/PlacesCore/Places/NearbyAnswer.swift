@@ -67,15 +67,15 @@ public struct NearbyPlace: Sendable, Hashable {
     /// What the index keeps of the place.
     public var summary: PlaceSummary { place.summary }
     /// The place's id.
-    public var id: String { place.summary.id }
+    public var id: String { place.id }
     /// Display name.
     public var name: String { place.summary.name }
     /// Gem or restaurant.
-    public var kind: PlaceKind { place.summary.kind }
+    public var kind: PlaceKind { place.kind }
     /// Latitude in degrees.
-    public var lat: Double { place.summary.coordinate.latitude }
+    public var lat: Double { place.coordinate.latitude }
     /// Longitude in degrees.
-    public var lon: Double { place.summary.coordinate.longitude }
+    public var lon: Double { place.coordinate.longitude }
     /// City, if known.
     public var city: String? { place.summary.city }
     /// Great-circle distance from the centre, in metres.
@@ -85,21 +85,21 @@ public struct NearbyPlace: Sendable, Hashable {
     /// The same distance in kilometres.
     public var distanceKm: Double { distance.kilometers }
     /// Tags, lowercase.
-    public var tags: [String] { place.summary.tags }
+    public var tags: [String] { place.attributes.tags }
     /// The cuisine, if any.
-    public var cuisine: String? { place.summary.cuisine }
+    public var cuisine: String? { place.attributes.cuisine }
     /// Price level 1–4, if any.
-    public var priceLevel: Int? { place.summary.priceLevel }
+    public var priceLevel: Int? { place.attributes.priceLevel }
     /// The mean of its ratings; absent when unrated.
-    public var ratingAverage: Double? { place.summary.rating.average }
+    public var ratingAverage: Double? { place.rating.average }
     /// How many people rated it.
-    public var ratingCount: Int { place.summary.rating.count }
+    public var ratingCount: Int { place.rating.count }
     /// The Bayesian-adjusted rating (README, "Places you add, favourite and rate").
-    public var score: Double { place.summary.rating.score }
+    public var score: Double { place.rating.score }
     /// How many photos it has.
-    public var photoCount: Int { place.summary.photoCount }
+    public var photoCount: Int { place.attributes.photoCount }
     /// Its cover photo's address, when it has photos.
-    public var coverPhotoURL: String? { place.summary.coverPhotoURL }
+    public var coverPhotoURL: String? { place.attributes.coverPhotoID.map(Photo.url(id:)) }
 
     /// Equal when they show the same place at the same distance with the same open status.
     public static func == (a: NearbyPlace, b: NearbyPlace) -> Bool {

@@ -68,54 +68,148 @@ public struct Place: Sendable, Hashable, Identifiable {
 
 /// What a nearby answer shows and its filters read, and the text a search reads, kept in memory beside the grid index.
 ///
-/// A million of these stay in memory, so the filter fields are stored compactly (the price level and the photo count
-/// in the padding after `kind`, the rating as two 32-bit counts), equal tag lists, time zones and opening hours share
-/// their storage (see the SQLite repository's `SharedValues`), and what most places lack (a description, opening hours
-/// and their time zone, a cover photo) is kept apart, in one allocation of its own when a place has any of it: 112
-/// bytes a summary, not the 160 they took inline.
+/// A summary is its labels (id, name and city: what an answer shows and no filter reads) and its attributes (what
+/// filters, orders and search read). The index keeps only the attributes as fields: the labels are in each place's
+/// ready JSON already (see `IndexedPlace`), so it reads them from there rather than holding them twice.
 public struct PlaceSummary: Sendable, Hashable {
     /// The place's id.
     public var id: String
-    /// Gem or restaurant.
-    public var kind: PlaceKind
-    private var storedPriceLevel: Int8?
-    /// In the padding after the price level.
-    private var storedPhotoCount: Int32 = 0
     /// Display name.
     public var name: String
-    /// Where it is.
-    public var coordinate: Coordinate
     /// City, if known.
     public var city: String?
+    /// What filters, orders and search read.
+    var attributes: PlaceAttributes
+
+    /// Gem or restaurant.
+    public var kind: PlaceKind {
+        get { attributes.kind }
+        set { attributes.kind = newValue }
+    }
+
+    /// Where it is.
+    public var coordinate: Coordinate {
+        get { attributes.coordinate }
+        set { attributes.coordinate = newValue }
+    }
+
     /// Tags, lowercase.
-    public var tags: [String] = []
+    public var tags: [String] {
+        get { attributes.tags }
+        set { attributes.tags = newValue }
+    }
+
     /// The cuisine, if any.
-    public var cuisine: String?
-    private var ratingCount: Int32 = 0
-    private var ratingSum: Int32 = 0
-    /// The fields few places have; nil when the place has none of them.
-    private var rare: RareFields?
+    public var cuisine: String? {
+        get { attributes.cuisine }
+        set { attributes.cuisine = newValue }
+    }
 
     /// The description: not shown in lists, but searched (the index keeps its words for search as you type).
     public var description: String {
-        get { rare?.values.description ?? "" }
-        set { changeRare { $0.description = newValue } }
+        get { attributes.description }
+        set { attributes.description = newValue }
     }
 
     /// The weekly schedule, if any.
     public var openingHours: OpeningHours? {
-        get { rare?.values.openingHours }
-        set { changeRare { $0.openingHours = newValue } }
+        get { attributes.openingHours }
+        set { attributes.openingHours = newValue }
     }
 
     /// The IANA time zone its hours are in.
     public var timeZone: String? {
-        get { rare?.values.timeZone }
-        set { changeRare { $0.timeZone = newValue } }
+        get { attributes.timeZone }
+        set { attributes.timeZone = newValue }
     }
 
     /// Its newest photo's id, when it has photos.
     public var coverPhotoID: String? {
+        get { attributes.coverPhotoID }
+        set { attributes.coverPhotoID = newValue }
+    }
+
+    /// How many photos it has.
+    public var photoCount: Int {
+        get { attributes.photoCount }
+        set { attributes.photoCount = newValue }
+    }
+
+    /// Its cover photo's address, when it has photos.
+    public var coverPhotoURL: String? { coverPhotoID.map(Photo.url(id:)) }
+
+    /// Price level 1–4, if any.
+    public var priceLevel: Int? {
+        get { attributes.priceLevel }
+        set { attributes.priceLevel = newValue }
+    }
+
+    /// Ratings in aggregate.
+    public var rating: RatingAggregate {
+        get { attributes.rating }
+        set { attributes.rating = newValue }
+    }
+
+    /// The bytes the fields kept apart take in their own allocation (not their strings' and lists' storage).
+    var rareFieldsBytes: Int { attributes.rareFieldsBytes }
+
+    /// Makes a summary.
+    public init(id: String, kind: PlaceKind, name: String, coordinate: Coordinate, city: String? = nil) {
+        self.init(id: id, name: name, city: city, attributes: PlaceAttributes(kind: kind, coordinate: coordinate))
+    }
+
+    /// Makes a summary of its labels and its attributes.
+    init(id: String, name: String, city: String?, attributes: PlaceAttributes) {
+        self.id = id
+        self.name = name
+        self.city = city
+        self.attributes = attributes
+    }
+}
+
+/// What nearby's filters, the orders and search read of a place: every field of its summary but the labels.
+///
+/// A million of these stay in memory, so they are stored compactly (the rating as two 32-bit counts, the photo count
+/// and the price level after them, 64 bytes in all), equal tag lists, time zones and opening hours share their storage
+/// (see the SQLite repository's `SharedValues`), and what most places lack (a description, opening hours and their
+/// time zone, a cover photo) is kept apart, in one allocation of its own when a place has any of it.
+struct PlaceAttributes: Sendable, Hashable {
+    /// Where it is.
+    var coordinate: Coordinate
+    /// Tags, lowercase.
+    var tags: [String] = []
+    /// The cuisine, if any.
+    var cuisine: String?
+    /// The fields few places have; nil when the place has none of them.
+    private var rare: RareFields?
+    private var ratingCount: Int32 = 0
+    private var ratingSum: Int32 = 0
+    private var storedPhotoCount: Int32 = 0
+    /// Gem or restaurant.
+    var kind: PlaceKind
+    private var storedPriceLevel: Int8?
+
+    init(kind: PlaceKind, coordinate: Coordinate) {
+        self.kind = kind
+        self.coordinate = coordinate
+    }
+
+    var description: String {
+        get { rare?.values.description ?? "" }
+        set { changeRare { $0.description = newValue } }
+    }
+
+    var openingHours: OpeningHours? {
+        get { rare?.values.openingHours }
+        set { changeRare { $0.openingHours = newValue } }
+    }
+
+    var timeZone: String? {
+        get { rare?.values.timeZone }
+        set { changeRare { $0.timeZone = newValue } }
+    }
+
+    var coverPhotoID: String? {
         get { rare?.values.coverPhotoID }
         set { changeRare { $0.coverPhotoID = newValue } }
     }
@@ -132,37 +226,22 @@ public struct PlaceSummary: Sendable, Hashable {
         rare == nil ? 0 : HeapCensus.chunk(16 + MemoryLayout<RareFields.Values>.stride)
     }
 
-    /// How many photos it has.
-    public var photoCount: Int {
+    var photoCount: Int {
         get { Int(storedPhotoCount) }
         set { storedPhotoCount = Int32(clamping: newValue) }
     }
 
-    /// Its cover photo's address, when it has photos.
-    public var coverPhotoURL: String? { coverPhotoID.map(Photo.url(id:)) }
-
-    /// Price level 1–4, if any.
-    public var priceLevel: Int? {
+    var priceLevel: Int? {
         get { storedPriceLevel.map(Int.init) }
         set { storedPriceLevel = newValue.map { Int8(clamping: $0) } }
     }
 
-    /// Ratings in aggregate.
-    public var rating: RatingAggregate {
+    var rating: RatingAggregate {
         get { RatingAggregate(count: Int(ratingCount), sum: Int(ratingSum)) }
         set {
             ratingCount = Int32(clamping: newValue.count)
             ratingSum = Int32(clamping: newValue.sum)
         }
-    }
-
-    /// Makes a summary.
-    public init(id: String, kind: PlaceKind, name: String, coordinate: Coordinate, city: String? = nil) {
-        self.id = id
-        self.kind = kind
-        self.name = name
-        self.coordinate = coordinate
-        self.city = city
     }
 }
 
@@ -191,14 +270,14 @@ private final class RareFields: Sendable, Hashable {
     func hash(into hasher: inout Hasher) { hasher.combine(values) }
 }
 
-extension PlaceSummary {
-    /// The price level of the summary at `place`, read in place (a computed property of `pointee` copies the summary).
-    static func priceLevel(at place: UnsafePointer<PlaceSummary>) -> Int? {
+extension PlaceAttributes {
+    /// The price level of the attributes at `place`, read in place (a computed property of `pointee` copies them).
+    static func priceLevel(at place: UnsafePointer<PlaceAttributes>) -> Int? {
         place.pointee.storedPriceLevel.map(Int.init)
     }
 
-    /// The ratings of the summary at `place`, read in place.
-    static func rating(at place: UnsafePointer<PlaceSummary>) -> RatingAggregate {
+    /// The ratings of the attributes at `place`, read in place.
+    static func rating(at place: UnsafePointer<PlaceAttributes>) -> RatingAggregate {
         RatingAggregate(count: Int(place.pointee.ratingCount), sum: Int(place.pointee.ratingSum))
     }
 }

@@ -95,24 +95,24 @@ public struct PlaceFilter: Sendable, Hashable {
         }
 
         func matches(_ place: PlaceSummary) -> Bool {
-            withUnsafePointer(to: place) { matches($0) }
+            withUnsafePointer(to: place.attributes) { matches($0) }
         }
 
-        /// `matches(_:)` of the summary at `place`, each field read where it lies: a filter that passes few places
-        /// reads every place of a circle, and copying a summary retains and releases each of its fields.
-        func matches(_ place: UnsafePointer<PlaceSummary>) -> Bool {
+        /// `matches(_:)` of the attributes at `place`, each field read where it lies: a filter that passes few places
+        /// reads every place of a circle, and copying the attributes retains and releases each of their fields.
+        func matches(_ place: UnsafePointer<PlaceAttributes>) -> Bool {
             if let kind = filter.kind, place.pointee.kind != kind { return false }
             for tag in filter.tags where !place.pointee.tags.contains(tag) { return false }
             if let cuisine = filter.cuisine, place.pointee.cuisine?.lowercased() != cuisine { return false }
             if let low = filter.minPrice {
-                guard let level = PlaceSummary.priceLevel(at: place), level >= low else { return false }
+                guard let level = PlaceAttributes.priceLevel(at: place), level >= low else { return false }
             }
             if let high = filter.maxPrice {
-                guard let level = PlaceSummary.priceLevel(at: place), level <= high else { return false }
+                guard let level = PlaceAttributes.priceLevel(at: place), level <= high else { return false }
             }
-            if let budget = filter.budget, let level = PlaceSummary.priceLevel(at: place), level > budget { return false }
+            if let budget = filter.budget, let level = PlaceAttributes.priceLevel(at: place), level > budget { return false }
             if let minRating = filter.minRating {
-                guard let average = PlaceSummary.rating(at: place).average, average >= minRating else { return false }
+                guard let average = PlaceAttributes.rating(at: place).average, average >= minRating else { return false }
             }
             if filter.openAt != nil, openStatus(place.pointee) == .closed { return false }
             return true
@@ -120,6 +120,11 @@ public struct PlaceFilter: Sendable, Hashable {
 
         /// Whether the place is open at `openAt`; `unknown` without hours or a time zone.
         func openStatus(_ place: PlaceSummary) -> OpenStatus {
+            openStatus(place.attributes)
+        }
+
+        /// `openStatus(_:)` of a place's attributes.
+        func openStatus(_ place: PlaceAttributes) -> OpenStatus {
             guard let instant = filter.openAt, let hours = place.openingHours, let zoneName = place.timeZone else { return .unknown }
             let local: OpeningHours.LocalTime
             if let cached = localTimes[zoneName] {

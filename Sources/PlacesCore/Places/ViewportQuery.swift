@@ -59,13 +59,12 @@ public struct ViewportAnswer: Sendable {
         self.places = places
         self.openStatuses = openStatuses
         if more, let last = places.last {
-            let summary = last.summary
-            nextCursor = PageRequest.cursor(key: [PageRequest.keyPart(summary.rating.score), summary.id])
+            nextCursor = PageRequest.cursor(key: [PageRequest.keyPart(last.rating.score), last.id])
         }
     }
 
     /// The ids of the page's places, in order.
-    public var ids: [String] { places.map(\.summary.id) }
+    public var ids: [String] { places.map(\.id) }
 
     /// What the page shows of its places, in order.
     public var summaries: [PlaceSummary] { places.map(\.summary) }

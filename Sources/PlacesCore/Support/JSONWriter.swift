@@ -56,6 +56,43 @@ public struct JSONWriter: Sendable {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// The string `string(_:)` wrote as `value` (its quotes included): the inverse of its escapes (`\"`, `\\`, the
+    /// short forms of control characters and `\u00XX` for the others); every other byte is the string's UTF-8.
+    static func writtenString(_ value: UnsafeBufferPointer<UInt8>) -> String {
+        let body = UnsafeBufferPointer(rebasing: value.dropFirst().dropLast())
+        guard body.contains(UInt8(ascii: "\\")) else { return String(decoding: body, as: UTF8.self) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(body.count)
+        var index = body.startIndex
+        while index < body.endIndex {
+            let byte = body[index]
+            index += 1
+            guard byte == UInt8(ascii: "\\"), index < body.endIndex else {
+                bytes.append(byte)
+                continue
+            }
+            let escape = body[index]
+            index += 1
+            switch escape {
+            case UInt8(ascii: "b"): bytes.append(0x08)
+            case UInt8(ascii: "f"): bytes.append(0x0C)
+            case UInt8(ascii: "n"): bytes.append(0x0A)
+            case UInt8(ascii: "r"): bytes.append(0x0D)
+            case UInt8(ascii: "t"): bytes.append(0x09)
+            case UInt8(ascii: "u"):
+                // Only control characters are written so: \u00XX.
+                var code: UInt8 = 0
+                for digit in body[index..<min(index + 4, body.endIndex)] {
+                    code = code << 4 | UInt8((Character(UnicodeScalar(digit)).hexDigitValue ?? 0) & 0xF)
+                }
+                index += 4
+                bytes.append(code)
+            default: bytes.append(escape)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// Writes a finite number the way the encoder does: Swift's shortest round-trip form, without a trailing `.0`.
     ///
     /// The digits are those of `value.description`, written straight into the bytes rather than through a `String`.
