@@ -50,14 +50,25 @@ struct IndexMemoryTests {
             place.write(to: &writer, distance: nil, openStatus: nil)
             // The object's members, without its braces.
             #expect(writer.bytes.count - 2 == place.jsonCount)
-            // Kept without their keys: each member's `"key":` and the comma before it (not before the first) leave,
-            // and a byte of length comes before each value (all of them shorter than 128 bytes).
+            // The kind and the tags are not kept (written from the attributes): their members and the commas before
+            // them leave.
+            var unkept = JSONWriter()
+            unkept.object { writer in
+                writer.key("kind")
+                writer.string(place.kind.rawValue)
+                writer.key("tags")
+                writer.array { writer in
+                    for tag in place.attributes.tags { writer.string(tag) }
+                }
+            }
+            // The others are kept without their keys: each member's `"key":` and the comma before it (not before the
+            // first) leave, and a byte of length comes before each value (all of them shorter than 128 bytes).
             let members = IndexedPlace.Member.allCases.filter { member in
                 let key = member.key.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
                 return String(decoding: writer.bytes, as: UTF8.self).contains("\"\(key)\":")
             }
             let keys = members.reduce(0) { $0 + $1.key.utf8CodeUnitCount + 3 } + members.count - 1
-            #expect(place.storedCount == place.jsonCount - keys + members.count)
+            #expect(place.storedCount == place.jsonCount - (unkept.bytes.count - 1) - keys + members.count)
             values += place.storedCount
         }
         #expect(report.places == 5)
