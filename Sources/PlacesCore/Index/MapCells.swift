@@ -182,57 +182,12 @@ struct CellRecord: Sendable {
 /// one cell per zoom, and one whose rating changes touches them. The extremes and best ratings of every cell a change
 /// set touched are worked out again once the set is in (they compare places as the set leaves them): a cell of the
 /// finest zoom from a scan of its area, a coarser one from its four finer cells. Only non-empty cells are kept, in 1,024
-/// shards, so a copy-on-write change copies a few small shards. A shard keeps its cells sorted by key in two arrays
-/// (keys and records) and finds one by binary search: dictionaries, at most three quarters full and doubling as they
-/// grew, took 63 bytes a place at 1M generated places; arrays made to measure at a load take what the cells hold.
+/// shards (sorted arrays, `CellShard`), so a copy-on-write change copies a few small shards.
 struct MapCells: Sendable {
     /// The finest zoom counted; finer zooms scan their box.
     static let finestZoom = 10
     static var shardCount: Int { 1_024 }
-    private var shards: [Shard]
-
-    /// Some cells, sorted by key.
-    private struct Shard: Sendable {
-        var keys: [UInt64] = []
-        var records: [CellRecord] = []
-
-        /// Where `key` is, or where it would go.
-        private func position(_ key: UInt64) -> (found: Bool, index: Int) {
-            keys.withUnsafeBufferPointer { keys in
-                var low = 0
-                var high = keys.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if keys[middle] < key { low = middle + 1 } else { high = middle }
-                }
-                return (low < keys.count && keys[low] == key, low)
-            }
-        }
-
-        /// The cell's record; setting nil forgets the cell.
-        subscript(key: UInt64) -> CellRecord? {
-            get {
-                let at = position(key)
-                return at.found ? records[at.index] : nil
-            }
-            set {
-                let at = position(key)
-                switch (at.found, newValue) {
-                case (true, let record?): records[at.index] = record
-                case (true, nil):
-                    keys.remove(at: at.index)
-                    records.remove(at: at.index)
-                case (false, let record?):
-                    keys.insert(key, at: at.index)
-                    records.insert(record, at: at.index)
-                case (false, nil): break
-                }
-            }
-        }
-
-        /// Bytes held, by capacity.
-        var memoryBytes: Int { HeapCensus.array(keys) + HeapCensus.array(records) }
-    }
+    private var shards: [CellShard<CellRecord>]
     /// Cells (and kinds) a place entered, left or was re-rated in, in the change set being applied: `repair` works
     /// their extremes and best ratings out again.
     private var stale: Set<Stale> = []
@@ -243,7 +198,7 @@ struct MapCells: Sendable {
     }
 
     init() {
-        shards = Array(repeating: Shard(), count: MapCells.shardCount)
+        shards = Array(repeating: CellShard(), count: MapCells.shardCount)
     }
 
     /// Counts every place, finest zoom first, each coarser zoom from the one below it.
@@ -268,18 +223,7 @@ struct MapCells: Sendable {
             }
             level = coarser
         }
-        // Each shard's arrays made to measure, sorted.
-        for (index, held) in cells.enumerated() {
-            let sorted = held.sorted { $0.key < $1.key }
-            var shard = Shard()
-            shard.keys.reserveCapacity(sorted.count)
-            shard.records.reserveCapacity(sorted.count)
-            for cell in sorted {
-                shard.keys.append(cell.key)
-                shard.records.append(cell.record)
-            }
-            shards[index] = shard
-        }
+        shards = cells.map(CellShard.init(measured:))
     }
 
     /// The places of a cell; nil when it holds none.
@@ -363,8 +307,8 @@ struct MapCells: Sendable {
         stale = []
     }
 
-    /// Bytes held, by capacity (for the memory figures): the list of shards, each shard's table (see `HeapCensus`) and
-    /// the set of cells to repair.
+    /// Bytes held, by capacity (for the memory figures): the list of shards, each shard's arrays and the set of cells
+    /// to repair.
     var memoryBytes: Int {
         shards.reduce(HeapCensus.array(shards) + HeapCensus.set(stale)) { $0 + $1.memoryBytes }
     }

@@ -70,10 +70,12 @@ struct PlaceSlots: Sendable {
         return slot
     }
 
-    /// The bytes its shards take: the list of shards and each shard's buckets.
+    /// The bytes its shards take: the list of shards and each shard's buckets (by their count, which is what each
+    /// table asked the allocator for: an array's capacity may report more when the allocator handed back a larger
+    /// chunk than asked, which `HeapCensus.chunk` already rounds to).
     func memoryBytes(_ census: inout HeapCensus) -> Int {
         var total = HeapCensus.array(shards)
-        for shard in shards { total += HeapCensus.array(shard.buckets) }
+        for shard in shards { total += HeapCensus.array(capacity: shard.buckets.count, stride: MemoryLayout<UInt32>.stride) }
         return total
     }
 

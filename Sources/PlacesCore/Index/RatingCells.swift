@@ -6,11 +6,11 @@ import GeoIndex
 ///
 /// The index keeps it in step with the feed: a change marks the cells its place leaves and enters, and `repair` works
 /// each marked cell out again from a scan of it once the change set is in. Only cells holding places are kept, in
-/// `MapCells`' 1,024 shards, so a copy-on-write change copies a few small shards.
+/// `MapCells`' 1,024 shards (sorted arrays, `CellShard`), so a copy-on-write change copies a few small shards.
 struct RatingCells: Sendable {
     /// The zoom of the cells.
     static let zoom = 13
-    private var shards: [[UInt64: Record]]
+    private var shards: [CellShard<Record>]
     /// Cells a change set touched, to work out again.
     private var stale: Set<MapGrid.Cell> = []
 
@@ -36,16 +36,19 @@ struct RatingCells: Sendable {
     }
 
     init() {
-        shards = Array(repeating: [:], count: MapCells.shardCount)
+        shards = Array(repeating: CellShard(), count: MapCells.shardCount)
     }
 
     /// The bests of every place.
     init(_ places: [(coordinate: Coordinate, kind: PlaceKind, rating: RatingAggregate)]) {
-        self.init()
+        var cells: [UInt64: Record] = [:]
         for place in places {
             guard let key = RatingCells.cell(of: place.coordinate)?.key else { continue }
-            shards[MapCells.shard(key)][key, default: Record()][place.kind].rate(place.rating)
+            cells[key, default: Record()][place.kind].rate(place.rating)
         }
+        var sharded = Array(repeating: [(key: UInt64, record: Record)](), count: MapCells.shardCount)
+        for (key, record) in cells { sharded[MapCells.shard(key)].append((key, record)) }
+        shards = sharded.map(CellShard.init(measured:))
     }
 
     /// The cell of zoom 13 holding a coordinate, from its unit vector as the grid keeps it; nil for an invalid one.
@@ -71,9 +74,9 @@ struct RatingCells: Sendable {
         stale = []
     }
 
-    /// Bytes held, by capacity (for the memory figures): the list of shards, each shard's table (see `HeapCensus`) and
-    /// the set of cells to repair.
+    /// Bytes held, by capacity (for the memory figures): the list of shards, each shard's arrays and the set of cells
+    /// to repair.
     var memoryBytes: Int {
-        shards.reduce(HeapCensus.array(shards) + HeapCensus.set(stale)) { $0 + HeapCensus.dictionary($1) }
+        shards.reduce(HeapCensus.array(shards) + HeapCensus.set(stale)) { $0 + $1.memoryBytes }
     }
 }
