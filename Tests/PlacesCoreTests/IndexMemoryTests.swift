@@ -113,7 +113,7 @@ struct IndexMemoryTests {
         var summary = PlaceSummary(id: "a", kind: .gem, name: "A", coordinate: Coordinate(latitude: 1, longitude: 2))
         let plain = summary
         #expect(MemoryLayout<PlaceSummary>.stride <= 112)
-        #expect(MemoryLayout<PlaceAttributes>.stride <= 64)
+        #expect(MemoryLayout<PlaceAttributes>.stride <= 48)
         #expect(summary.rareFieldsBytes == 0)
         summary.description = "Quiet"
         summary.timeZone = "Europe/Paris"

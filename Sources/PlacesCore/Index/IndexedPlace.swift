@@ -9,9 +9,9 @@ import GeoIndex
 ///
 /// Only the members' values are kept, each after its length, and a bit for each member the place has: the keys are
 /// the same for every place, so an answer writes them from `Member` (at 1M generated places the keys, commas and
-/// colons were 73 of each place's 187 JSON bytes). The summary's labels (id, name, city) are not kept as fields
-/// beside the JSON but read from their values when asked for: no filter reads them, and a name held twice took 64
-/// bytes a place. The kind and the tags are the other way round: the attributes hold them for the filters, so an
+/// colons were 73 of each place's 187 JSON bytes). The summary's labels (id, name, city, cuisine) are not kept as
+/// fields beside the JSON but read from their values when asked for (only a filter naming a cuisine reads one): a name
+/// held twice took 64 bytes a place, and a cuisine field 16. The kind and the tags are the other way round: the attributes hold them for the filters, so an
 /// answer writes them from there (a constant string, and a list most places share) rather than keeping their JSON
 /// too (13 and 27 bytes a generated place).
 ///
@@ -112,7 +112,7 @@ struct IndexedPlace: @unchecked Sendable {
 
     /// What nearby answers show and their filters read: the attributes, and the labels read from the JSON.
     var summary: PlaceSummary {
-        PlaceSummary(id: id, name: string(.name) ?? "", city: string(.city), attributes: attributes)
+        PlaceSummary(id: id, name: string(.name) ?? "", city: string(.city), cuisine: cuisine, attributes: attributes)
     }
 
     /// What filters, orders and search read.
@@ -120,6 +120,9 @@ struct IndexedPlace: @unchecked Sendable {
 
     /// The place's id, read from its JSON.
     var id: String { string(.id) ?? "" }
+
+    /// The place's cuisine, read from its JSON.
+    var cuisine: String? { string(.cuisine) }
 
     /// Whether the place's id is `id`, compared with its JSON's bytes (decoded only when they hold an escape).
     func hasID(_ id: String) -> Bool {
@@ -181,7 +184,10 @@ struct IndexedPlace: @unchecked Sendable {
     /// `minRating=4` that nothing meets took 64 ms at 1M places, 16.5 ms so).
     func passes(_ matcher: PlaceFilter.Matcher) -> Bool {
         buffer.withUnsafeMutablePointerToHeader { head in
-            matcher.matches(UnsafeRawPointer(head).advanced(by: Self.attributesOffset).assumingMemoryBound(to: PlaceAttributes.self))
+            matcher.matches(
+                UnsafeRawPointer(head).advanced(by: Self.attributesOffset).assumingMemoryBound(to: PlaceAttributes.self),
+                cuisine: { cuisine }
+            )
         }
     }
 

@@ -57,7 +57,7 @@ extension PlaceTable {
 
     /// The heap bytes of a place's attributes' strings and lists that `census` has not counted yet.
     private static func heapBytes(of summary: PlaceAttributes, _ census: inout HeapCensus) -> Int {
-        census.strings(summary.tags) + census.string(summary.cuisine) + census.string(summary.description) + census.hours(summary.openingHours)
+        census.strings(summary.tags) + census.string(summary.description) + census.hours(summary.openingHours)
             + census.string(summary.timeZone) + census.string(summary.coverPhotoID) + summary.rareFieldsBytes
     }
 }

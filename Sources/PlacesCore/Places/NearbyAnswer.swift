@@ -87,7 +87,7 @@ public struct NearbyPlace: Sendable, Hashable {
     /// Tags, lowercase.
     public var tags: [String] { place.attributes.tags }
     /// The cuisine, if any.
-    public var cuisine: String? { place.attributes.cuisine }
+    public var cuisine: String? { place.cuisine }
     /// Price level 1–4, if any.
     public var priceLevel: Int? { place.attributes.priceLevel }
     /// The mean of its ratings; absent when unrated.

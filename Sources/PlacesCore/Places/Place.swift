@@ -68,9 +68,9 @@ public struct Place: Sendable, Hashable, Identifiable {
 
 /// What a nearby answer shows and its filters read, and the text a search reads, kept in memory beside the grid index.
 ///
-/// A summary is its labels (id, name and city: what an answer shows and no filter reads) and its attributes (what
-/// filters, orders and search read). The index keeps only the attributes as fields: the labels are in each place's
-/// ready JSON already (see `IndexedPlace`), so it reads them from there rather than holding them twice.
+/// A summary is its labels (id, name, city and cuisine: what an answer shows and few filters read) and its attributes
+/// (what filters, orders and search read). The index keeps only the attributes as fields: the labels are in each
+/// place's ready JSON already (see `IndexedPlace`), so it reads them from there rather than holding them twice.
 public struct PlaceSummary: Sendable, Hashable {
     /// The place's id.
     public var id: String
@@ -78,6 +78,8 @@ public struct PlaceSummary: Sendable, Hashable {
     public var name: String
     /// City, if known.
     public var city: String?
+    /// The cuisine, if any.
+    public var cuisine: String?
     /// What filters, orders and search read.
     var attributes: PlaceAttributes
 
@@ -97,12 +99,6 @@ public struct PlaceSummary: Sendable, Hashable {
     public var tags: [String] {
         get { attributes.tags }
         set { attributes.tags = newValue }
-    }
-
-    /// The cuisine, if any.
-    public var cuisine: String? {
-        get { attributes.cuisine }
-        set { attributes.cuisine = newValue }
     }
 
     /// The description: not shown in lists, but searched (the index keeps its words for search as you type).
@@ -155,14 +151,15 @@ public struct PlaceSummary: Sendable, Hashable {
 
     /// Makes a summary.
     public init(id: String, kind: PlaceKind, name: String, coordinate: Coordinate, city: String? = nil) {
-        self.init(id: id, name: name, city: city, attributes: PlaceAttributes(kind: kind, coordinate: coordinate))
+        self.init(id: id, name: name, city: city, cuisine: nil, attributes: PlaceAttributes(kind: kind, coordinate: coordinate))
     }
 
     /// Makes a summary of its labels and its attributes.
-    init(id: String, name: String, city: String?, attributes: PlaceAttributes) {
+    init(id: String, name: String, city: String?, cuisine: String?, attributes: PlaceAttributes) {
         self.id = id
         self.name = name
         self.city = city
+        self.cuisine = cuisine
         self.attributes = attributes
     }
 }
@@ -170,7 +167,7 @@ public struct PlaceSummary: Sendable, Hashable {
 /// What nearby's filters, the orders and search read of a place: every field of its summary but the labels.
 ///
 /// A million of these stay in memory, so they are stored compactly (the rating as two 32-bit counts, the photo count
-/// and the price level after them, 64 bytes in all), equal tag lists, time zones and opening hours share their storage
+/// and the price level after them, 48 bytes in all), equal tag lists, time zones and opening hours share their storage
 /// (see the SQLite repository's `SharedValues`), and what most places lack (a description, opening hours and their
 /// time zone, a cover photo) is kept apart, in one allocation of its own when a place has any of it.
 struct PlaceAttributes: Sendable, Hashable {
@@ -178,8 +175,6 @@ struct PlaceAttributes: Sendable, Hashable {
     var coordinate: Coordinate
     /// Tags, lowercase.
     var tags: [String] = []
-    /// The cuisine, if any.
-    var cuisine: String?
     /// The fields few places have; nil when the place has none of them.
     private var rare: RareFields?
     private var ratingCount: Int32 = 0

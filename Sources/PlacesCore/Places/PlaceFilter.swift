@@ -95,15 +95,16 @@ public struct PlaceFilter: Sendable, Hashable {
         }
 
         func matches(_ place: PlaceSummary) -> Bool {
-            withUnsafePointer(to: place.attributes) { matches($0) }
+            withUnsafePointer(to: place.attributes) { matches($0, cuisine: { place.cuisine }) }
         }
 
-        /// `matches(_:)` of the attributes at `place`, each field read where it lies: a filter that passes few places
-        /// reads every place of a circle, and copying the attributes retains and releases each of their fields.
-        func matches(_ place: UnsafePointer<PlaceAttributes>) -> Bool {
+        /// `matches(_:)` of the attributes at `place`, each field read where it lies (a filter that passes few places
+        /// reads every place of a circle, and copying the attributes retains and releases each of their fields), and
+        /// of the place's cuisine, asked for only when the filter names one.
+        func matches(_ place: UnsafePointer<PlaceAttributes>, cuisine placeCuisine: () -> String?) -> Bool {
             if let kind = filter.kind, place.pointee.kind != kind { return false }
             for tag in filter.tags where !place.pointee.tags.contains(tag) { return false }
-            if let cuisine = filter.cuisine, place.pointee.cuisine?.lowercased() != cuisine { return false }
+            if let cuisine = filter.cuisine, placeCuisine()?.lowercased() != cuisine { return false }
             if let low = filter.minPrice {
                 guard let level = PlaceAttributes.priceLevel(at: place), level >= low else { return false }
             }
