@@ -22,10 +22,9 @@ struct IndexedPlace: @unchecked Sendable {
     struct Head {
         /// What filters, orders and search read.
         let attributes: PlaceAttributes
-        /// How many bytes the members take once written, keys and commas included (what an answer makes room for).
-        let jsonCount: UInt32
-        /// How many bytes of values follow.
-        let count: UInt32
+        /// How many bytes the members take once written, keys and commas included (what an answer makes room for; at
+        /// most 65,535, so that the head stays small: a longer place's answer grows its buffer once).
+        let jsonCount: UInt16
         /// The members the place has: bit `Member.rawValue` of each.
         let members: UInt16
     }
@@ -105,7 +104,7 @@ struct IndexedPlace: @unchecked Sendable {
             buffer.withUnsafeMutablePointerToElements { elements in
                 values.withUnsafeBufferPointer { elements.initialize(from: $0.baseAddress!, count: values.count) }
             }
-            return Head(attributes: summary.attributes, jsonCount: UInt32(jsonCount), count: UInt32(values.count), members: members)
+            return Head(attributes: summary.attributes, jsonCount: UInt16(clamping: jsonCount), members: members)
         }
         return IndexedPlace(buffer)
     }
@@ -160,19 +159,25 @@ struct IndexedPlace: @unchecked Sendable {
             guard members & (1 << member.rawValue) != 0 else { return body(nil) }
             var offset = 0
             for earlier in Member.allCases where members & (1 << earlier.rawValue) != 0 {
-                var length = 0
-                var shift = 0
-                while true {
-                    let byte = elements[offset]
-                    offset += 1
-                    length |= Int(byte & 0x7F) << shift
-                    if byte < 0x80 { break }
-                    shift += 7
-                }
+                let length = Self.length(elements, at: &offset)
                 if earlier == member { return body(UnsafeBufferPointer(start: elements + offset, count: length)) }
                 offset += length
             }
             return body(nil)
+        }
+    }
+
+    /// The length (LEB128) that begins a kept value at `offset`, which moves past it to the value.
+    @inline(__always)
+    private static func length(_ elements: UnsafeMutablePointer<UInt8>, at offset: inout Int) -> Int {
+        var length = 0
+        var shift = 0
+        while true {
+            let byte = elements[offset]
+            offset += 1
+            length |= Int(byte & 0x7F) << shift
+            if byte < 0x80 { return length }
+            shift += 7
         }
     }
 
@@ -194,8 +199,17 @@ struct IndexedPlace: @unchecked Sendable {
     /// How many bytes the place's JSON members take, keys and commas included (without distances or open status).
     var jsonCount: Int { Int(buffer.header.jsonCount) }
 
-    /// How many bytes its members' values take as kept (each after its length).
-    var storedCount: Int { Int(buffer.header.count) }
+    /// How many bytes its members' values take as kept (each after its length): the end of the last one.
+    var storedCount: Int {
+        buffer.withUnsafeMutablePointers { head, elements in
+            var offset = 0
+            for member in Member.allCases where head.pointee.members & (1 << member.rawValue) != 0 {
+                let length = Self.length(elements, at: &offset)
+                offset += length
+            }
+            return offset
+        }
+    }
 
     /// The bytes the entry's allocation takes (`HeapCensus.chunk` of the object's 16-byte header, the head and the
     /// values' bytes): what `PlaceTable.memoryReport` splits into the values, the attributes held inline and the rest.
@@ -217,15 +231,7 @@ struct IndexedPlace: @unchecked Sendable {
             // Writes the member's key and its kept value, when the place has it.
             func member(_ member: Member, _ writer: inout JSONWriter) {
                 guard members & (1 << member.rawValue) != 0 else { return }
-                var length = 0
-                var shift = 0
-                while true {
-                    let byte = elements[offset]
-                    offset += 1
-                    length |= Int(byte & 0x7F) << shift
-                    if byte < 0x80 { break }
-                    shift += 7
-                }
+                let length = Self.length(elements, at: &offset)
                 writer.key(member.key)
                 writer.value(UnsafeBufferPointer(start: elements + offset, count: length))
                 offset += length
