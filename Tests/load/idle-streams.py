@@ -14,8 +14,8 @@ written) and the CPU time of each instance and of PostgreSQL (the postmaster and
 memory each stream adds. Then a decision of --members people (50), each holding its stream (spread over the
 instances, the idle streams still open), who all vote at once: the delay from each ballot's request to the last
 stream that shows it (median, p99, most), and how often the decision's table was read per ballot (pg_stat_user_tables:
-seq_scan + idx_scan of `decision`). PostgreSQL reports a backend's statistics up to 10 s late, so the script waits
-11 s before each reading of them.
+seq_scan + idx_scan of `decision`), and before the vote, per stream opened. PostgreSQL reports a backend's statistics
+up to 10 s late, so the script waits 11 s before each reading of them.
 
     swift build -c release
     Tests/load/idle-streams.py                          # 1,000 streams on one instance (SQLite), 30 s idle each way
@@ -327,9 +327,13 @@ def cluster(options):
         decision = expect(bases[0], "POST", "/v1/decisions",
                           {"groupId": group, "method": "tiered", "candidates": {"placeIds": candidates}}, admin)["id"]
         path = f"/v1/decisions/{decision}/events"
+        time.sleep(SETTLE)
+        reads_before_opening = decision_reads(url)
         followers = [open_stream(instances[number % len(instances)]["port"], voter_tokens[number], path) for number in range(members)]
         time.sleep(SETTLE)
         reads_before = decision_reads(url)
+        print(f"opening the decision's {members} streams: {(reads_before - reads_before_opening) / members:.1f} scans of the "
+              f"decision table per stream ({reads_before - reads_before_opening} in all)")
         statistics_before = database_statistics(url)
         arrivals, lock = {}, threading.Lock()
         deadline = time.monotonic() + 60
