@@ -11,9 +11,9 @@ import GeoIndex
 /// the same for every place, so an answer writes them from `Member` (at 1M generated places the keys, commas and
 /// colons were 73 of each place's 187 JSON bytes). The summary's labels (id, name, city, cuisine) are not kept as
 /// fields beside the JSON but read from their values when asked for (only a filter naming a cuisine reads one): a name
-/// held twice took 64 bytes a place, and a cuisine field 16. The kind and the tags are the other way round: the attributes hold them for the filters, so an
-/// answer writes them from there (a constant string, and a list most places share) rather than keeping their JSON
-/// too (13 and 27 bytes a generated place).
+/// held twice took 64 bytes a place, and a cuisine field 16. The kind and the tags are the other way round: the
+/// attributes hold them for the filters, so an answer writes them from there (a constant string, and a list most
+/// places share) rather than keeping their JSON too (13 and 27 bytes a generated place).
 ///
 /// `@unchecked Sendable` is sound because nothing mutates the buffer after `make` returns: the header and the bytes
 /// are written once inside `make`, the buffer never leaves this type, and every other member only reads it.
