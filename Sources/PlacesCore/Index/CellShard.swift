@@ -22,6 +22,13 @@ struct CellShard<Record: Sendable>: Sendable {
         }
     }
 
+    /// `MapCells.shardCount` shards holding these cells (each key once, in any order), each in its `MapCells.shard`.
+    static func sharded(_ cells: [(key: UInt64, record: Record)]) -> [CellShard] {
+        var byShard = Array(repeating: [(key: UInt64, record: Record)](), count: MapCells.shardCount)
+        for cell in cells { byShard[MapCells.shard(cell.key)].append(cell) }
+        return byShard.map(CellShard.init(measured:))
+    }
+
     /// Where `key` is, or where it would go.
     private func position(_ key: UInt64) -> (found: Bool, index: Int) {
         keys.withUnsafeBufferPointer { keys in

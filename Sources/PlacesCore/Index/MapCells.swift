@@ -210,11 +210,11 @@ struct MapCells: Sendable {
             let cell = MapGrid.cell(x: v.x, y: v.y, z: v.z, zoom: MapCells.finestZoom)
             level[cell, default: CellRecord()][place.kind].merge(KindCell(slot: place.slot, v, rating: place.rating), lookup)
         }
-        var cells = Array(repeating: [(key: UInt64, record: CellRecord)](), count: MapCells.shardCount)
+        var cells: [(key: UInt64, record: CellRecord)] = []
         for zoom in (0...MapCells.finestZoom).reversed() {
             var coarser: [MapGrid.Cell: CellRecord] = [:]
             for (cell, record) in level {
-                cells[MapCells.shard(cell.key)].append((cell.key, record))
+                cells.append((cell.key, record))
                 guard zoom > 0 else { continue }
                 var sum = coarser[cell.parent, default: CellRecord()]
                 sum.gems.merge(record.gems, lookup)
@@ -223,7 +223,7 @@ struct MapCells: Sendable {
             }
             level = coarser
         }
-        shards = cells.map(CellShard.init(measured:))
+        shards = CellShard.sharded(cells)
     }
 
     /// The places of a cell; nil when it holds none.

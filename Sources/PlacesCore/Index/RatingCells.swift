@@ -46,9 +46,7 @@ struct RatingCells: Sendable {
             guard let key = RatingCells.cell(of: place.coordinate)?.key else { continue }
             cells[key, default: Record()][place.kind].rate(place.rating)
         }
-        var sharded = Array(repeating: [(key: UInt64, record: Record)](), count: MapCells.shardCount)
-        for (key, record) in cells { sharded[MapCells.shard(key)].append((key, record)) }
-        shards = sharded.map(CellShard.init(measured:))
+        shards = CellShard.sharded(cells.map { (key: $0.key, record: $0.value) })
     }
 
     /// The cell of zoom 13 holding a coordinate, from its unit vector as the grid keeps it; nil for an invalid one.

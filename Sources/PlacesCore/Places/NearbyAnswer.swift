@@ -99,7 +99,7 @@ public struct NearbyPlace: Sendable, Hashable {
     /// How many photos it has.
     public var photoCount: Int { place.attributes.photoCount }
     /// Its cover photo's address, when it has photos.
-    public var coverPhotoURL: String? { place.attributes.coverPhotoID.map(Photo.url(id:)) }
+    public var coverPhotoURL: String? { place.attributes.coverPhotoURL }
 
     /// Equal when they show the same place at the same distance with the same open status.
     public static func == (a: NearbyPlace, b: NearbyPlace) -> Bool {

@@ -132,7 +132,7 @@ public struct PlaceSummary: Sendable, Hashable {
     }
 
     /// Its cover photo's address, when it has photos.
-    public var coverPhotoURL: String? { coverPhotoID.map(Photo.url(id:)) }
+    public var coverPhotoURL: String? { attributes.coverPhotoURL }
 
     /// Price level 1–4, if any.
     public var priceLevel: Int? {
@@ -208,6 +208,8 @@ struct PlaceAttributes: Sendable, Hashable {
         get { rare?.values.coverPhotoID }
         set { changeRare { $0.coverPhotoID = newValue } }
     }
+
+    var coverPhotoURL: String? { coverPhotoID.map(Photo.url(id:)) }
 
     /// Changes the fields kept apart: a new allocation holds them, or none when the place has none of them.
     private mutating func changeRare(_ change: (inout RareFields.Values) -> Void) {
