@@ -187,18 +187,22 @@ extension Places {
             logger.info("index loaded", metadata: ["places": "\(places.indexedCount)", "took": "\(ContinuousClock.now - started)"])
 
             // On PostgreSQL the change feed's notifications ring the index sync's doorbell and wake the live streams'
-            // reader: a write through another instance is applied and streamed at once, and the polls (every second)
-            // catch what a lost notification would miss.
+            // reader: a write through another instance is applied and streamed at once. The index sync polls every
+            // second anyway, and the streams' reader every few seconds while the notifications arrive, to catch a write
+            // from outside the service (psql), which announces nothing.
             let doorbell = Doorbell()
             var background = [
                 PeriodicService.indexSync(places, doorbell: doorbell, logger: logger) as any Service,
                 PeriodicService.decisionDeadlines(services.decisions, lease: services.deadlineLease, pruning: services.feed, logger: logger),
             ]
             if case .postgres(let database) = engine {
-                background.append(BackgroundTask("change feed") { await database.listenForChanges {
-                    doorbell.ring()
-                    services.live.feed.wake()
-                } })
+                let feed = services.live.feed
+                background.append(BackgroundTask("change feed") {
+                    await database.listenForChanges(listening: { feed.listening($0) }) {
+                        doorbell.ring()
+                        feed.wake()
+                    }
+                })
             }
             let app = buildApplication(
                 settings: settings,

@@ -12,8 +12,13 @@ extension PostgresPlacesDatabase {
     /// process (this one's own wake-ups name it, and its writes are in its index already) and once each time listening
     /// (re)starts, since notifications sent while it was not listening are lost. When the connection
     /// fails (the server restarted, the network broke), it connects again, waiting a little longer each time, up to
-    /// `retryCeiling`. A notification is only a wake-up: the caller reads what changed, and polls anyway.
-    public func listenForChanges(retryCeiling: Duration = .seconds(5), _ changed: @escaping @Sendable () -> Void) async {
+    /// `retryCeiling`. A notification is only a wake-up: the caller reads what changed, and polls anyway. `listening`
+    /// is told when listening starts (true) and when its connection is lost (false).
+    public func listenForChanges(
+        retryCeiling: Duration = .seconds(5),
+        listening: @escaping @Sendable (Bool) -> Void = { _ in },
+        _ changed: @escaping @Sendable () -> Void
+    ) async {
         var retry = Duration.milliseconds(100)
         while !Task.isCancelled {
             do {
@@ -21,6 +26,7 @@ extension PostgresPlacesDatabase {
                     try await connection.listen(on: PostgresPlacesDatabase.feedChannel) { notifications in
                         retry = .milliseconds(100)
                         logger.info("listening to the change feed", metadata: ["database": "\(location)"])
+                        listening(true)
                         changed()
                         for try await notification in notifications where notification.payload != wakeUpPayload { changed() }
                     }
@@ -32,6 +38,7 @@ extension PostgresPlacesDatabase {
                     metadata: ["database": "\(location)", "error": "\(PostgresPlacesDatabase.describe(error, location: location))"]
                 )
             }
+            listening(false)
             try? await Task.sleep(for: retry)
             retry = min(retry * 2, retryCeiling)
         }

@@ -9,8 +9,9 @@ import Testing
 @Suite("Live feed")
 struct LiveFeedTests {
     /// A feed in memory: the events appended so far, and how many times it was read.
+    /// While `heldAt` is set, a transaction at it is open: the horizon stays there, and the events above it wait.
     final class MemoryFeed: LiveRepository {
-        private let state = Mutex<(events: [FeedEvent], reads: Int)>(([], 0))
+        private let state = Mutex<(events: [FeedEvent], reads: Int, heldAt: Int64?)>(([], 0, nil))
         let commits = Doorbells()
 
         var reads: Int { state.withLock { $0.reads } }
@@ -20,15 +21,22 @@ struct LiveFeedTests {
             commits.ring()
         }
 
+        /// Holds the horizon at `transaction` (nil lets it go), without ringing anything.
+        func hold(at transaction: Int64?) {
+            state.withLock { $0.heldAt = transaction }
+        }
+
         func events(after position: FeedPosition?, limit: Int) async throws -> FeedEvents {
             state.withLock { state in
-                let horizon = FeedPosition.horizon((state.events.last?.position.transaction ?? 0) + 1)
+                var horizon = FeedPosition.horizon((state.events.last?.position.transaction ?? 0) + 1)
+                if let held = state.heldAt { horizon = min(horizon, .horizon(held)) }
+                let waiting = state.events.contains { $0.position >= horizon }
                 guard let position else {
-                    return FeedEvents(events: [], through: horizon, generation: "g", prunedBelow: 0, pending: false)
+                    return FeedEvents(events: [], through: horizon, generation: "g", prunedBelow: 0, pending: waiting)
                 }
                 state.reads += 1
-                let events = Array(state.events.filter { $0.position > position }.prefix(limit))
-                return FeedEvents(events: events, through: horizon, generation: "g", prunedBelow: 0, pending: false)
+                let events = Array(state.events.filter { $0.position > position && $0.position < horizon }.prefix(limit))
+                return FeedEvents(events: events, through: max(horizon, position), generation: "g", prunedBelow: 0, pending: waiting)
             }
         }
 
@@ -52,7 +60,7 @@ struct LiveFeedTests {
     /// waited for its events; with a poll of 60 s, a run as slow would read the feed once more than the test counts.)
     static func quiet(pending: Int = LiveFeed.Settings().pending) -> LiveFeed.Settings {
         let never = Duration.seconds(365 * 86_400)
-        return LiveFeed.Settings(keepAlive: never, pending: pending, poll: never)
+        return LiveFeed.Settings(keepAlive: never, pending: pending, poll: never, listeningPoll: never)
     }
 
     static func interest(_ decision: String, user: String = "u-ben") -> LiveFeed.Interest {
@@ -105,6 +113,52 @@ struct LiveFeedTests {
         }
         #expect(events.map(\.subject) == ["d-2"], "d-1's ballot never reached it")
         #expect(!shared.contains(ObjectIdentifier(reads)), "another delivery, another topic: reads of their own")
+    }
+
+    /// Events committed behind a transaction still open are read again once it ends, though nothing rings and no poll
+    /// comes: the reader's own retry (`FeedRetry`) looks again.
+    @Test func eventsWaitingAboveTheHorizonAreReadWithoutAPollOrAWakeUp() async throws {
+        let memory = MemoryFeed()
+        let feed = LiveFeed(repository: memory, settings: Self.quiet())
+        let running = Task { await feed.run() }
+        defer { running.cancel() }
+        let stream = try await feed.subscribe(Self.interest("d-1"))
+        memory.hold(at: 3)
+        memory.append(Self.ballot(5, decision: "d-1"))
+        // The append's ring reads the feed, which finds the ballot waiting; then the transaction at 3 ends in silence.
+        try await Self.waitFor { memory.reads >= 1 }
+        memory.hold(at: nil)
+        guard case .events(let events, _)? = await Self.next(stream) else {
+            Issue.record("the waiting ballot never reached the stream")
+            return
+        }
+        #expect(events.map(\.position.row) == [5])
+    }
+
+    /// Listening starting (the engine's notifications arriving again) reads the feed at once: what was announced while
+    /// nobody listened was lost.
+    @Test func listeningStartingReadsTheFeedAtOnce() async throws {
+        let memory = MemoryFeed()
+        let feed = LiveFeed(repository: memory, settings: Self.quiet())
+        let running = Task { await feed.run() }
+        defer { running.cancel() }
+        _ = try await feed.subscribe(Self.interest("d-1"))
+        #expect(memory.reads == 0)
+        feed.listening(true)
+        try await Self.waitFor { memory.reads == 1 }
+        feed.listening(false)
+    }
+
+    /// Waits until `condition` holds, for at most 30 s (a guard against a hang, not a measure of time).
+    static func waitFor(_ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !condition() {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("the condition never came true")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
     }
 
     @Test func sharedReadsRunOnceForEveryCallerAndKeepEachKeyApart() async throws {

@@ -24,6 +24,9 @@ public final class LiveFeed: Sendable {
         public var renewal: Duration = .seconds(5)
         /// How often the feed is read without a wake-up (another process's write that announced nothing).
         public var poll: Duration = .seconds(1)
+        /// How often it is read without a wake-up while the other instances' commits wake it (`listening(_:)`): only a
+        /// writer outside the service (psql) goes unannounced then, and an idle instance reads once every few seconds.
+        public var listeningPoll: Duration = .seconds(5)
         /// Streams one person may hold open at once, across instances.
         public var streamsPerUser: Int = 5
         /// Events read at most at once.
@@ -96,6 +99,8 @@ public final class LiveFeed: Sendable {
         var endings: [UInt64: Ending] = [:]
         var nextID: UInt64 = 0
         var stopped = false
+        /// True while another instance's commit wakes the reader (see `listening(_:)`).
+        var listening = false
     }
 
     let repository: any LiveRepository
@@ -129,6 +134,14 @@ public final class LiveFeed: Sendable {
 
     /// Reads the feed at once: another instance announced a commit.
     public func wake() { doorbell.ring() }
+
+    /// Tells the reader whether every other instance's commits now wake it (the engine's notifications are being
+    /// received): it then polls every `listeningPoll` rather than every `poll`. Reads at once when listening starts,
+    /// since what was announced before was lost.
+    public func listening(_ listening: Bool) {
+        state.withLock { $0.listening = listening }
+        if listening { doorbell.ring() }
+    }
 
     /// How many streams are open on this instance.
     public var openCount: Int { state.withLock { $0.listeners.count } }
@@ -260,24 +273,21 @@ public final class LiveFeed: Sendable {
     // MARK: Rounds
 
     private func readRounds() async {
-        var retry = Duration.milliseconds(5)
+        var retry = FeedRetry(poll: settings.poll)
         while !Task.isCancelled {
-            await doorbell.wait(upTo: settings.poll)
+            let poll = state.withLock { $0.listening } ? settings.listeningPoll : settings.poll
+            await doorbell.wait(upTo: poll)
             if Task.isCancelled { return }
             guard let position = state.withLock({ $0.position }) else { continue }
             do {
                 var read = try await repository.events(after: position, limit: settings.readLimit)
                 LiveFeed.keepSavesWhole(&read, limit: settings.readLimit)
                 deliver(read, from: position)
-                if read.pending {
-                    let wait = retry
-                    retry = min(retry * 2, settings.poll)
+                if let wait = retry.after(pending: read.pending, movedOn: read.through > position) {
                     Task { [doorbell] in
                         try? await Task.sleep(for: wait)
                         doorbell.ring()
                     }
-                } else {
-                    retry = .milliseconds(5)
                 }
             } catch {
                 if Task.isCancelled { return }
