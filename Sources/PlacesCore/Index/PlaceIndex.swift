@@ -44,9 +44,12 @@ public final class PlaceIndex: Sendable {
         return table.places.count > 2 * table.live + 10_000
     }
 
-    /// Replaces everything with a snapshot (start-up, or after a change set too large to apply one by one).
-    public func replaceAll(_ snapshot: PlaceSnapshot) {
-        // Built before any lock is taken: queries keep being answered from the old version meanwhile.
+    /// Replaces everything with a snapshot (start-up, or after a change set too large to apply one by one). It takes
+    /// the snapshot over: its summaries are freed once the table is built, before the freed memory is handed back (a
+    /// caller that kept them alive past it kept their pages too, about 80 bytes a place).
+    public func replaceAll(_ snapshot: consuming PlaceSnapshot) {
+        // Built before any lock is taken: queries keep being answered from the old version meanwhile. The table's
+        // initializer takes the snapshot over and frees it.
         let fresh = PlaceTable(snapshot)
         writing.withLock { _ in publish(fresh) }
         Self.returnFreedMemory()

@@ -78,10 +78,12 @@ public struct PlaceService: Sendable {
     @discardableResult
     public func loadIndex() async throws -> Int64 {
         let snapshot = try await repository.liveSummaries()
-        index.replaceAll(snapshot)
+        let reach = max(snapshot.reach, snapshot.revision)
+        // Handed over, not lent: the index frees the summaries before it returns the load's memory to the system.
+        index.replaceAll(consume snapshot)
         indexLoaded.flag.store(true, ordering: .releasing)
         rereadAbove.set([])
-        return max(snapshot.reach, snapshot.revision)
+        return reach
     }
 
     /// The index, loaded the first time it is needed: a server loads it at start, a command of the CLI only when it

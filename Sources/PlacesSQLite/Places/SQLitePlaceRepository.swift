@@ -25,6 +25,7 @@ public struct SQLitePlaceRepository: PlaceRepository {
             while let row = try cursor.next() {
                 if let summary = PlaceRow.summary(row, shared: &shared) { summaries.append(summary) }
             }
+            sqlite3_db_release_memory(db.sqliteConnection)
             return PlaceSnapshot(summaries: summaries, revision: feed.revision, generation: feed.generation, reach: feed.revision)
         }
     }
