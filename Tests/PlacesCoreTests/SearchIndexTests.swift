@@ -167,4 +167,29 @@ struct SearchIndexTests {
             }
         }
     }
+
+    @Test("a word's postings read back as they were given, from the first slot to the largest, in one to five bytes each")
+    func encodedPostingsReadBack() {
+        var rng = SplitMix64(seed: 40)
+        var slot: UInt32 = 0
+        var postings: [UInt32] = [0 << 3 | 1]
+        for _ in 0..<5_000 {
+            // Gaps of one place, of a few, and of millions (a rare word), with any of the three field bits.
+            let gap: UInt32 = [1, UInt32.random(in: 2...40, using: &rng), UInt32.random(in: 1_000...3_000_000, using: &rng)][Int.random(in: 0..<3, using: &rng)]
+            guard slot + gap < 1 << 29 else { break }
+            slot += gap
+            postings.append(slot << 3 | UInt32.random(in: 1...7, using: &rng))
+        }
+        postings.append((1 << 29 - 1) << 3 | 7)
+        var bytes: [UInt8] = [0xAA]  // another word's bytes before
+        #expect(SearchPostings.EncodedPostings.encode(postings, into: &bytes) == postings.count)
+        let encoded = SearchPostings.EncodedPostings(bytes: bytes[1...])
+        #expect(Array(encoded) == postings)
+        #expect(encoded.count == postings.count)
+        #expect(bytes.count - 1 < 4 * postings.count, "deltas take fewer bytes than the slots")
+        // A common word (a place in two) takes a byte a posting.
+        var common: [UInt8] = []
+        _ = SearchPostings.EncodedPostings.encode((0..<1_000).map { UInt32($0 * 2) << 3 | 1 }, into: &common)
+        #expect(common.count == 1_000)
+    }
 }

@@ -2,25 +2,107 @@
 /// search finds its matches without reading a place.
 ///
 /// A word's postings are its places' slots in ascending order, each shifted left by three bits over the fields that
-/// hold the word (`fieldBits`). Words are kept in shards by their first two bytes (a word of one byte alone in its
-/// shard), each shard's words sorted by their bytes, so:
+/// hold the word (`fieldBits`). They are kept as deltas (`EncodedPostings`): each slot less the one before it, still
+/// over the field bits, in LEB128, so that a common word's posting takes a byte or two rather than four. Words are
+/// kept in shards by their first two bytes (a word of one byte alone in its shard), each shard's words sorted by their
+/// bytes, so:
 /// - the words a prefix begins are one run of one shard (of the shards of its byte, for a prefix of one byte);
 /// - a change set copies and rewrites only the shards of the words it touches.
 ///
-/// What it costs: four bytes a word of a place (a word twice in one place is one posting), and each distinct word
-/// once.
+/// What it costs: one to four bytes a word of a place (a word twice in one place is one posting), and each distinct
+/// word once.
 struct SearchPostings: Sendable {
-    /// One shard's words, sorted by their bytes, and their postings laid end to end.
+    /// One shard's words, sorted by their bytes, and their encoded postings laid end to end.
     struct Shard: Sendable {
         var words: [String] = []
-        /// Where each word's postings end in `postings` (they start where the previous word's end).
+        /// Where each word's postings end in `bytes` (they start where the previous word's end).
         var ends: [UInt32] = []
-        var postings: [UInt32] = []
+        var bytes: [UInt8] = []
+        /// How many postings its words hold in all.
+        var count = 0
 
-        /// The postings of the word at `index`.
-        func postings(of index: Int) -> ArraySlice<UInt32> {
-            postings[(index == 0 ? 0 : Int(ends[index - 1]))..<Int(ends[index])]
+        /// The encoded postings of the word at `index`.
+        func postings(of index: Int) -> EncodedPostings {
+            EncodedPostings(bytes: bytes[(index == 0 ? 0 : Int(ends[index - 1]))..<Int(ends[index])])
         }
+
+        /// Appends `word` with its postings (ascending by slot).
+        mutating func append<S: Sequence<UInt32>>(_ word: String, postings: S) {
+            words.append(word)
+            count += EncodedPostings.encode(postings, into: &bytes)
+            ends.append(UInt32(bytes.count))
+        }
+
+        /// Gives `bytes` a buffer of its count (appending left up to twice that).
+        mutating func fitBytes() {
+            let count = bytes.count
+            guard bytes.capacity > count else { return }
+            bytes = bytes.withUnsafeBufferPointer { source in
+                [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                    _ = buffer.initialize(from: source)
+                    initialized = count
+                }
+            }
+        }
+
+        /// Appends the word at `index` of `other` with its postings as they are encoded there.
+        mutating func append(wordAt index: Int, of other: Shard) {
+            let postings = other.postings(of: index)
+            words.append(other.words[index])
+            bytes.append(contentsOf: postings.bytes)
+            count += postings.count
+            ends.append(UInt32(bytes.count))
+        }
+    }
+
+    /// One word's postings as deltas in LEB128: each slot less the slot before it (the first as it is), shifted left
+    /// over the field bits. Read in order only.
+    struct EncodedPostings: Sequence {
+        let bytes: ArraySlice<UInt8>
+
+        /// Appends `postings` (ascending by slot) to `bytes`; answers how many.
+        static func encode<S: Sequence<UInt32>>(_ postings: S, into bytes: inout [UInt8]) -> Int {
+            var previous: UInt32 = 0
+            var count = 0
+            for posting in postings {
+                let slot = posting >> 3
+                var value = (slot - previous) << 3 | posting & 7
+                previous = slot
+                while value >= 0x80 {
+                    bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+                    value >>= 7
+                }
+                bytes.append(UInt8(value))
+                count += 1
+            }
+            return count
+        }
+
+        /// How many postings: one a byte without its high bit.
+        var count: Int { bytes.reduce(0) { $0 + ($1 < 0x80 ? 1 : 0) } }
+
+        struct Iterator: IteratorProtocol {
+            let bytes: ArraySlice<UInt8>
+            var index: Int
+            var slot: UInt32 = 0
+
+            mutating func next() -> UInt32? {
+                guard index < bytes.endIndex else { return nil }
+                var value: UInt32 = 0
+                var shift: UInt32 = 0
+                while true {
+                    let byte = bytes[index]
+                    index += 1
+                    value |= UInt32(byte & 0x7F) << shift
+                    if byte < 0x80 { break }
+                    shift += 7
+                }
+                slot += value >> 3
+                return slot << 3 | value & 7
+            }
+        }
+
+        func makeIterator() -> Iterator { Iterator(bytes: bytes, index: bytes.startIndex) }
     }
 
     /// A place's distinct words, each with the bits of the fields holding it (a few: an array, not a dictionary, as a
@@ -102,10 +184,9 @@ struct SearchPostings: Sendable {
             shard.words.reserveCapacity(sorted.count)
             shard.ends.reserveCapacity(sorted.count)
             for number in sorted {
-                shard.words.append(vocabulary[Int(number)])
-                shard.postings.append(contentsOf: ordered[starts[Int(number)]..<starts[Int(number) + 1]])
-                shard.ends.append(UInt32(shard.postings.count))
+                shard.append(vocabulary[Int(number)], postings: ordered[starts[Int(number)]..<starts[Int(number) + 1]])
             }
+            shard.fitBytes()
             shards[key] = shard
         }
     }
@@ -147,17 +228,15 @@ struct SearchPostings: Sendable {
                 let word: String
                 var postings: [UInt32]
                 if changed == edited.count || (kept < old.words.count && old.words[kept].utf8.lexicographicallyPrecedes(edited[changed].utf8)) {
-                    shard.words.append(old.words[kept])
-                    shard.postings.append(contentsOf: old.postings(of: kept))
-                    shard.ends.append(UInt32(shard.postings.count))
+                    shard.append(wordAt: kept, of: old)
                     kept += 1
                     continue
                 }
                 word = edited[changed]
                 changed += 1
-                var before: ArraySlice<UInt32> = []
+                var before: [UInt32] = []
                 if kept < old.words.count, old.words[kept] == word {
-                    before = old.postings(of: kept)
+                    before = Array(old.postings(of: kept))
                     kept += 1
                 }
                 // The word's postings with the edited slots' replaced (or dropped): copied in runs between them, as a
@@ -178,10 +257,9 @@ struct SearchPostings: Sendable {
                 }
                 postings.append(contentsOf: before[start...])
                 guard !postings.isEmpty else { continue }
-                shard.words.append(word)
-                shard.postings.append(contentsOf: postings)
-                shard.ends.append(UInt32(shard.postings.count))
+                shard.append(word, postings: postings)
             }
+            shard.fitBytes()
             shards[key] = shard.words.isEmpty ? nil : shard
         }
     }
@@ -224,7 +302,7 @@ struct SearchPostings: Sendable {
         var postings = 0
         var words = HeapCensus.dictionary(shards)
         for shard in shards.values {
-            postings += HeapCensus.array(shard.postings) + HeapCensus.array(shard.ends)
+            postings += HeapCensus.array(shard.bytes) + HeapCensus.array(shard.ends)
             words += HeapCensus.array(shard.words)
             for word in shard.words { words += census.string(word) }
         }
@@ -238,8 +316,8 @@ struct SearchPostings: Sendable {
         var bytes = 0
         for shard in shards.values {
             words += shard.words.count
-            postings += shard.postings.count
-            bytes += shard.words.capacity * MemoryLayout<String>.stride + shard.ends.capacity * 4 + shard.postings.capacity * 4
+            postings += shard.count
+            bytes += shard.words.capacity * MemoryLayout<String>.stride + shard.ends.capacity * 4 + shard.bytes.capacity
         }
         return (words, postings, bytes)
     }
