@@ -186,22 +186,18 @@ extension Places {
             try await places.loadIndex()
             logger.info("index loaded", metadata: ["places": "\(places.indexedCount)", "took": "\(ContinuousClock.now - started)"])
 
-            // On PostgreSQL the change feed's notifications ring the index sync's doorbell and wake the live streams'
-            // reader: a write through another instance is applied and streamed at once. The index sync polls every
-            // second anyway, and the streams' reader every few seconds while the notifications arrive, to catch a write
+            // The index follows the change feed, polling every second. On PostgreSQL the feed's notifications wake its
+            // subscribers (the index's sync, the live streams' reader): a write through another instance is applied and
+            // streamed at once, and while they arrive the streams' reader polls only every few seconds, for a write
             // from outside the service (psql), which announces nothing.
-            let doorbell = Doorbell()
+            let index = IndexSubscriber(places) { changed in logger.info("index picked up changes", metadata: ["places": "\(changed)"]) }
             var background = [
-                PeriodicService.indexSync(places, doorbell: doorbell, logger: logger) as any Service,
-                PeriodicService.decisionDeadlines(services.decisions, lease: services.deadlineLease, pruning: services.feed, logger: logger),
+                PeriodicService.decisionDeadlines(services.decisions, lease: services.deadlineLease, pruning: services.feed, logger: logger) as any Service
             ]
             if case .postgres(let database) = engine {
-                let feed = services.live.feed
-                background.append(BackgroundTask("change feed") {
-                    await database.listenForChanges(listening: { feed.listening($0) }) {
-                        doorbell.ring()
-                        feed.wake()
-                    }
+                let feed = services.feed
+                background.append(BackgroundTask("change feed's notifications") {
+                    await database.listenForChanges(listening: { feed.listening($0) }) { feed.wake() }
                 })
             }
             let app = buildApplication(
@@ -209,6 +205,7 @@ extension Places {
                 services: services,
                 metrics: metrics,
                 background: background,
+                feedSubscribers: [index],
                 logger: logger,
                 onServerRunning: { port in
                     logger.notice("serving \(places.indexedCount) places on http://\(settings.host):\(port) from \(engine.description)")

@@ -45,12 +45,15 @@ public struct ServerSettings: Sendable {
     }
 }
 
-/// Builds the HTTP application: the router over the services, plus the background services (index sync).
+/// Builds the HTTP application: the router over the services, plus the background services: `background`, the live
+/// streams, and the change feed's subscribers (the live streams' reader, and `feedSubscribers`, such as the index's
+/// sync), each of which the feed has read.
 public func buildApplication(
     settings: ServerSettings,
     services: PlacesServices,
     metrics: PlacesMetrics = PlacesMetrics(),
     background: [any Service] = [],
+    feedSubscribers: [any FeedSubscriber] = [],
     logger: Logger,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
@@ -75,8 +78,15 @@ public func buildApplication(
             )
         ),
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "places"),
-        // The live streams' reader of the feed runs wherever the routes that need it do.
-        services: background + [BackgroundTask("live streams") { await services.live.feed.run() }],
+        // The live streams and their reader of the feed run wherever the routes that need them do.
+        services: background + [
+            BackgroundTask("live streams") { await services.live.feed.run() },
+            BackgroundTask("change feed") {
+                await services.feed.follow([services.live.feed] + feedSubscribers) { message, error in
+                    logger.warning("\(message)", metadata: ["error": "\(error)"])
+                }
+            },
+        ],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? settings.port) },
         logger: logger
     )

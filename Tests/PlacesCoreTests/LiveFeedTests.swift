@@ -10,7 +10,7 @@ import Testing
 struct LiveFeedTests {
     /// A feed in memory: the events appended so far, and how many times it was read.
     /// While `heldAt` is set, a transaction at it is open: the horizon stays there, and the events above it wait.
-    final class MemoryFeed: LiveRepository {
+    final class MemoryFeed: LiveRepository, ChangeFeedRepository {
         private let state = Mutex<(events: [FeedEvent], reads: Int, heldAt: Int64?)>(([], 0, nil))
         let commits = Doorbells()
 
@@ -48,6 +48,22 @@ struct LiveFeedTests {
         func renewStreams(holder: String, until expiresAt: Date) async throws {}
         func closeStream(id: String) async throws {}
         func closeStreams(holder: String) async throws {}
+
+        func feedHorizonAge() async throws -> Double { 0 }
+        func pruneFeed(writtenBefore date: Date) async throws -> Int { 0 }
+    }
+
+    /// `feed`'s rounds and the change feed's following of it, until cancelled; returns once the feed follows it (a
+    /// commit from then on wakes it).
+    static func running(_ feed: LiveFeed, over memory: MemoryFeed) async throws -> (task: Task<Void, Never>, changes: ChangeFeed) {
+        let changes = ChangeFeed(repository: memory)
+        let task = Task {
+            async let rounds: Void = feed.run()
+            async let following: Void = changes.follow([feed])
+            _ = await (rounds, following)
+        }
+        try await waitFor { memory.commits.count == 1 }
+        return (task, changes)
     }
 
     static func ballot(_ position: Int64, decision: String) -> FeedEvent {
@@ -86,7 +102,7 @@ struct LiveFeedTests {
     @Test func oneReadServesEveryStreamAndEachGetsOnlyItsTopic() async throws {
         let memory = MemoryFeed()
         let feed = LiveFeed(repository: memory, settings: Self.quiet())
-        let running = Task { await feed.run() }
+        let running = try await Self.running(feed, over: memory).task
         defer { running.cancel() }
         var followers: [LiveFeed.Subscription] = []
         for _ in 0..<20 { followers.append(try await feed.subscribe(Self.interest("d-1"))) }
@@ -120,7 +136,7 @@ struct LiveFeedTests {
     @Test func eventsWaitingAboveTheHorizonAreReadWithoutAPollOrAWakeUp() async throws {
         let memory = MemoryFeed()
         let feed = LiveFeed(repository: memory, settings: Self.quiet())
-        let running = Task { await feed.run() }
+        let running = try await Self.running(feed, over: memory).task
         defer { running.cancel() }
         let stream = try await feed.subscribe(Self.interest("d-1"))
         memory.hold(at: 3)
@@ -140,13 +156,44 @@ struct LiveFeedTests {
     @Test func listeningStartingReadsTheFeedAtOnce() async throws {
         let memory = MemoryFeed()
         let feed = LiveFeed(repository: memory, settings: Self.quiet())
-        let running = Task { await feed.run() }
+        let (running, changes) = try await Self.running(feed, over: memory)
         defer { running.cancel() }
         _ = try await feed.subscribe(Self.interest("d-1"))
         #expect(memory.reads == 0)
-        feed.listening(true)
+        changes.listening(true)
         try await Self.waitFor { memory.reads == 1 }
-        feed.listening(false)
+        changes.listening(false)
+    }
+
+    /// A subscriber that only counts its reads.
+    final class CountingSubscriber: FeedSubscriber {
+        let name = "counting"
+        let polls = FeedPolls(alone: .seconds(365 * 86_400), listening: .seconds(365 * 86_400))
+        let wakesOnOwnCommits: Bool
+        let reads = Mutex(0)
+
+        init(wakesOnOwnCommits: Bool) { self.wakesOnOwnCommits = wakesOnOwnCommits }
+
+        func readFeed() async throws -> FeedRead? {
+            reads.withLock { $0 += 1 }
+            return FeedRead(movedOn: false, pending: false)
+        }
+    }
+
+    /// The index's sync waits for no wake-up from this process's commits (a write waits for its own sync), the streams'
+    /// reader does; another instance's announcement wakes both.
+    @Test func ownCommitsWakeOnlyTheSubscribersThatFollowThem() async throws {
+        let memory = MemoryFeed()
+        let changes = ChangeFeed(repository: memory)
+        let own = CountingSubscriber(wakesOnOwnCommits: true)
+        let others = CountingSubscriber(wakesOnOwnCommits: false)
+        let running = Task { await changes.follow([own, others]) }
+        defer { running.cancel() }
+        try await Self.waitFor { memory.commits.count == 1 }
+        memory.commits.ring()
+        try await Self.waitFor { own.reads.withLock { $0 } == 1 }
+        changes.wake()
+        try await Self.waitFor { own.reads.withLock { $0 } == 2 && others.reads.withLock { $0 } == 1 }
     }
 
     /// Waits until `condition` holds, for at most 30 s (a guard against a hang, not a measure of time).
@@ -189,7 +236,7 @@ struct LiveFeedTests {
     @Test func aStreamThatDoesNotKeepUpIsEndedAndTheOthersGoOn() async throws {
         let memory = MemoryFeed()
         let feed = LiveFeed(repository: memory, settings: Self.quiet(pending: 3))
-        let running = Task { await feed.run() }
+        let running = try await Self.running(feed, over: memory).task
         defer { running.cancel() }
         let slow = try await feed.subscribe(Self.interest("d-1", user: "u-slow"))
         let fast = try await feed.subscribe(Self.interest("d-1"))

@@ -14,7 +14,7 @@ struct IndexSyncServiceTests {
             let places = PlaceService(repository: server.places, index: PlaceIndex())
             try await places.loadIndex()
             let sync = Task {
-                try await PeriodicService.indexSync(places, interval: .milliseconds(20), logger: Logger(label: "test")).run()
+                await ChangeFeed(repository: server.feed).follow([IndexSubscriber(places, poll: .milliseconds(20))])
             }
             defer { sync.cancel() }
 

@@ -168,7 +168,10 @@ extension TestApp {
             live: live
         )
         try await services.places.loadIndex()
-        let listener = BackgroundTask("change feed") { await database.listenForChanges { services.live.feed.wake() } }
+        let feed = services.feed
+        let listener = BackgroundTask("change feed's notifications") {
+            await database.listenForChanges(listening: { feed.listening($0) }) { feed.wake() }
+        }
         return buildApplication(
             settings: TestApp.settings,
             services: services,

@@ -39,7 +39,7 @@ struct PostgresLiveLeaseTests {
                 #expect(opened)
             }
             let bell = Doorbell()
-            live.commits.add(bell)
+            database.feed.commits.add(bell)
             _ = bell.rangSinceLastLook()
             let streams = try await Self.versions("live_stream", of: database)
             let holders = try await Self.versions("live_holder", of: database)

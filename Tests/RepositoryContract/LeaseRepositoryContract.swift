@@ -27,7 +27,7 @@ enum LeaseRepositoryContract {
             ContractCase("leases", "taking, renewing and releasing a lease ring no reader of the feed awake") { store in
                 let leases = store.leases
                 let bell = Doorbell()
-                store.live.commits.add(bell)
+                store.feed.commits.add(bell)
                 _ = bell.rangSinceLastLook()
                 #expect(try await leases.acquire("deadlines", holder: "a", now: Sample.now, until: Sample.at(15)))
                 #expect(try await leases.acquire("deadlines", holder: "a", now: Sample.at(5), until: Sample.at(20)))

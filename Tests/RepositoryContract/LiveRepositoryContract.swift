@@ -160,7 +160,7 @@ enum LiveRepositoryContract {
                 let (ann, bob, _) = try await DecisionRepositoryContract.prepare(store)
                 let live = store.live
                 let bell = Doorbell()
-                live.commits.add(bell)
+                store.feed.commits.add(bell)
                 _ = bell.rangSinceLastLook()
                 for index in 0..<3 {
                     #expect(try await live.openStream(id: "s-\(index)", userID: ann, holder: "a", now: Sample.now, until: Sample.at(20), allowed: 5))

@@ -9,4 +9,7 @@ public protocol ChangeFeedRepository: Sendable {
     /// Deletes the change feed's rows (of every kind) written before `date` and answers how many; a reader that had not
     /// read as far as them loads everything instead.
     func pruneFeed(writtenBefore date: Date) async throws -> Int
+    /// Rung whenever a write of this process that adds to the feed commits (and only then: the writes of leases ring it
+    /// not), so that the feed's subscribers that follow this process's own writes hear of them at once.
+    var commits: Doorbells { get }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import Synchronization
 
-/// The one reader of the change feed for every live stream of this instance: it reads the feed's events once, when a
-/// write commits here or another instance announces one (and at each poll), and hands each open stream what concerns
-/// it, in memory. A stream holds no database connection while it waits; the reader reads only while streams are open.
+/// The one reader of the change feed for every live stream of this instance: a subscriber of the feed
+/// (`ChangeFeed.follow` has it read when a write commits here or another instance announces one, and at each poll), it
+/// reads the feed's events once and hands each open stream what concerns it, in memory. A stream holds no database
+/// connection while it waits; the reader reads only while streams are open.
 ///
 /// It also keeps the streams alive (a keep-alive signal to all of them every `keepAlive`), renews their leases, and ends
 /// a stream that falls behind (more than `pending` signals waiting) rather than let it grow the server's memory.
@@ -24,8 +25,9 @@ public final class LiveFeed: Sendable {
         public var renewal: Duration = .seconds(5)
         /// How often the feed is read without a wake-up (another process's write that announced nothing).
         public var poll: Duration = .seconds(1)
-        /// How often it is read without a wake-up while the other instances' commits wake it (`listening(_:)`): only a
-        /// writer outside the service (psql) goes unannounced then, and an idle instance reads once every few seconds.
+        /// How often it is read without a wake-up while the other instances' commits wake it
+        /// (`ChangeFeed.listening(_:)`): only a writer outside the service (psql) goes unannounced then, and an idle
+        /// instance reads once every few seconds.
         public var listeningPoll: Duration = .seconds(5)
         /// Streams one person may hold open at once, across instances.
         public var streamsPerUser: Int = 5
@@ -99,8 +101,6 @@ public final class LiveFeed: Sendable {
         var endings: [UInt64: Ending] = [:]
         var nextID: UInt64 = 0
         var stopped = false
-        /// True while another instance's commit wakes the reader (see `listening(_:)`).
-        var listening = false
     }
 
     let repository: any LiveRepository
@@ -111,11 +111,10 @@ public final class LiveFeed: Sendable {
     let clock: @Sendable () -> Date
     /// Where a failure of the reader's own rounds is told (the server's log).
     let report: @Sendable (String, any Error) -> Void
-    private let doorbell = Doorbell()
     private let state = Mutex(State())
     private let metrics: LiveMetrics
 
-    /// A reader over `repository`, woken by its commits (and by `wake()`).
+    /// A reader over `repository`, to be followed by the change feed.
     public init(
         repository: any LiveRepository,
         settings: Settings = Settings(),
@@ -129,27 +128,15 @@ public final class LiveFeed: Sendable {
         self.metrics = metrics
         self.report = report
         holder = RandomID.make("instance-")
-        repository.commits.add(doorbell)
-    }
-
-    /// Reads the feed at once: another instance announced a commit.
-    public func wake() { doorbell.ring() }
-
-    /// Tells the reader whether every other instance's commits now wake it (the engine's notifications are being
-    /// received): it then polls every `listeningPoll` rather than every `poll`. Reads at once when listening starts,
-    /// since what was announced before was lost.
-    public func listening(_ listening: Bool) {
-        state.withLock { $0.listening = listening }
-        if listening { doorbell.ring() }
     }
 
     /// How many streams are open on this instance.
     public var openCount: Int { state.withLock { $0.listeners.count } }
 
-    /// Reads, keeps alive and renews until cancelled, then ends every stream and gives up their leases.
+    /// Keeps alive and renews until cancelled (the change feed has it read), then ends every stream and gives up their
+    /// leases.
     public func run() async {
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.readRounds() }
             group.addTask { await self.keepAliveRounds() }
             group.addTask { await self.renewalRounds() }
             await group.waitForAll()
@@ -272,31 +259,6 @@ public final class LiveFeed: Sendable {
 
     // MARK: Rounds
 
-    private func readRounds() async {
-        var retry = FeedRetry(poll: settings.poll)
-        while !Task.isCancelled {
-            let poll = state.withLock { $0.listening } ? settings.listeningPoll : settings.poll
-            await doorbell.wait(upTo: poll)
-            if Task.isCancelled { return }
-            guard let position = state.withLock({ $0.position }) else { continue }
-            do {
-                var read = try await repository.events(after: position, limit: settings.readLimit)
-                LiveFeed.keepSavesWhole(&read, limit: settings.readLimit)
-                deliver(read, from: position)
-                if let wait = retry.after(pending: read.pending, movedOn: read.through > position) {
-                    Task { [doorbell] in
-                        try? await Task.sleep(for: wait)
-                        doorbell.ring()
-                    }
-                }
-            } catch {
-                if Task.isCancelled { return }
-                report("live streams could not read the change feed; retrying", error)
-                try? await Task.sleep(for: settings.poll)
-            }
-        }
-    }
-
     /// A read cut by its limit may end inside one save of a decision (its row, then its ballots'): the save's rows are
     /// left to the next read, so that a stream always sees a save whole (the ballots of the save that ended it before
     /// its end).
@@ -375,6 +337,24 @@ public final class LiveFeed: Sendable {
                 report("could not renew the leases of live streams", error)
             }
         }
+    }
+}
+
+extension LiveFeed: FeedSubscriber {
+    public var name: String { "live streams" }
+
+    public var polls: FeedPolls { FeedPolls(alone: settings.poll, listening: settings.listeningPoll) }
+
+    /// A stream carries the writes of this instance too.
+    public var wakesOnOwnCommits: Bool { true }
+
+    /// Reads the events after the reader's position, while any stream is open, and hands them to the streams.
+    public func readFeed() async throws -> FeedRead? {
+        guard let position = state.withLock({ $0.position }) else { return nil }
+        var read = try await repository.events(after: position, limit: settings.readLimit)
+        LiveFeed.keepSavesWhole(&read, limit: settings.readLimit)
+        deliver(read, from: position)
+        return FeedRead(movedOn: read.through > position, pending: read.pending)
     }
 }
 

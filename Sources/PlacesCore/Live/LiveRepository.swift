@@ -27,8 +27,4 @@ public protocol LiveRepository: Sendable {
     func closeStream(id: String) async throws
     /// Closes every stream `holder` holds, and gives its lease up.
     func closeStreams(holder: String) async throws
-
-    /// Rung whenever a write of this process that adds to the feed commits, so that streams hear of it at once (the
-    /// writes of stream leases ring it not).
-    var commits: Doorbells { get }
 }

@@ -81,6 +81,14 @@ public final class Doorbells: Sendable {
         bells.withLock { $0.append(bell) }
     }
 
+    /// How many doorbells it rings.
+    public var count: Int { bells.withLock { $0.count } }
+
+    /// Rings `bell` no more.
+    public func remove(_ bell: Doorbell) {
+        bells.withLock { $0.removeAll { $0 === bell } }
+    }
+
     /// Rings every doorbell added.
     public func ring() {
         for bell in bells.withLock({ $0 }) { bell.ring() }

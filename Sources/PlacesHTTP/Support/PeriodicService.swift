@@ -2,14 +2,11 @@ import Logging
 import PlacesCore
 import ServiceLifecycle
 
-/// Background work done in rounds while the server runs: a round every interval (or sooner, when its doorbell rings)
-/// until graceful shutdown, and a round that fails is logged and tried again at the next.
+/// Background work done in rounds while the server runs: a round every interval until graceful shutdown, and a round that fails is logged and tried again at the next.
 public struct PeriodicService: Service, CustomStringConvertible {
     /// What the work is, for the service group's log.
     public let description: String
     let interval: Duration
-    /// Rung when there is work before the interval is up (another instance committed changes).
-    var doorbell: Doorbell?
     let logger: Logger
     /// Run once when the rounds stop (graceful shutdown, or cancellation), such as giving up a lease.
     var stopped: (@Sendable () async throws -> Void)?
@@ -30,7 +27,7 @@ public struct PeriodicService: Service, CustomStringConvertible {
         while !Task.isShuttingDownGracefully {
             do {
                 try await cancelWhenGracefulShutdown {
-                    if let doorbell { await doorbell.wait(upTo: interval) } else { try await Task.sleep(for: interval) }
+                    try await Task.sleep(for: interval)
                     try Task.checkCancellation()
                 }
             } catch {

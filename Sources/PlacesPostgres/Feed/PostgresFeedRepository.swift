@@ -9,6 +9,8 @@ public struct PostgresFeedRepository: ChangeFeedRepository {
     let database: PostgresPlacesDatabase
     var logger: Logger { database.logger }
 
+    public var commits: Doorbells { database.commits }
+
     public func feedHorizonAge() async throws -> Double {
         try await database.read { [database] connection in
             try await connection.value(

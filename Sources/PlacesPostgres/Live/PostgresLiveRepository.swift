@@ -10,8 +10,6 @@ import PostgresNIO
 public struct PostgresLiveRepository: LiveRepository {
     let database: PostgresPlacesDatabase
 
-    public var commits: Doorbells { database.commits }
-
     public func events(after position: FeedPosition?, limit: Int) async throws -> FeedEvents {
         // Before every position when starting: the read then finds the horizon only.
         let from = position ?? FeedPosition.horizon(Int64.max)

@@ -8,6 +8,8 @@ public struct SQLiteFeedRepository: ChangeFeedRepository {
 
     public func feedHorizonAge() async throws -> Double { 0 }
 
+    public var commits: Doorbells { database.commits }
+
     public func pruneFeed(writtenBefore date: Date) async throws -> Int {
         try await database.write { db in
             let last = try Int64.fetchOne(db, sql: "SELECT max(position) FROM feed WHERE created_at < ?", arguments: [Timestamp.text(date)])

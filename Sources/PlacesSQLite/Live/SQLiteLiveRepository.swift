@@ -8,8 +8,6 @@ import PlacesCore
 public struct SQLiteLiveRepository: LiveRepository {
     let database: PlacesDatabase
 
-    public var commits: Doorbells { database.commits }
-
     public func events(after position: FeedPosition?, limit: Int) async throws -> FeedEvents {
         try await database.read { db in
             let feed = try SQLitePlaceRepository.feedState(db)
