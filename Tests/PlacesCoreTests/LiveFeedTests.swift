@@ -11,10 +11,12 @@ struct LiveFeedTests {
     /// A feed in memory: the events appended so far, and how many times it was read.
     /// While `heldAt` is set, a transaction at it is open: the horizon stays there, and the events above it wait.
     final class MemoryFeed: LiveRepository, ChangeFeedRepository {
-        private let state = Mutex<(events: [FeedEvent], reads: Int, heldAt: Int64?)>(([], 0, nil))
+        private let state = Mutex<(events: [FeedEvent], heldAt: Int64?)>(([], nil))
         let commits = Doorbells()
+        /// The reads from a position (not those that only find where to start).
+        let readCount = ReadCount()
 
-        var reads: Int { state.withLock { $0.reads } }
+        var reads: Int { readCount.value }
 
         func append(_ event: FeedEvent) {
             state.withLock { $0.events.append(event) }
@@ -27,14 +29,14 @@ struct LiveFeedTests {
         }
 
         func events(after position: FeedPosition?, limit: Int) async throws -> FeedEvents {
-            state.withLock { state in
+            if position != nil { readCount.add() }
+            return state.withLock { state in
                 var horizon = FeedPosition.horizon((state.events.last?.position.transaction ?? 0) + 1)
                 if let held = state.heldAt { horizon = min(horizon, .horizon(held)) }
                 let waiting = state.events.contains { $0.position >= horizon }
                 guard let position else {
                     return FeedEvents(events: [], through: horizon, generation: "g", prunedBelow: 0, pending: waiting)
                 }
-                state.reads += 1
                 let events = Array(state.events.filter { $0.position > position && $0.position < horizon }.prefix(limit))
                 return FeedEvents(events: events, through: max(horizon, position), generation: "g", prunedBelow: 0, pending: waiting)
             }
@@ -53,16 +55,16 @@ struct LiveFeedTests {
         func pruneFeed(writtenBefore date: Date) async throws -> Int { 0 }
     }
 
-    /// `feed`'s rounds and the change feed's following of it, until cancelled; returns once the feed follows it (a
-    /// commit from then on wakes it).
-    static func running(_ feed: LiveFeed, over memory: MemoryFeed) async throws -> (task: Task<Void, Never>, changes: ChangeFeed) {
+    /// `feed`'s rounds and the change feed's following of it, until cancelled: subscribed at once (a commit from now
+    /// on wakes it), read in a task of its own.
+    static func running(_ feed: LiveFeed, over memory: MemoryFeed) -> (task: Task<Void, Never>, changes: ChangeFeed) {
         let changes = ChangeFeed(repository: memory)
+        let following = changes.subscribe([feed])
         let task = Task {
             async let rounds: Void = feed.run()
-            async let following: Void = changes.follow([feed])
-            _ = await (rounds, following)
+            async let reads: Void = following.run()
+            _ = await (rounds, reads)
         }
-        try await waitFor { memory.commits.count == 1 }
         return (task, changes)
     }
 
@@ -102,7 +104,7 @@ struct LiveFeedTests {
     @Test func oneReadServesEveryStreamAndEachGetsOnlyItsTopic() async throws {
         let memory = MemoryFeed()
         let feed = LiveFeed(repository: memory, settings: Self.quiet())
-        let running = try await Self.running(feed, over: memory).task
+        let running = Self.running(feed, over: memory).task
         defer { running.cancel() }
         var followers: [LiveFeed.Subscription] = []
         for _ in 0..<20 { followers.append(try await feed.subscribe(Self.interest("d-1"))) }
@@ -136,13 +138,13 @@ struct LiveFeedTests {
     @Test func eventsWaitingAboveTheHorizonAreReadWithoutAPollOrAWakeUp() async throws {
         let memory = MemoryFeed()
         let feed = LiveFeed(repository: memory, settings: Self.quiet())
-        let running = try await Self.running(feed, over: memory).task
+        let running = Self.running(feed, over: memory).task
         defer { running.cancel() }
         let stream = try await feed.subscribe(Self.interest("d-1"))
         memory.hold(at: 3)
         memory.append(Self.ballot(5, decision: "d-1"))
         // The append's ring reads the feed, which finds the ballot waiting; then the transaction at 3 ends in silence.
-        try await Self.waitFor { memory.reads >= 1 }
+        #expect(await memory.readCount.reaches(1))
         memory.hold(at: nil)
         guard case .events(let events, _)? = await Self.next(stream) else {
             Issue.record("the waiting ballot never reached the stream")
@@ -156,12 +158,12 @@ struct LiveFeedTests {
     @Test func listeningStartingReadsTheFeedAtOnce() async throws {
         let memory = MemoryFeed()
         let feed = LiveFeed(repository: memory, settings: Self.quiet())
-        let (running, changes) = try await Self.running(feed, over: memory)
+        let (running, changes) = Self.running(feed, over: memory)
         defer { running.cancel() }
         _ = try await feed.subscribe(Self.interest("d-1"))
         #expect(memory.reads == 0)
         changes.listening(true)
-        try await Self.waitFor { memory.reads == 1 }
+        #expect(await memory.readCount.reaches(1))
         changes.listening(false)
     }
 
@@ -170,12 +172,12 @@ struct LiveFeedTests {
         let name = "counting"
         let polls = FeedPolls(alone: .seconds(365 * 86_400), listening: .seconds(365 * 86_400))
         let wakesOnOwnCommits: Bool
-        let reads = Mutex(0)
+        let reads = ReadCount()
 
         init(wakesOnOwnCommits: Bool) { self.wakesOnOwnCommits = wakesOnOwnCommits }
 
         func readFeed() async throws -> FeedRead? {
-            reads.withLock { $0 += 1 }
+            reads.add()
             return FeedRead(movedOn: false, pending: false)
         }
     }
@@ -187,24 +189,50 @@ struct LiveFeedTests {
         let changes = ChangeFeed(repository: memory)
         let own = CountingSubscriber(wakesOnOwnCommits: true)
         let others = CountingSubscriber(wakesOnOwnCommits: false)
-        let running = Task { await changes.follow([own, others]) }
+        let following = changes.subscribe([own, others])
+        #expect(memory.commits.count == 1)
+        let running = Task { await following.run() }
         defer { running.cancel() }
-        try await Self.waitFor { memory.commits.count == 1 }
         memory.commits.ring()
-        try await Self.waitFor { own.reads.withLock { $0 } == 1 }
+        #expect(await own.reads.reaches(1))
         changes.wake()
-        try await Self.waitFor { own.reads.withLock { $0 } == 2 && others.reads.withLock { $0 } == 1 }
+        #expect(await own.reads.reaches(2))
+        #expect(await others.reads.reaches(1))
     }
 
-    /// Waits until `condition` holds, for at most 30 s (a guard against a hang, not a measure of time).
-    static func waitFor(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("the condition never came true")
-                return
+    /// A count that a test waits on without polling: each step is told to the one waiting.
+    final class ReadCount: Sendable {
+        private let count = Mutex(0)
+        private let steps: AsyncStream<Int>
+        private let step: AsyncStream<Int>.Continuation
+
+        init() { (steps, step) = AsyncStream.makeStream(of: Int.self) }
+
+        var value: Int { count.withLock { $0 } }
+
+        func add() {
+            let value = count.withLock { count in
+                count += 1
+                return count
             }
-            try await Task.sleep(for: .milliseconds(5))
+            step.yield(value)
+        }
+
+        /// True once the count reaches `target`; false when 30 s pass first (a guard against a hang, not a measure).
+        func reaches(_ target: Int) async -> Bool {
+            if value >= target { return true }
+            return await withTaskGroup(of: Bool.self) { group in
+                group.addTask {
+                    for await value in self.steps where value >= target { return true }
+                    return false
+                }
+                group.addTask {
+                    try? await Task.sleep(for: .seconds(30))
+                    return false
+                }
+                defer { group.cancelAll() }
+                return await group.next() ?? false
+            }
         }
     }
 
@@ -236,7 +264,7 @@ struct LiveFeedTests {
     @Test func aStreamThatDoesNotKeepUpIsEndedAndTheOthersGoOn() async throws {
         let memory = MemoryFeed()
         let feed = LiveFeed(repository: memory, settings: Self.quiet(pending: 3))
-        let running = try await Self.running(feed, over: memory).task
+        let running = Self.running(feed, over: memory).task
         defer { running.cancel() }
         let slow = try await feed.subscribe(Self.interest("d-1", user: "u-slow"))
         let fast = try await feed.subscribe(Self.interest("d-1"))

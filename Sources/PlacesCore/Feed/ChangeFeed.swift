@@ -13,7 +13,7 @@ public struct ChangeFeed: Sendable {
 
     let repository: any ChangeFeedRepository
     let clock: @Sendable () -> Date
-    private let waking = Waking()
+    fileprivate let waking = Waking()
 
     /// The feed over `repository`, pruned by `clock`'s time.
     public init(repository: any ChangeFeedRepository, clock: @escaping @Sendable () -> Date = { Date() }) {
@@ -25,7 +25,7 @@ public struct ChangeFeed: Sendable {
 
     /// Who to wake when another instance announces a commit, and whether its announcements are being heard. Shared by
     /// the feed's copies.
-    private final class Waking: Sendable {
+    fileprivate final class Waking: Sendable {
         let announced = Doorbells()
         let listening = Mutex(false)
     }
@@ -41,26 +41,56 @@ public struct ChangeFeed: Sendable {
         if listening { waking.announced.ring() }
     }
 
-    /// Has each subscriber read the feed until cancelled, each in a loop of its own (a whole reload of the index does
-    /// not hold the streams up): when woken, at its poll, and, while changes wait above the horizon, again a few
-    /// milliseconds later (`FeedRetry`). A failed read is told to `report` and tried again at the next poll.
+    /// Has each subscriber read the feed until cancelled (`subscribe(_:)`, then `Following.run`).
     public func follow(_ subscribers: [any FeedSubscriber], report: @escaping @Sendable (String, any Error) -> Void = { _, _ in }) async {
-        await withTaskGroup(of: Void.self) { group in
-            for subscriber in subscribers {
-                group.addTask { await self.follow(subscriber, report: report) }
+        await subscribe(subscribers).run(report: report)
+    }
+
+    /// Subscribes `subscribers` at once: from now on the wake-ups meant for them are kept for their loops, which
+    /// `Following.run` runs.
+    public func subscribe(_ subscribers: [any FeedSubscriber]) -> Following {
+        let followed = subscribers.map { subscriber in
+            let doorbell = Doorbell()
+            waking.announced.add(doorbell)
+            if subscriber.wakesOnOwnCommits { repository.commits.add(doorbell) }
+            return Following.Followed(subscriber: subscriber, doorbell: doorbell)
+        }
+        return Following(feed: self, followed: followed)
+    }
+
+    /// Subscribers of the feed, each with the doorbell that wakes it.
+    public struct Following: Sendable {
+        struct Followed: Sendable {
+            let subscriber: any FeedSubscriber
+            let doorbell: Doorbell
+        }
+
+        let feed: ChangeFeed
+        let followed: [Followed]
+
+        /// Has each subscriber read the feed until cancelled, each in a loop of its own (a whole reload of the index
+        /// does not hold the streams up): when woken, at its poll, and, while changes wait above the horizon, again a
+        /// few milliseconds later (`FeedRetry`). A failed read is told to `report` and tried again at the next poll.
+        /// Unsubscribes them when it ends.
+        public func run(report: @escaping @Sendable (String, any Error) -> Void = { _, _ in }) async {
+            await withTaskGroup(of: Void.self) { group in
+                for one in followed {
+                    group.addTask { await feed.follow(one.subscriber, ringing: one.doorbell, report: report) }
+                }
+                await group.waitForAll()
             }
-            await group.waitForAll()
+            for one in followed {
+                feed.waking.announced.remove(one.doorbell)
+                feed.repository.commits.remove(one.doorbell)
+            }
         }
     }
 
-    private func follow(_ subscriber: any FeedSubscriber, report: @escaping @Sendable (String, any Error) -> Void) async {
-        let doorbell = Doorbell()
-        waking.announced.add(doorbell)
-        if subscriber.wakesOnOwnCommits { repository.commits.add(doorbell) }
-        defer {
-            waking.announced.remove(doorbell)
-            if subscriber.wakesOnOwnCommits { repository.commits.remove(doorbell) }
-        }
+    private func follow(
+        _ subscriber: any FeedSubscriber,
+        ringing doorbell: Doorbell,
+        report: @escaping @Sendable (String, any Error) -> Void
+    ) async {
         var retry = FeedRetry(poll: subscriber.polls.alone)
         var retrying: Task<Void, Never>?
         defer { retrying?.cancel() }

@@ -36,7 +36,7 @@ extension PlaceTable {
             strings += Self.heapBytes(of: place.attributes, &census)
         }
         let slotBytes = slots.memoryBytes(&census)
-        let search = words.memoryBytes(&census)
+        let search = words.memoryBytes
         let rows: [(String, Int)] = [
             (MemoryRow.readyJSON, json),
             (MemoryRow.summaries, inline),

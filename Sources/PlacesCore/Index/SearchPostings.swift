@@ -14,7 +14,7 @@
 struct SearchPostings: Sendable {
     /// One shard's words, sorted by their bytes, and their encoded postings laid end to end.
     struct Shard: Sendable {
-        var words: [String] = []
+        var words = WordList()
         /// Where each word's postings end in `bytes` (they start where the previous word's end).
         var ends: [UInt32] = []
         var bytes: [UInt8] = []
@@ -28,21 +28,9 @@ struct SearchPostings: Sendable {
 
         /// Appends `word` with its postings (ascending by slot).
         mutating func append<S: Sequence<UInt32>>(_ word: String, postings: S) {
-            words.append(word)
+            words.append(word.utf8)
             count += EncodedPostings.encode(postings, into: &bytes)
             ends.append(UInt32(bytes.count))
-        }
-
-        /// Gives `bytes` a buffer of its count (appending left up to twice that).
-        mutating func fitBytes() {
-            let count = bytes.count
-            guard bytes.capacity > count else { return }
-            bytes = bytes.withUnsafeBufferPointer { source in
-                [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-                    _ = buffer.initialize(from: source)
-                    initialized = count
-                }
-            }
         }
 
         /// Appends the word at `index` of `other` with its postings as they are encoded there.
@@ -52,6 +40,56 @@ struct SearchPostings: Sendable {
             bytes.append(contentsOf: postings.bytes)
             count += postings.count
             ends.append(UInt32(bytes.count))
+        }
+
+        /// Gives its arrays buffers of their counts (appending left up to twice that), once it is made.
+        mutating func fit() {
+            words.fit()
+            ends = SearchPostings.fitted(ends)
+            bytes = SearchPostings.fitted(bytes)
+        }
+    }
+
+    /// Words laid end to end in one buffer of their UTF-8 bytes: a word costs its bytes and four more, where a `String`
+    /// each took sixteen at least (and an allocation of its own past fifteen bytes).
+    struct WordList: Sendable {
+        private(set) var bytes: [UInt8] = []
+        /// Where each word ends in `bytes` (it starts where the previous one ends).
+        private(set) var ends: [UInt32] = []
+
+        var count: Int { ends.count }
+        var isEmpty: Bool { ends.isEmpty }
+
+        /// The bytes of the word at `index`.
+        subscript(index: Int) -> ArraySlice<UInt8> {
+            bytes[(index == 0 ? 0 : Int(ends[index - 1]))..<Int(ends[index])]
+        }
+
+        /// The word at `index` as a string.
+        func string(at index: Int) -> String { String(decoding: self[index], as: UTF8.self) }
+
+        mutating func append<C: Collection<UInt8>>(_ word: C) {
+            bytes.append(contentsOf: word)
+            ends.append(UInt32(bytes.count))
+        }
+
+        mutating func reserveCapacity(_ words: Int) { ends.reserveCapacity(words) }
+
+        mutating func fit() {
+            bytes = SearchPostings.fitted(bytes)
+            ends = SearchPostings.fitted(ends)
+        }
+    }
+
+    /// `array` in a buffer of its count.
+    static func fitted<Element>(_ array: [Element]) -> [Element] {
+        let count = array.count
+        guard array.capacity > count else { return array }
+        return array.withUnsafeBufferPointer { source in
+            [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+                _ = buffer.initialize(from: source)
+                initialized = count
+            }
         }
     }
 
@@ -186,7 +224,7 @@ struct SearchPostings: Sendable {
             for number in sorted {
                 shard.append(vocabulary[Int(number)], postings: ordered[starts[Int(number)]..<starts[Int(number) + 1]])
             }
-            shard.fitBytes()
+            shard.fit()
             shards[key] = shard
         }
     }
@@ -227,7 +265,7 @@ struct SearchPostings: Sendable {
             while kept < old.words.count || changed < edited.count {
                 let word: String
                 var postings: [UInt32]
-                if changed == edited.count || (kept < old.words.count && old.words[kept].utf8.lexicographicallyPrecedes(edited[changed].utf8)) {
+                if changed == edited.count || (kept < old.words.count && old.words[kept].lexicographicallyPrecedes(edited[changed].utf8)) {
                     shard.append(wordAt: kept, of: old)
                     kept += 1
                     continue
@@ -235,7 +273,7 @@ struct SearchPostings: Sendable {
                 word = edited[changed]
                 changed += 1
                 var before: [UInt32] = []
-                if kept < old.words.count, old.words[kept] == word {
+                if kept < old.words.count, old.words[kept].elementsEqual(word.utf8) {
                     before = Array(old.postings(of: kept))
                     kept += 1
                 }
@@ -259,7 +297,7 @@ struct SearchPostings: Sendable {
                 guard !postings.isEmpty else { continue }
                 shard.append(word, postings: postings)
             }
-            shard.fitBytes()
+            shard.fit()
             shards[key] = shard.words.isEmpty ? nil : shard
         }
     }
@@ -284,27 +322,31 @@ struct SearchPostings: Sendable {
         var high = shard.words.count
         while low < high {
             let middle = (low + high) / 2
-            if shard.words[middle].utf8.lexicographicallyPrecedes(bytes) { low = middle + 1 } else { high = middle }
+            if shard.words[middle].lexicographicallyPrecedes(bytes) { low = middle + 1 } else { high = middle }
         }
         var index = low
-        while index < shard.words.count, shard.words[index].utf8.starts(with: bytes) {
+        // A prefix of ASCII followed in the word by ASCII (or by nothing) ends on a boundary of characters, so its bytes
+        // decide; otherwise the test by characters does.
+        let ascii = bytes.allSatisfy { $0 < 0x80 }
+        while index < shard.words.count, shard.words[index].starts(with: bytes) {
             // The bytes find the run; the words' own prefix test (by characters) is the definition.
-            if shard.words[index].hasPrefix(prefix) {
+            let word = shard.words[index]
+            let next = word.dropFirst(bytes.count).first ?? 0
+            if ascii && next < 0x80 || shard.words.string(at: index).hasPrefix(prefix) {
                 for posting in shard.postings(of: index) { body(posting) }
             }
             index += 1
         }
     }
 
-    /// The bytes the postings take (the shards' `postings` and `ends`), and those the words take (the table of shards,
-    /// each shard's list of words, and each word's storage that `census` has not counted yet).
-    func memoryBytes(_ census: inout HeapCensus) -> (postings: Int, words: Int) {
+    /// The bytes the postings take (the shards' encoded postings and their ends), and those the words take (the table
+    /// of shards, and each shard's words and their ends).
+    var memoryBytes: (postings: Int, words: Int) {
         var postings = 0
         var words = HeapCensus.dictionary(shards)
         for shard in shards.values {
             postings += HeapCensus.array(shard.bytes) + HeapCensus.array(shard.ends)
-            words += HeapCensus.array(shard.words)
-            for word in shard.words { words += census.string(word) }
+            words += HeapCensus.array(shard.words.bytes) + HeapCensus.array(shard.words.ends)
         }
         return (postings, words)
     }
@@ -317,7 +359,7 @@ struct SearchPostings: Sendable {
         for shard in shards.values {
             words += shard.words.count
             postings += shard.count
-            bytes += shard.words.capacity * MemoryLayout<String>.stride + shard.ends.capacity * 4 + shard.bytes.capacity
+            bytes += shard.words.bytes.capacity + shard.words.ends.capacity * 4 + shard.ends.capacity * 4 + shard.bytes.capacity
         }
         return (words, postings, bytes)
     }
