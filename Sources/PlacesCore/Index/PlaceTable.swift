@@ -30,8 +30,12 @@ struct PlaceTable: Sendable {
 
     /// Makes a table holding a snapshot, each place's JSON made once here.
     init(_ snapshot: PlaceSnapshot) {
-        // Search's postings are built on another core meanwhile: they read only the summaries.
-        let postings = BuiltElsewhere { SearchPostings(snapshot.summaries) }
+        // Search's postings and zoom 13's best ratings are built on another core meanwhile: they read only the
+        // summaries. This core makes the entries, then the map's cells, which read the entries (at 1M places, release:
+        // 2.3 s of entries and 1.5 s of cells here, 3.0 s of postings and 0.4 s of ratings there).
+        let elsewhere = BuiltElsewhere {
+            (SearchPostings(snapshot.summaries), RatingCells(snapshot.summaries.map { ($0.coordinate, $0.kind, $0.rating) }))
+        }
         slots = PlaceSlots(capacity: snapshot.summaries.count)
         places.reserveCapacity(snapshot.summaries.count)
         kinds.reserveCapacity(snapshot.summaries.count)
@@ -50,7 +54,6 @@ struct PlaceTable: Sendable {
         generation = snapshot.generation
         live = snapshot.summaries.count
         grid.build(entries)
-        words = postings.value
         cells = MapCells(
             entries.map {
                 let summary = snapshot.summaries[Int($0.key)]
@@ -58,7 +61,7 @@ struct PlaceTable: Sendable {
             },
             lookup
         )
-        ratingCells = RatingCells(snapshot.summaries.map { ($0.coordinate, $0.kind, $0.rating) })
+        (words, ratingCells) = elsewhere.value
     }
 
     /// Applies a change set in order (the caller checked its revision).
