@@ -3,6 +3,7 @@ import GeoIndex
 import Logging
 import PlacesCore
 import PostgresNIO
+import Synchronization
 
 /// Places in PostgreSQL. Every write of a place row adds a row to the change feed in its own transaction (the feed's
 /// triggers), and readers of `changes(since:)` read the feed below its horizon (`FeedHorizon`): no lock that every writer
@@ -22,16 +23,14 @@ public struct PostgresPlaceRepository: PlaceRepository {
         // of them take seconds.
         try await database.snapshot(within: .own(.seconds(300))) { [database] connection in
             let feed = try await FeedHorizon.read(on: connection, database: database)
-            var summaries: [PlaceSummary] = []
-            var shared = SharedValues()
-            let rows = try await connection.query(
+            // Each row is decoded where it arrives, on the connection's event loop. (Iterated as an async sequence,
+            // each row was one hop from the event loop to the task and back, which took as long as decoding it.)
+            let read = SummariesRead()
+            _ = try await connection.query(
                 "SELECT \(unescaped: PostgresPlaceRow.summaryColumns) FROM place WHERE deleted_at IS NULL",
                 logger: logger
-            )
-            for try await columns in rows.decode(PostgresPlaceRow.SummaryColumns.self) {
-                if let summary = PostgresPlaceRow.summary(columns, shared: &shared) { summaries.append(summary) }
-            }
-            return PlaceSnapshot(summaries: summaries, revision: feed.revision, generation: feed.generation, reach: feed.reach)
+            ) { row in try read.add(row) }.get()
+            return PlaceSnapshot(summaries: read.take(), revision: feed.revision, generation: feed.generation, reach: feed.reach)
         }
     }
 
@@ -295,4 +294,29 @@ public struct PostgresPlaceRepository: PlaceRepository {
 extension PostgresPlacesDatabase {
     /// The place repository over this database.
     public var places: PostgresPlaceRepository { PostgresPlaceRepository(database: self) }
+}
+
+/// The summaries of a whole read, added a row at a time as the rows arrive.
+private final class SummariesRead: Sendable {
+    private struct State {
+        var summaries: [PlaceSummary] = []
+        var shared = SharedValues()
+    }
+
+    private let state = Mutex(State())
+
+    func add(_ row: PostgresRow) throws {
+        let columns = try PostgresPlaceRow.summaryColumns(row)
+        state.withLock { state in
+            if let summary = PostgresPlaceRow.summary(columns, shared: &state.shared) { state.summaries.append(summary) }
+        }
+    }
+
+    /// The summaries read, handed over.
+    func take() -> [PlaceSummary] {
+        state.withLock { state in
+            defer { state.summaries = [] }
+            return state.summaries
+        }
+    }
 }
