@@ -40,9 +40,9 @@ final class ReplacedDatabase: PlaceRepository {
     /// Lets the held loads (and every later one) through.
     func letLoadsThrough() { loadGate.open() }
 
-    func liveSummaries() async throws -> PlaceSnapshot {
+    func liveSummaries(into receiver: any PlaceSummaryReceiver) async throws -> PlaceSnapshot {
         await loadGate.pass()
-        var snapshot = try await inner.liveSummaries()
+        var snapshot = try await inner.liveSummaries(into: receiver)
         snapshot.generation = generation.withLock { $0 }
         return snapshot
     }

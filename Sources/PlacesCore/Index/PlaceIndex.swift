@@ -50,8 +50,12 @@ public final class PlaceIndex: Sendable {
     public func replaceAll(_ snapshot: consuming PlaceSnapshot) {
         // Built before any lock is taken: queries keep being answered from the old version meanwhile. The table's
         // initializer takes the snapshot over and frees it.
-        let fresh = PlaceTable(snapshot)
-        writing.withLock { _ in publish(fresh) }
+        replaceAll(with: PlaceTable(snapshot))
+    }
+
+    /// Replaces everything with a table built apart (a load's, or a snapshot's), its scratch freed already.
+    func replaceAll(with table: consuming PlaceTable) {
+        writing.withLock { _ in publish(table) }
         Self.returnFreedMemory()
     }
 

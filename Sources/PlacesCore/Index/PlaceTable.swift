@@ -28,40 +28,11 @@ struct PlaceTable: Sendable {
     /// Makes an empty table.
     init() {}
 
-    /// Makes a table holding a snapshot, each place's JSON made once here.
+    /// Makes a table holding a snapshot, each place's JSON made once here (as a load that received it whole).
     init(_ snapshot: PlaceSnapshot) {
-        // Search's postings and zoom 13's best ratings are built on another core meanwhile: they read only the
-        // summaries. This core makes the entries, then the map's cells, which read the entries (at 1M places, release:
-        // 2.3 s of entries and 1.5 s of cells here, 3.0 s of postings and 0.4 s of ratings there).
-        let elsewhere = BuiltElsewhere {
-            (SearchPostings(snapshot.summaries), RatingCells(snapshot.summaries.map { ($0.coordinate, $0.kind, $0.rating) }))
-        }
-        slots = PlaceSlots(capacity: snapshot.summaries.count)
-        places.reserveCapacity(snapshot.summaries.count)
-        kinds.reserveCapacity(snapshot.summaries.count)
-        ranks.reserveCapacity(snapshot.summaries.count)
-        var entries: [(key: UInt32, coordinate: Coordinate)] = []
-        entries.reserveCapacity(snapshot.summaries.count)
-        for summary in snapshot.summaries {
-            let slot = UInt32(places.count)
-            places.append(IndexedPlace.make(summary))
-            slots.insert(slot, for: summary.id, in: places)
-            kinds.append(summary.kind)
-            ranks.append(PlaceRank(summary))
-            entries.append((slot, summary.coordinate))
-        }
-        revision = snapshot.revision
-        generation = snapshot.generation
-        live = snapshot.summaries.count
-        grid.build(entries)
-        cells = MapCells(
-            entries.map {
-                let summary = snapshot.summaries[Int($0.key)]
-                return ($0.key, $0.coordinate, summary.kind, summary.rating)
-            },
-            lookup
-        )
-        (words, ratingCells) = elsewhere.value
+        let load = PlaceTableLoad(capacity: snapshot.summaries.count)
+        load.receive(snapshot.summaries)
+        self = load.table(at: snapshot)
     }
 
     /// Applies a change set in order (the caller checked its revision).
@@ -231,28 +202,4 @@ private enum CellChange {
     case remove
     /// The place stays, with another rating.
     case touch
-}
-
-/// A value built on a thread of its own while the caller goes on; `value` waits for it.
-///
-/// For work that blocks a core for seconds (building an index's parts at start-up): it runs on a Dispatch queue, not
-/// on Swift's cooperative pool, so waiting for it never waits for a task of that pool.
-private final class BuiltElsewhere<Value: Sendable>: @unchecked Sendable {
-    // Written once, by the building thread, before `done` is signalled; read only after waiting for it.
-    private var built: Value?
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ build: @escaping @Sendable () -> Value) {
-        DispatchQueue.global().async {
-            self.built = build()
-            self.done.signal()
-        }
-    }
-
-    /// The value, once it is built.
-    var value: Value {
-        done.wait()
-        done.signal()
-        return built!
-    }
 }

@@ -184,48 +184,73 @@ struct SearchPostings: Sendable {
 
     /// Makes the postings of places given in slot order (slot 0 first).
     init(_ summaries: [PlaceSummary]) {
-        // Each distinct word gets a number; each posting is collected with its word's number, then put in order by a
-        // counting sort, which keeps each word's slots ascending as they came.
-        var numbers: [String: UInt32] = [:]
-        var vocabulary: [String] = []
-        var pairs: [(word: UInt32, posting: UInt32)] = []
-        pairs.reserveCapacity(summaries.count * 4)
-        for (slot, summary) in summaries.enumerated() {
-            for (word, bits) in Self.words(of: summary) {
-                let number: UInt32
-                if let known = numbers[word] {
-                    number = known
-                } else {
-                    number = UInt32(vocabulary.count)
-                    numbers[word] = number
-                    vocabulary.append(word)
+        var builder = Builder()
+        builder.add(summaries)
+        self = builder.postings()
+    }
+
+    /// Gathers the postings of places handed over in slot order, a batch at a time (while the rest are still read), and
+    /// makes them at the end.
+    ///
+    /// Each distinct word gets a number; each posting is collected with its word's number, then put in order by a
+    /// counting sort, which keeps each word's slots ascending as they came.
+    struct Builder {
+        private var numbers: [String: UInt32] = [:]
+        private var vocabulary: [String] = []
+        private var pairs: [(word: UInt32, posting: UInt32)] = []
+        /// The slot of the next place.
+        private var slot: UInt32 = 0
+
+        /// Adds the next places, in slot order.
+        mutating func add(_ summaries: some Collection<PlaceSummary>) {
+            pairs.reserveCapacity(pairs.count + summaries.count * 4)
+            for summary in summaries {
+                for (word, bits) in SearchPostings.words(of: summary) {
+                    let number: UInt32
+                    if let known = numbers[word] {
+                        number = known
+                    } else {
+                        number = UInt32(vocabulary.count)
+                        numbers[word] = number
+                        vocabulary.append(word)
+                    }
+                    pairs.append((number, slot << 3 | UInt32(bits)))
                 }
-                pairs.append((number, UInt32(slot) << 3 | UInt32(bits)))
+                slot += 1
             }
         }
-        numbers = [:]
-        var starts = [Int](repeating: 0, count: vocabulary.count + 1)
-        for pair in pairs { starts[Int(pair.word) + 1] += 1 }
-        for index in 0..<vocabulary.count { starts[index + 1] += starts[index] }
-        var ordered = [UInt32](repeating: 0, count: pairs.count)
-        var next = starts
-        for pair in pairs {
-            ordered[next[Int(pair.word)]] = pair.posting
-            next[Int(pair.word)] += 1
-        }
-        pairs = []
-        var byShard: [UInt16: [UInt32]] = [:]
-        for number in vocabulary.indices { byShard[Self.shardKey(vocabulary[number].utf8), default: []].append(UInt32(number)) }
-        for (key, numbers) in byShard {
-            var shard = Shard()
-            let sorted = numbers.sorted { vocabulary[Int($0)].utf8.lexicographicallyPrecedes(vocabulary[Int($1)].utf8) }
-            shard.words.reserveCapacity(sorted.count)
-            shard.ends.reserveCapacity(sorted.count)
-            for number in sorted {
-                shard.append(vocabulary[Int(number)], postings: ordered[starts[Int(number)]..<starts[Int(number) + 1]])
+
+        /// The postings of every place added (the builder is left empty).
+        mutating func postings() -> SearchPostings {
+            numbers = [:]
+            let vocabulary = vocabulary
+            var pairs = pairs
+            self = Builder()
+            var starts = [Int](repeating: 0, count: vocabulary.count + 1)
+            for pair in pairs { starts[Int(pair.word) + 1] += 1 }
+            for index in 0..<vocabulary.count { starts[index + 1] += starts[index] }
+            var ordered = [UInt32](repeating: 0, count: pairs.count)
+            var next = starts
+            for pair in pairs {
+                ordered[next[Int(pair.word)]] = pair.posting
+                next[Int(pair.word)] += 1
             }
-            shard.fit()
-            shards[key] = shard
+            pairs = []
+            var byShard: [UInt16: [UInt32]] = [:]
+            for number in vocabulary.indices { byShard[SearchPostings.shardKey(vocabulary[number].utf8), default: []].append(UInt32(number)) }
+            var postings = SearchPostings()
+            for (key, numbers) in byShard {
+                var shard = Shard()
+                let sorted = numbers.sorted { vocabulary[Int($0)].utf8.lexicographicallyPrecedes(vocabulary[Int($1)].utf8) }
+                shard.words.reserveCapacity(sorted.count)
+                shard.ends.reserveCapacity(sorted.count)
+                for number in sorted {
+                    shard.append(vocabulary[Int(number)], postings: ordered[starts[Int(number)]..<starts[Int(number) + 1]])
+                }
+                shard.fit()
+                postings.shards[key] = shard
+            }
+            return postings
         }
     }
 

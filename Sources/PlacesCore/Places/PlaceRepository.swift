@@ -1,13 +1,15 @@
 import Foundation
 import GeoIndex
+import Synchronization
 
 /// Stores places; the SQLite target implements it, and a later PostgreSQL target will too.
 public protocol PlaceRepository: Sendable {
     /// The place with this id, deleted or not; nil when there is none.
     func place(id: String) async throws -> Place?
 
-    /// Every live (not deleted) place's summary, and the feed position they are current at.
-    func liveSummaries() async throws -> PlaceSnapshot
+    /// Every live (not deleted) place's summary, handed to `receiver` a batch at a time as the read goes on, in one
+    /// snapshot; answers the feed position they are current at (with no summaries: the receiver has them).
+    func liveSummaries(into receiver: any PlaceSummaryReceiver) async throws -> PlaceSnapshot
 
     /// The places the change feed names after `revision` and up to the feed's horizon, as they are now (live ones
     /// whole, deleted ones by id), in the order of their last change, and the horizon they are current at; with them,
@@ -106,6 +108,16 @@ public struct AdditionLimit: Sendable {
 }
 
 extension PlaceRepository {
+    /// Every live (not deleted) place's summary, and the feed position they are current at.
+    public func liveSummaries() async throws -> PlaceSnapshot {
+        let collected = CollectedSummaries()
+        var snapshot = try await liveSummaries(into: collected)
+        snapshot.summaries = collected.take()
+        return snapshot
+    }
+}
+
+extension PlaceRepository {
     /// Stores a place with no limit on additions; `conflict` when the id is taken.
     public func insert(_ place: Place) async throws {
         _ = try await insert(place, limit: nil)
@@ -125,6 +137,29 @@ extension PlaceRepository {
     }
 }
 
+/// Takes the places of a whole read as the read goes on (`PlaceRepository.liveSummaries(into:)`), a batch at a
+/// time, in the read's order, from one caller at a time.
+public protocol PlaceSummaryReceiver: Sendable {
+    func receive(_ batch: [PlaceSummary])
+}
+
+/// Summaries of a read, kept as they came.
+final class CollectedSummaries: PlaceSummaryReceiver {
+    private let summaries = Mutex<[PlaceSummary]>([])
+
+    func receive(_ batch: [PlaceSummary]) {
+        summaries.withLock { $0.append(contentsOf: batch) }
+    }
+
+    /// What was received, handed over.
+    func take() -> [PlaceSummary] {
+        summaries.withLock { summaries in
+            defer { summaries = [] }
+            return summaries
+        }
+    }
+}
+
 /// Every live place's summary at one position of the change feed.
 @PublicInit
 public struct PlaceSnapshot: Sendable {
@@ -137,6 +172,9 @@ public struct PlaceSnapshot: Sendable {
     public var generation: String = ""
     /// The newest position the read could see committed (see `PlaceChanges.reach`).
     public var reach: Int64 = 0
+
+    /// How many summaries a read hands its receiver at a time.
+    public static let batchSize = 4_096
 }
 
 /// Places that changed after some revision: the live ones as they are now, and the ids of those deleted.

@@ -77,10 +77,12 @@ public struct PlaceService: Sendable {
     /// or below.
     @discardableResult
     public func loadIndex() async throws -> Int64 {
-        let snapshot = try await repository.liveSummaries()
+        // The table is built while the rows are read; each batch of summaries is freed once its parts are made, before
+        // the index returns the load's memory to the system.
+        let load = PlaceTableLoad()
+        let snapshot = try await repository.liveSummaries(into: load)
         let reach = max(snapshot.reach, snapshot.revision)
-        // Handed over, not lent: the index frees the summaries before it returns the load's memory to the system.
-        index.replaceAll(consume snapshot)
+        index.replaceAll(with: load.table(at: snapshot))
         indexLoaded.flag.store(true, ordering: .releasing)
         rereadAbove.set([])
         return reach

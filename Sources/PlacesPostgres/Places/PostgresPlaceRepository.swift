@@ -18,19 +18,20 @@ public struct PostgresPlaceRepository: PlaceRepository {
         }
     }
 
-    public func liveSummaries() async throws -> PlaceSnapshot {
+    public func liveSummaries(into receiver: any PlaceSummaryReceiver) async throws -> PlaceSnapshot {
         // One snapshot for the horizon and the rows, so every change below the horizon is in the summaries; a million
         // of them take seconds.
         try await database.snapshot(within: .own(.seconds(300))) { [database] connection in
             let feed = try await FeedHorizon.read(on: connection, database: database)
             // Each row is decoded where it arrives, on the connection's event loop. (Iterated as an async sequence,
             // each row was one hop from the event loop to the task and back, which took as long as decoding it.)
-            let read = SummariesRead()
+            let read = SummariesRead(receiver)
             _ = try await connection.query(
                 "SELECT \(unescaped: PostgresPlaceRow.summaryColumns) FROM place WHERE deleted_at IS NULL",
                 logger: logger
             ) { row in try read.add(row) }.get()
-            return PlaceSnapshot(summaries: read.take(), revision: feed.revision, generation: feed.generation, reach: feed.reach)
+            read.finish()
+            return PlaceSnapshot(summaries: [], revision: feed.revision, generation: feed.generation, reach: feed.reach)
         }
     }
 
@@ -296,27 +297,37 @@ extension PostgresPlacesDatabase {
     public var places: PostgresPlaceRepository { PostgresPlaceRepository(database: self) }
 }
 
-/// The summaries of a whole read, added a row at a time as the rows arrive.
+/// The summaries of a whole read, decoded a row at a time as the rows arrive and handed on in batches.
 private final class SummariesRead: Sendable {
     private struct State {
-        var summaries: [PlaceSummary] = []
+        var batch: [PlaceSummary] = []
         var shared = SharedValues()
     }
 
+    private let receiver: any PlaceSummaryReceiver
     private let state = Mutex(State())
+
+    init(_ receiver: any PlaceSummaryReceiver) {
+        self.receiver = receiver
+    }
 
     func add(_ row: PostgresRow) throws {
         let columns = try PostgresPlaceRow.summaryColumns(row)
-        state.withLock { state in
-            if let summary = PostgresPlaceRow.summary(columns, shared: &state.shared) { state.summaries.append(summary) }
+        let full: [PlaceSummary]? = state.withLock { state in
+            guard let summary = PostgresPlaceRow.summary(columns, shared: &state.shared) else { return nil }
+            state.batch.append(summary)
+            guard state.batch.count == PlaceSnapshot.batchSize else { return nil }
+            defer { state.batch = [] }
+            return state.batch
         }
+        if let full { receiver.receive(full) }
     }
 
-    /// The summaries read, handed over.
-    func take() -> [PlaceSummary] {
-        state.withLock { state in
-            defer { state.summaries = [] }
-            return state.summaries
-        }
+    /// Hands on the last batch.
+    func finish() {
+        receiver.receive(state.withLock { state in
+            defer { state.batch = [] }
+            return state.batch
+        })
     }
 }

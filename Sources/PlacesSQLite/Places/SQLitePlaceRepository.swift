@@ -16,17 +16,23 @@ public struct SQLitePlaceRepository: PlaceRepository {
         }
     }
 
-    public func liveSummaries() async throws -> PlaceSnapshot {
+    public func liveSummaries(into receiver: any PlaceSummaryReceiver) async throws -> PlaceSnapshot {
         try await database.read { db in
             let feed = try SQLitePlaceRepository.feedState(db)
-            var summaries: [PlaceSummary] = []
+            var batch: [PlaceSummary] = []
+            batch.reserveCapacity(PlaceSnapshot.batchSize)
             var shared = SharedValues()
             let cursor = try Row.fetchCursor(db, sql: "SELECT \(PlaceRow.summaryColumns) FROM place WHERE deleted_at IS NULL")
             while let row = try cursor.next() {
-                if let summary = PlaceRow.summary(row, shared: &shared) { summaries.append(summary) }
+                if let summary = PlaceRow.summary(row, shared: &shared) { batch.append(summary) }
+                if batch.count == PlaceSnapshot.batchSize {
+                    receiver.receive(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
             }
+            receiver.receive(batch)
             sqlite3_db_release_memory(db.sqliteConnection)
-            return PlaceSnapshot(summaries: summaries, revision: feed.revision, generation: feed.generation, reach: feed.revision)
+            return PlaceSnapshot(summaries: [], revision: feed.revision, generation: feed.generation, reach: feed.revision)
         }
     }
 
