@@ -1,6 +1,7 @@
 import Foundation
 import GeoIndex
 import PlacesCore
+import Synchronization
 import Testing
 
 /// What every `PlaceRepository` does with places written through the API, favourites and ratings, and what a search finds in the places it loads into the index.
@@ -35,6 +36,19 @@ enum PlaceRepositoryContract {
                 let snapshot = try await store.places.liveSummaries().summaries.first { $0.id == "api-2" }
                 #expect(snapshot == restaurant.summary)
                 #expect(try await store.places.changes(since: before, limit: 10)?.upserted == [restaurant.summary])
+            },
+            ContractCase("places", "a whole read hands every live place over once, in batches of the read's size, the last one short") { store in
+                let count = PlaceSnapshot.batchSize + 10
+                try await store.places.seed((0..<count).map { Sample.place(String(format: "b%05d", $0), lat: Double($0 % 80), lon: Double($0 % 170)) })
+                var deleted = try #require(try await store.places.place(id: "b00003"))
+                deleted.deletedAt = Sample.at(5)
+                try await store.places.update(deleted)
+                let batches = BatchesReceived()
+                let snapshot = try await store.places.liveSummaries(into: batches)
+                #expect(snapshot.summaries.isEmpty, "the receiver has them")
+                #expect(batches.sizes == [PlaceSnapshot.batchSize, count - 1 - PlaceSnapshot.batchSize])
+                #expect(batches.ids.sorted() == (0..<count).filter { $0 != 3 }.map { String(format: "b%05d", $0) })
+                #expect(try await store.places.liveSummaries().summaries.map(\.id) == batches.ids, "the same read, collected")
             },
             ContractCase("places", "insert refuses a taken id with conflict, whether an API or a seeded place holds it") { store in
                 let owner = try await store.addUsers("ann")[0]
@@ -280,4 +294,16 @@ enum PlaceRepositoryContract {
             },
         ] + PlaceRepositoryContract.seedCases + PlaceRepositoryContract.circleCases
     }
+}
+
+/// The batches of a whole read, as they came.
+private final class BatchesReceived: PlaceSummaryReceiver {
+    private let received = Mutex<[[PlaceSummary]]>([])
+
+    func receive(_ batch: [PlaceSummary]) {
+        received.withLock { $0.append(batch) }
+    }
+
+    var sizes: [Int] { received.withLock { $0.map(\.count).filter { $0 > 0 } } }
+    var ids: [String] { received.withLock { $0.flatMap { $0.map(\.id) } } }
 }
