@@ -140,6 +140,7 @@ extension PlaceRepository {
 /// Takes the places of a whole read as the read goes on (`PlaceRepository.liveSummaries(into:)`), a batch at a
 /// time, in the read's order, from one caller at a time.
 public protocol PlaceSummaryReceiver: Sendable {
+    /// Takes the next batch (the last one may be short, or empty).
     func receive(_ batch: [PlaceSummary])
 }
 
