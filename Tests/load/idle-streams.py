@@ -14,7 +14,13 @@ written) and the CPU time of each instance and of PostgreSQL (the postmaster and
 memory each stream adds. Then a decision of --members people (50), each holding its stream (spread over the
 instances, the idle streams still open), who all vote at once: the delay from each ballot's request to the last
 stream that shows it (median, p99, most), and how often the decision's table was read per ballot (pg_stat_user_tables:
-seq_scan + idx_scan of `decision`), and before the vote, per stream opened. PostgreSQL reports a backend's statistics
+seq_scan + idx_scan of `decision`), and before the vote, per stream opened. The decision's streams are read by one
+thread under a selector, a time taken at each recv and the events parsed after the vote, while the ballots go from
+another process (so that the measuring client is not what delays them; --client threads is the earlier client, a
+thread per stream parsing as it reads beside the senders' threads); it also says when each ballot reached its first
+stream, the spread to its last, and the CPU each instance and PostgreSQL used during the vote. --log-vote has
+PostgreSQL log every statement of the vote (and keeps the vote's times beside it); IDLE_STREAMS_PERF=FILE records the
+instances with `perf record -g` during the vote. PostgreSQL reports a backend's statistics
 up to 10 s late, so the script waits 11 s before each reading of them.
 
     swift build -c release
@@ -26,7 +32,7 @@ usual limit of 1,024 stops at about a thousand). The script raises its own soft 
 --streams + 1,000 when the hard limit allows; otherwise it stops and says what to run first (`ulimit -n 12000` for
 10,000 streams; a hard limit is raised as root, or with LimitNOFILE= in a systemd unit).
 """
-import argparse, json, os, random, resource, socket, statistics, subprocess, sys, tempfile, threading, time
+import argparse, json, multiprocessing, os, random, resource, selectors, socket, statistics, subprocess, sys, tempfile, threading, time
 from concurrent.futures import ThreadPoolExecutor
 
 here = os.path.dirname(os.path.abspath(__file__))
@@ -84,8 +90,12 @@ def raise_open_files(needed):
 
 def sign_up(base, name):
     """Registers `name` and signs in: the session token."""
-    status, answer = places_server.call(base, "POST", "/v1/auth/register",
-                                        {"username": name, "email": f"{name}@example.com", "password": PASSWORD})
+    for _ in range(10):
+        status, answer = places_server.call(base, "POST", "/v1/auth/register",
+                                            {"username": name, "email": f"{name}@example.com", "password": PASSWORD})
+        if status != 503:
+            break
+        time.sleep(2)  # the server's password checks are all busy (a machine shared with other work): it says to wait
     if status >= 300:
         raise SystemExit(f"idle streams: registering {name} answered {status}: {answer}")
     return places_server.call(base, "POST", "/v1/auth/login", {"username": name, "password": PASSWORD})[1]["token"]
@@ -244,6 +254,95 @@ def read_events(connection, want, deadline, arrivals, lock):
                 return
 
 
+def read_all_streams(connections, want, deadline):
+    """Reads every decision stream in this one thread (non-blocking sockets under one selector) until each has `want`
+    ballots (or its end, or the deadline): the raw bytes, each part with the time.monotonic() taken as its recv
+    returned. Nothing is parsed here, so the reading costs one recv per wakeup; `ballot_arrivals` parses afterwards."""
+    pattern = b"event: ballot"
+    selector = selectors.DefaultSelector()
+    parts = [[] for _ in connections]
+    counts = [0] * len(connections)
+    tails = [b""] * len(connections)
+    for number, connection in enumerate(connections):
+        connection.setblocking(False)
+        selector.register(connection, selectors.EVENT_READ, number)
+    open_ones = len(connections)
+    while open_ones and time.monotonic() < deadline:
+        for key, _ in selector.select(timeout=0.5):
+            number = key.data
+            try:
+                part = key.fileobj.recv(262144)
+            except BlockingIOError:
+                continue
+            except OSError:
+                part = b""
+            now = time.monotonic()
+            if not part:
+                selector.unregister(key.fileobj)
+                open_ones -= 1
+                continue
+            parts[number].append((now, part))
+            window = tails[number] + part
+            counts[number] += window.count(pattern)
+            tails[number] = window[-(len(pattern) - 1):]
+            if counts[number] >= want or b"event: ended" in window:
+                selector.unregister(key.fileobj)
+                open_ones -= 1
+    selector.close()
+    for connection in connections:
+        connection.setblocking(True)
+    return parts
+
+
+def ballot_arrivals(parts):
+    """Per voter, the times its ballot reached each stream: an event arrived with the part holding its last byte."""
+    arrivals = {}
+    for stream in parts:
+        data = b"".join(part for _, part in stream)
+        ends, offset = [], 0
+        for moment, part in stream:
+            offset += len(part)
+            ends.append((offset, moment))
+        position, which = 0, 0
+        while True:
+            end = data.find(b"\n\n", position)
+            if end < 0:
+                break
+            while ends[which][0] < end + 2:
+                which += 1
+            lines = data[position:end].decode(errors="replace").split("\n")
+            position = end + 2
+            name = next((line[7:] for line in lines if line.startswith("event: ")), None)
+            body = next((line[6:] for line in lines if line.startswith("data: ")), None)
+            if name == "ballot" and body:
+                voter = (json.loads(body).get("voter") or {}).get("username")
+                arrivals.setdefault(voter, []).append(ends[which][1])
+    return arrivals
+
+
+def send_ballots(jobs, results):
+    """In a process of its own (no GIL shared with the reader): every ballot at once from a thread each; the times
+    sent and answered (time.monotonic() is the system's monotonic clock, the same in every process)."""
+    sent, answered, errors = {}, {}, []
+    barrier = threading.Barrier(len(jobs))
+
+    def vote(job):
+        name, base, path, ranking, token = job
+        barrier.wait()
+        sent[name] = time.monotonic()
+        status, answer = places_server.call(base, "PUT", path, {"ranking": ranking}, token)
+        answered[name] = time.monotonic()
+        if status >= 300:
+            errors.append(f"{name}'s ballot answered {status}: {answer}")
+
+    threads = [threading.Thread(target=vote, args=(job,)) for job in jobs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    results.put((sent, answered, errors))
+
+
 def cluster(options):
     streams_wanted = options.streams or 10000
     raise_open_files(streams_wanted + options.members + 1000)
@@ -335,32 +434,95 @@ def cluster(options):
         print(f"opening the decision's {members} streams: {(reads_before - reads_before_opening) / members:.1f} scans of the "
               f"decision table per stream ({reads_before - reads_before_opening} in all)")
         statistics_before = database_statistics(url)
-        arrivals, lock = {}, threading.Lock()
+        if options.log_vote:
+            # Every statement of the vote in PostgreSQL's log, with its time to the millisecond and who ran it.
+            psql(url, "ALTER SYSTEM SET log_min_duration_statement = 0")
+            psql(url, "ALTER SYSTEM SET log_line_prefix = '%m [%p] %a %x '")
+            psql(url, "SELECT pg_reload_conf()")
+            time.sleep(0.5)
+            print(f"the vote's statements are in {database.log}; wall clock minus monotonic: {time.time() - time.monotonic():.6f} s")
+        profiler = None
+        if os.environ.get("IDLE_STREAMS_PERF"):
+            profiler = subprocess.Popen(["perf", "record", "-F", "1999", "-g", "-o", os.environ["IDLE_STREAMS_PERF"], "-p",
+                                         ",".join(str(instance["pid"]) for instance in instances)],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            time.sleep(1)
+        vote_cpu = [cpu_seconds(instance["pid"]) for instance in instances] + [family_cpu_seconds(database.pid())]
+        vote_began = time.monotonic()
         deadline = time.monotonic() + 60
-        readers = [threading.Thread(target=read_events, args=(connection, members, deadline, arrivals, lock)) for connection in followers]
-        for reader in readers:
-            reader.start()
-        sent, answered = {}, {}
-        barrier = threading.Barrier(members)
         random_rankings = random.Random(7)
         rankings = [random_rankings.sample(candidates, len(candidates)) for _ in range(members)]
+        if options.client == "threads":
+            arrivals, lock = {}, threading.Lock()
+            readers = [threading.Thread(target=read_events, args=(connection, members, deadline, arrivals, lock)) for connection in followers]
+            for reader in readers:
+                reader.start()
+            sent, answered = {}, {}
+            barrier = threading.Barrier(members)
 
-        def vote(number):
-            barrier.wait()
-            sent[names[number]] = time.monotonic()
-            status, answer = places_server.call(bases[number % len(bases)], "PUT", f"/v1/decisions/{decision}/ballot",
-                                                {"ranking": rankings[number]}, voter_tokens[number])
-            answered[names[number]] = time.monotonic()
-            if status >= 300:
-                print(f"idle streams: {names[number]}'s ballot answered {status}: {answer}", file=sys.stderr)
+            def vote(number):
+                barrier.wait()
+                sent[names[number]] = time.monotonic()
+                status, answer = places_server.call(bases[number % len(bases)], "PUT", f"/v1/decisions/{decision}/ballot",
+                                                    {"ranking": rankings[number]}, voter_tokens[number])
+                answered[names[number]] = time.monotonic()
+                if status >= 300:
+                    print(f"idle streams: {names[number]}'s ballot answered {status}: {answer}", file=sys.stderr)
 
-        voters = [threading.Thread(target=vote, args=(number,)) for number in range(members)]
-        for voter in voters:
-            voter.start()
-        for voter in voters:
-            voter.join()
-        for reader in readers:
-            reader.join()
+            voters = [threading.Thread(target=vote, args=(number,)) for number in range(members)]
+            for voter in voters:
+                voter.start()
+            for voter in voters:
+                voter.join()
+            for reader in readers:
+                reader.join()
+        else:
+            # The ballots go from another process; this one only reads, in one thread, and parses after the vote.
+            context = multiprocessing.get_context("fork")
+            results = context.Queue()
+            jobs = [(names[number], bases[number % len(bases)], f"/v1/decisions/{decision}/ballot", rankings[number], voter_tokens[number])
+                    for number in range(members)]
+            sender = context.Process(target=send_ballots, args=(jobs, results))
+            sender.start()
+            parts = read_all_streams(followers, members, deadline)
+            sent, answered, errors = results.get(timeout=120)
+            sender.join()
+            for error in errors:
+                print(f"idle streams: {error}", file=sys.stderr)
+            vote_took = time.monotonic() - vote_began
+            if profiler:
+                profiler.send_signal(2)
+                profiler.wait()
+            vote_used = [cpu_seconds(instance["pid"]) for instance in instances] + [family_cpu_seconds(database.pid())]
+            arrivals = ballot_arrivals(parts)
+            print(f"CPU during the vote's {1000 * vote_took:.0f} ms: "
+                  + ", ".join(f"instance {number} {1000 * (after - before):.0f} ms" for number, (before, after)
+                              in enumerate(zip(vote_cpu[:-1], vote_used[:-1])))
+                  + f", PostgreSQL {1000 * (vote_used[-1] - vote_cpu[-1]):.0f} ms")
+            for number in range(len(instances)):
+                mine = sorted(moment for stream in range(number, members, len(instances)) for moment, _ in parts[stream])
+                if mine:
+                    print(f"instance {number}'s streams: bytes from {1000 * (mine[0] - vote_began):.0f} to "
+                          f"{1000 * (mine[-1] - vote_began):.0f} ms after the vote began")
+            firsts = [min(arrivals[name]) - sent[name] for name in names if name in arrivals and name in sent]
+            spreads = [max(arrivals[name]) - min(arrivals[name]) for name in names if name in arrivals]
+            answers = [answered[name] - sent[name] for name in answered]
+            first_sent = min(sent.values())
+
+            def summary(values):
+                return (f"median {1000 * statistics.median(values):.1f}, p99 {1000 * percentile(values, 0.99):.1f}, "
+                        f"most {1000 * max(values):.1f} ms")
+            print(f"one reader thread, ballots from another process: the first stream a ballot reached: {summary(firsts)} "
+                  f"after it was sent; from its first stream to its last: {summary(spreads)}; answered: {summary(answers)}; "
+                  f"the ballots were sent within {1000 * (max(sent.values()) - first_sent):.1f} ms, the last answer "
+                  f"{1000 * (max(answered.values()) - first_sent):.1f} ms and the last arrival "
+                  f"{1000 * (max(max(times) for times in arrivals.values()) - first_sent):.1f} ms after the first was sent")
+        if options.log_vote:
+            psql(url, "ALTER SYSTEM RESET log_min_duration_statement")
+            psql(url, "SELECT pg_reload_conf()")
+            with open(os.path.join(work, "vote-times.json"), "w") as times:
+                json.dump({"sent": sent, "answered": answered, "arrivals": arrivals,
+                           "offset": time.time() - time.monotonic()}, times)
         delays = [max(arrivals[name]) - sent[name] for name in names if name in arrivals and name in sent]
         reached = min((len(arrivals.get(name, [])) for name in names), default=0)
         time.sleep(SETTLE)
@@ -393,6 +555,12 @@ def main():
     parser.add_argument("--postgres", action="store_true", help="several instances over one private PostgreSQL")
     parser.add_argument("--instances", type=int, default=3, help="instances with --postgres")
     parser.add_argument("--members", type=int, default=50, help="members of the decision who vote at once, with --postgres")
+    parser.add_argument("--client", choices=("selector", "threads"), default="selector",
+                        help="how the decision's streams are read: one thread under a selector, the ballots sent from another "
+                             "process, events parsed after the vote (selector); or a thread per stream parsing as it reads, "
+                             "beside the senders' threads (threads, the earlier client)")
+    parser.add_argument("--log-vote", action="store_true",
+                        help="with --postgres: PostgreSQL logs every statement of the vote, and the vote's times are kept beside it")
     options = parser.parse_args()
     if options.postgres:
         cluster(options)
