@@ -12,9 +12,15 @@ struct LiveEventsTests {
         User(id: "u-\(name)", username: name, email: nil, phone: nil, passwordHash: "", createdAt: now, updatedAt: now)
     }
 
-    static func view(status: Decision.Status, ballots: [String], for reader: String) throws -> DecisionView {
+    static func view(
+        status: Decision.Status,
+        ballots: [String],
+        swipes: [Swipe] = [],
+        round: SwipeRule? = nil,
+        for reader: String
+    ) throws -> DecisionView {
         let people = ["ana", "ben"].map(user)
-        let decision = Decision(
+        var decision = Decision(
             id: "d-1",
             groupId: nil,
             createdBy: "u-ana",
@@ -30,10 +36,11 @@ struct LiveEventsTests {
             visitDate: nil,
             createdAt: now
         )
+        decision.swipe = round
         return try DecisionView.make(
             decision,
-            ballots: ballots.map { Ballot(userId: $0, ranking: ["p1"], castAt: now, updatedAt: now) },
-            swipes: [],
+            ballots: ballots.map { Ballot(userId: $0, ranking: $0 == "u-ana" ? ["p1"] : ["p2", "p1"], castAt: now, updatedAt: now) },
+            swipes: swipes,
             for: user(reader),
             people: Dictionary(uniqueKeysWithValues: people.map { ($0.id, PublicUser($0)) }),
             names: [:]
@@ -57,7 +64,7 @@ struct LiveEventsTests {
         let rendered = try LiveService.decisionMessages(
             [Self.row(10, .decision, detail: "active", version: 1), Self.row(11, .ballot, detail: "u-ana", version: 1)],
             generation: "abc",
-            view: view
+            decision: try ReaderDecision(view)
         )
         #expect(Self.names(rendered) == ["ballot"])
         #expect(Self.ids(rendered) == ["abc-11-11"])
@@ -76,11 +83,60 @@ struct LiveEventsTests {
                 Self.row(23, .decision, detail: "completed", version: 4),
             ],
             generation: "abc",
-            view: view
+            decision: try ReaderDecision(view)
         )
         #expect(Self.names(rendered) == ["update", "ballot", "ended"])
         #expect(Self.ids(rendered) == ["abc-20-20", "abc-22-22", "abc-22-22-end"])
         #expect(rendered.final)
+    }
+
+    @Test(arguments: [
+        // status, ballots, reader, with a swipe round
+        (Decision.Status.active, [String](), "u-ana", false), (.active, ["u-ana"], "u-ana", false), (.active, ["u-ana"], "u-ben", false),
+        (.active, ["u-ana", "u-ben"], "u-ben", false), (.completed, ["u-ana", "u-ben"], "u-ana", false),
+        (.active, [], "u-ana", true), (.active, [], "u-ben", true), (.active, [], "u-cy", true),
+    ])
+    func theStreamsOfADeliveryShareTheDecisionsJSONAndEachReadsItAsItsOwnViewEncodedWhole(
+        status: Decision.Status,
+        ballots: [String],
+        reader: String,
+        inRound: Bool
+    ) async throws {
+        let swipes = [Swipe(userId: "u-ana", placeId: "p1", answer: .veto, updatedAt: Self.now), Swipe(userId: "u-ben", placeId: "p2", answer: .yes, updatedAt: Self.now)]
+        let round = inRound ? SwipeRule(vetoes: 2, minYes: nil, deadline: nil) : nil
+        let reads = SharedReads()
+        // Other readers encode the shared parts first, so this reader's JSON is spliced into them.
+        for other in ["u-ana", "u-ben", "u-cy"] where other != reader {
+            let view = try Self.view(status: status, ballots: ballots, swipes: swipes, round: round, for: other)
+            _ = try await ReaderDecision(view, sharing: reads)
+        }
+        let view = try Self.view(status: status, ballots: ballots, swipes: swipes, round: round, for: reader)
+        let shared = try await ReaderDecision(view, sharing: reads)
+        let whole = try ReaderDecision(view)
+        #expect(String(decoding: shared.json, as: UTF8.self) == String(decoding: whole.json, as: UTF8.self))
+        let event = DecisionEvent(version: 3, voter: PublicUser(Self.user("ana")))
+        #expect(try shared.eventData(event) == LiveService.data(WholeEvent(version: 3, voter: PublicUser(Self.user("ana")), decision: view)))
+        #expect(try shared.eventData(DecisionEvent()) == LiveService.data(WholeEvent(decision: view)))
+    }
+
+    /// A decision stream's event as one value, to compare with the spliced one.
+    struct WholeEvent: Encodable {
+        var version: Int64?
+        var voter: PublicUser?
+        var decision: DecisionView
+    }
+
+    @Test func sortedObjectsMergeAsTheirMembersEncodedTogether() throws {
+        func merged(_ base: String, _ overlay: String) throws -> String {
+            String(decoding: try SortedJSONObject.merge(Array(base.utf8)[...], Array(overlay.utf8)[...]), as: UTF8.self)
+        }
+        #expect(try merged(#"{"a":1,"c":"x,}]\"{","e":[1,{"f":2}]}"#, #"{"b":true,"d":null}"#) == #"{"a":1,"b":true,"c":"x,}]\"{","d":null,"e":[1,{"f":2}]}"#)
+        #expect(try merged(#"{"a":{"x":1,"z":3},"b":2}"#, #"{"a":{"y":2},"b":[5]}"#) == #"{"a":{"x":1,"y":2,"z":3},"b":[5]}"#)
+        #expect(try merged("{}", #"{"a":1}"#) == #"{"a":1}"#)
+        #expect(try merged(#"{"a":1}"#, "{}") == #"{"a":1}"#)
+        #expect(try merged("{}", "{}") == "{}")
+        #expect(throws: PlacesError.self) { try merged(#"{"a":1"#, "{}") }
+        #expect(throws: PlacesError.self) { try merged("[1]", "{}") }
     }
 
     @Test func aReadCutByItsLimitLeavesASaveItCutToTheNextRead() {

@@ -50,33 +50,36 @@ public struct LiveService: Sendable {
             resume: resume,
             prepare: { reads in
                 // Who may follow it: `not_found` or `forbidden` as a read of it, before any lease is taken.
-                let (_, view) = try await LiveService.decision(id, for: caller.user, decisions: decisions, reads: reads)
-                return view.groupId.map { .group($0) } ?? .noGroup
+                let (_, decision) = try await LiveService.decision(id, for: caller.user, decisions: decisions, reads: reads)
+                return decision.view.groupId.map { .group($0) } ?? .noGroup
             },
             snapshot: { subscription, reads in
-                let (_, view) = try await LiveService.decision(id, for: caller.user, decisions: decisions, reads: reads)
-                let ended = view.status != .active
+                let (_, decision) = try await LiveService.decision(id, for: caller.user, decisions: decisions, reads: reads)
+                let ended = decision.view.status != .active
                 let event = EventID(subscription.start, generation: subscription.generation, final: ended)
                 let message = LiveMessage.event(
                     id: event.description,
                     name: ended ? "ended" : "snapshot",
-                    data: try LiveService.data(DecisionEvent(decision: view))
+                    data: try decision.eventData(DecisionEvent())
                 )
                 return LiveStream.Rendered(messages: [message], final: ended)
             },
             render: { events, generation, through, reads in
-                let (state, view) = try await LiveService.decision(id, for: caller.user, decisions: decisions, reads: reads)
+                let (state, decision) = try await LiveService.decision(id, for: caller.user, decisions: decisions, reads: reads)
                 // Messages reach those who talk in the decision only.
                 let posted = try await conversations.messages(caller.user, of: state, ids: events.filter { $0.kind == .message }.compactMap(\.detail))
                 let messages = Dictionary(posted.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-                var rendered = try LiveService.decisionMessages(events, generation: generation, view: view, messages: messages)
+                var rendered = try LiveService.decisionMessages(events, generation: generation, decision: decision, messages: messages)
                 // Over, but its end is not among these rows: it is still to come (a later read brings it with the rows
-                // before it), unless the client has every row of the decision already but the end itself.
-                if !rendered.final, view.status != .active,
-                    try await repository.events(of: .decision(id), after: through, before: .horizon(.max), limit: 1).isEmpty
+                // before it), unless the client has every row of the decision already but the end itself. The streams
+                // given the same delivery share the look.
+                if !rendered.final, decision.view.status != .active,
+                    try await reads.value("rows of the decision after \(through)", {
+                        try await repository.events(of: .decision(id), after: through, before: .horizon(.max), limit: 1).isEmpty
+                    })
                 {
                     let event = EventID(through, generation: generation, final: true)
-                    rendered.messages.append(.event(id: event.description, name: "ended", data: try LiveService.data(DecisionEvent(decision: view))))
+                    rendered.messages.append(.event(id: event.description, name: "ended", data: try decision.eventData(DecisionEvent())))
                     rendered.final = true
                 }
                 return rendered
@@ -87,18 +90,19 @@ public struct LiveService: Sendable {
 
     /// The decision `id` as stored and as `reader` may see it (refused as a read of it is), from `reads`: the decision
     /// is read once for every stream that shares them, and its group (when a reader's access depends on it) once too.
-    /// What differs between readers (their own ballot, whether they see the standings) is made for each in memory.
+    /// What differs between readers (their own ballot, whether they see the standings) is made for each in memory, and
+    /// the view's JSON is encoded once for each kind of reader (`ReaderDecision`).
     static func decision(
         _ id: String,
         for reader: User,
         decisions: DecisionService,
         reads: SharedReads
-    ) async throws -> (DecisionState, DecisionView) {
+    ) async throws -> (DecisionState, ReaderDecision) {
         let state = try await reads.value("decision") { try await decisions.existing(id) }
         let view = try await decisions.view(reader, of: state) { groupID in
             try await reads.value("group") { try await decisions.groups.group(id: groupID) }
         }
-        return (state, view)
+        return (state, try await ReaderDecision(view, sharing: reads))
     }
 
     /// Opens a stream of `caller`'s new notifications, resuming after `lastEventID` when given.
@@ -242,14 +246,15 @@ public struct LiveService: Sendable {
     /// A decision's feed rows as its reader sees them: a `ballot` event for each ballot (who, never what), an `update`
     /// for a save without one (someone left), and an `ended` event for the save that ended it, after that save's ballots
     /// (its id tells a client resuming from it that it heard everything; nothing follows it). Every event carries the
-    /// decision as `view` shows it to the reader now, standings only when they may see them; a `message` event carries
+    /// decision as the reader sees it now (`decision`), standings only when they may see them; a `message` event carries
     /// the message, when it is among `messages` (those the reader may read).
     static func decisionMessages(
         _ events: [FeedEvent],
         generation: String,
-        view: DecisionView,
+        decision: ReaderDecision,
         messages: [String: DecisionMessage] = [:]
     ) throws -> LiveStream.Rendered {
+        let view = decision.view
         var rendered = LiveStream.Rendered()
         // A save writes the decision's row, then its ballots', all at the save's version.
         var index = events.startIndex
@@ -276,25 +281,24 @@ public struct LiveService: Sendable {
             let lastSwipes = Dictionary(swipes.map { ($0.detail ?? "", $0) }, uniquingKeysWith: { _, last in last }).values
             for event in (ballots + lastSwipes).sorted(by: { $0.position < $1.position }) {
                 let who = person(event)
-                let data = try data(
-                    event.kind == .ballot
-                        ? DecisionEvent(version: version, voter: who, decision: view) : DecisionEvent(version: version, swiper: who, decision: view)
+                let data = try decision.eventData(
+                    event.kind == .ballot ? DecisionEvent(version: version, voter: who) : DecisionEvent(version: version, swiper: who)
                 )
                 rendered.messages.append(.event(id: event.id(generation), name: event.kind == .ballot ? "ballot" : "swipe", data: data))
             }
             let roundEnded = save.last { $0.kind == .round }
             if let roundEnded {
-                let data = try data(DecisionEvent(version: version, decision: view))
+                let data = try decision.eventData(DecisionEvent(version: version))
                 rendered.messages.append(.event(id: roundEnded.id(generation), name: "roundEnded", data: data))
             }
             guard let saved = save.last(where: { $0.kind == .decision }) else { continue }
             if saved.detail != Decision.Status.active.rawValue, let last = save.last {
                 let id = EventID(last.position, generation: generation, final: true).description
-                rendered.messages.append(.event(id: id, name: "ended", data: try data(DecisionEvent(version: version, decision: view))))
+                rendered.messages.append(.event(id: id, name: "ended", data: try decision.eventData(DecisionEvent(version: version))))
                 rendered.final = true
             } else if ballots.isEmpty, swipes.isEmpty, roundEnded == nil {
                 rendered.messages.append(
-                    .event(id: saved.id(generation), name: "update", data: try data(DecisionEvent(version: version, decision: view)))
+                    .event(id: saved.id(generation), name: "update", data: try decision.eventData(DecisionEvent(version: version)))
                 )
             }
         }
@@ -305,18 +309,6 @@ public struct LiveService: Sendable {
     static func data(_ value: some Encodable) throws -> String {
         String(decoding: try PlacesJSON.makeEncoder().encode(value), as: UTF8.self)
     }
-}
-
-/// The data of a decision stream's event.
-struct DecisionEvent: Encodable {
-    /// The decision's version after the save the event tells of.
-    var version: Int64?
-    /// Who cast, changed or withdrew a ballot (a `ballot` event).
-    var voter: PublicUser?
-    /// Who gave, changed or withdrew answers in the swipe round (a `swipe` event): never what, never which place.
-    var swiper: PublicUser?
-    /// The decision as its reader may see it now.
-    var decision: DecisionView
 }
 
 extension FeedEvent {
