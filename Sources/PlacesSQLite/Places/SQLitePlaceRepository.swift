@@ -115,7 +115,14 @@ public struct SQLitePlaceRepository: PlaceRepository {
     /// Records every place in the feed and puts the triggers back (after a bulk load), inside the seed's transaction.
     static func finishSeed(_ db: Database, triggers: [(name: String, sql: String)]?) throws {
         if let triggers {
-            try db.execute(sql: "INSERT INTO feed (kind, subject) SELECT 'place', id FROM place")
+            // The time the feed's default would give every row (SQLite's 'now' holds for the whole statement), worked
+            // out once instead of once a row: a quarter of the statement's time at a million places.
+            try db.execute(
+                sql: """
+                    INSERT INTO feed (kind, subject, created_at)
+                    SELECT 'place', id, (SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) FROM place
+                    """
+            )
             for trigger in triggers { try db.execute(sql: trigger.sql) }
         }
     }
