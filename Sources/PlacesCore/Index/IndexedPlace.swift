@@ -51,6 +51,25 @@ struct IndexedPlace: @unchecked Sendable {
             case .score: "score"
             }
         }
+
+        /// The member's key as JSON writes it before the value, with its quotes and the colon (`"city":`): constant
+        /// bytes, copied at once.
+        var quotedKey: StaticString {
+            switch self {
+            case .city: #""city":"#
+            case .coverPhotoURL: #""coverPhotoURL":"#
+            case .cuisine: #""cuisine":"#
+            case .id: #""id":"#
+            case .lat: #""lat":"#
+            case .lon: #""lon":"#
+            case .name: #""name":"#
+            case .photoCount: #""photoCount":"#
+            case .priceLevel: #""priceLevel":"#
+            case .ratingAverage: #""ratingAverage":"#
+            case .ratingCount: #""ratingCount":"#
+            case .score: #""score":"#
+            }
+        }
     }
 
     /// The place's members as values: for each member the place has, in `Member`'s order, its value's length (LEB128)
@@ -228,18 +247,18 @@ struct IndexedPlace: @unchecked Sendable {
         buffer.withUnsafeMutablePointers { head, elements in
             let members = head.pointee.members
             var offset = 0
-            // Writes the member's key and its kept value, when the place has it.
-            func member(_ member: Member, _ writer: inout JSONWriter) {
+            // Writes the member's key and its kept value, when the place has it, each in one copy. Where the values
+            // stand is handed in and out (not captured), so no access to it is checked at run time.
+            func member(_ member: Member, _ writer: inout JSONWriter, _ offset: inout Int) {
                 guard members & (1 << member.rawValue) != 0 else { return }
                 let length = Self.length(elements, at: &offset)
-                writer.key(member.key)
-                writer.value(UnsafeBufferPointer(start: elements + offset, count: length))
+                writer.member(quotedKey: member.quotedKey, value: UnsafeBufferPointer(start: elements + offset, count: length))
                 offset += length
             }
             writer.object { writer in
-                member(.city, &writer)
-                member(.coverPhotoURL, &writer)
-                member(.cuisine, &writer)
+                member(.city, &writer, &offset)
+                member(.coverPhotoURL, &writer, &offset)
+                member(.cuisine, &writer, &offset)
                 if let distance {
                     writer.key("distanceKm")
                     writer.number(distance.kilometers)
@@ -255,18 +274,18 @@ struct IndexedPlace: @unchecked Sendable {
                         for each in distances { writer.object("meters", each.meters, "miles", each.miles) }
                     }
                 }
-                member(.id, &writer)
+                member(.id, &writer, &offset)
                 writer.key("kind")
                 writer.string(head.pointee.attributes.kind.rawValue)
-                member(.lat, &writer)
-                member(.lon, &writer)
-                member(.name, &writer)
+                member(.lat, &writer, &offset)
+                member(.lon, &writer, &offset)
+                member(.name, &writer, &offset)
                 writer.member("openStatus", openStatus) { $0.string($1.rawValue) }
-                member(.photoCount, &writer)
-                member(.priceLevel, &writer)
-                member(.ratingAverage, &writer)
-                member(.ratingCount, &writer)
-                member(.score, &writer)
+                member(.photoCount, &writer, &offset)
+                member(.priceLevel, &writer, &offset)
+                member(.ratingAverage, &writer, &offset)
+                member(.ratingCount, &writer, &offset)
+                member(.score, &writer, &offset)
                 writer.key("tags")
                 Self.writeTags(head.pointee.attributes.tags, to: &writer)
             }

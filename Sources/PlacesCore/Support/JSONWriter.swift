@@ -139,6 +139,13 @@ public struct JSONWriter: Sendable {
         write(&self, value)
     }
 
+    /// Writes a member from bytes made earlier: its key as JSON writes it with the colon (`"city":`) and its value.
+    mutating func member(quotedKey: StaticString, value: UnsafeBufferPointer<UInt8>) {
+        separate()
+        bytes.append(contentsOf: UnsafeBufferPointer(start: quotedKey.utf8Start, count: quotedKey.utf8CodeUnitCount))
+        bytes.append(contentsOf: value)
+    }
+
     /// Writes a value made earlier by another writer as it is.
     mutating func value(_ json: UnsafeBufferPointer<UInt8>) {
         separate()
