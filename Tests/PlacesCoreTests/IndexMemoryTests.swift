@@ -64,10 +64,10 @@ struct IndexMemoryTests {
             // The others are kept without their keys: each member's `"key":` and the comma before it (not before the
             // first) leave, and a byte of length comes before each value (all of them shorter than 128 bytes).
             let members = IndexedPlace.Member.allCases.filter { member in
-                let key = member.key.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
-                return String(decoding: writer.bytes, as: UTF8.self).contains("\"\(key)\":")
+                let quotedKey = member.quotedKey.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
+                return String(decoding: writer.bytes, as: UTF8.self).contains(quotedKey)
             }
-            let keys = members.reduce(0) { $0 + $1.key.utf8CodeUnitCount + 3 } + members.count - 1
+            let keys = members.reduce(0) { $0 + $1.quotedKey.utf8CodeUnitCount } + members.count - 1
             #expect(place.storedCount == place.jsonCount - (unkept.bytes.count - 1) - keys + members.count)
             values += place.storedCount
         }

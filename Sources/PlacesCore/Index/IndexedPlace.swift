@@ -35,23 +35,6 @@ struct IndexedPlace: @unchecked Sendable {
     enum Member: Int, CaseIterable {
         case city, coverPhotoURL, cuisine, id, lat, lon, name, photoCount, priceLevel, ratingAverage, ratingCount, score
 
-        var key: StaticString {
-            switch self {
-            case .city: "city"
-            case .coverPhotoURL: "coverPhotoURL"
-            case .cuisine: "cuisine"
-            case .id: "id"
-            case .lat: "lat"
-            case .lon: "lon"
-            case .name: "name"
-            case .photoCount: "photoCount"
-            case .priceLevel: "priceLevel"
-            case .ratingAverage: "ratingAverage"
-            case .ratingCount: "ratingCount"
-            case .score: "score"
-            }
-        }
-
         /// The member's key as JSON writes it before the value, with its quotes and the colon (`"city":`): constant
         /// bytes, copied at once.
         var quotedKey: StaticString {
@@ -88,7 +71,7 @@ struct IndexedPlace: @unchecked Sendable {
         var members: UInt16 = 0
         // Writes a member as a whole (for its length once written), and keeps its value after the value's length.
         func member(_ member: Member, _ write: (inout JSONWriter) -> Void) {
-            writer.key(member.key)
+            writer.key(quoted: member.quotedKey)
             let start = writer.bytes.count
             write(&writer)
             var length = writer.bytes.count - start
@@ -252,7 +235,8 @@ struct IndexedPlace: @unchecked Sendable {
             func member(_ member: Member, _ writer: inout JSONWriter, _ offset: inout Int) {
                 guard members & (1 << member.rawValue) != 0 else { return }
                 let length = Self.length(elements, at: &offset)
-                writer.member(quotedKey: member.quotedKey, value: UnsafeBufferPointer(start: elements + offset, count: length))
+                writer.key(quoted: member.quotedKey)
+                writer.value(UnsafeBufferPointer(start: elements + offset, count: length))
                 offset += length
             }
             writer.object { writer in

@@ -49,13 +49,17 @@ struct ReaderDecision: Sendable {
         assert(json == (try? ReaderDecision(view).json), "the spliced view differs from the view encoded whole")
     }
 
-    /// The data of an event about the decision: `{"decision": <the view>, …facts}`, as encoding them together would.
+    /// The data of an event about the decision: `{"decision": <the view>, …facts}`, as encoding them together would
+    /// (every key of the facts sorts after `decision`, so they follow the view as they are).
     func eventData(_ facts: DecisionEvent) throws -> String {
-        var head = Array(#"{"decision":"#.utf8)
-        head.append(contentsOf: json)
-        head.append(UInt8(ascii: "}"))
-        let merged = try SortedJSONObject.merge(head[...], Array(try PlacesJSON.makeEncoder().encode(facts))[...])
-        return String(decoding: merged, as: UTF8.self)
+        let encodedFacts = try PlacesJSON.makeEncoder().encode(facts)
+        var data = Array(#"{"decision":"#.utf8)
+        data.reserveCapacity(data.count + json.count + encodedFacts.count)
+        data.append(contentsOf: json)
+        // The facts' members after the view's, or the object's end when there are none (`{}`).
+        if encodedFacts.count > 2 { data.append(UInt8(ascii: ",")) }
+        data.append(contentsOf: encodedFacts.dropFirst())
+        return String(decoding: data, as: UTF8.self)
     }
 }
 

@@ -139,11 +139,12 @@ public struct JSONWriter: Sendable {
         write(&self, value)
     }
 
-    /// Writes a member from bytes made earlier: its key as JSON writes it with the colon (`"city":`) and its value.
-    mutating func member(quotedKey: StaticString, value: UnsafeBufferPointer<UInt8>) {
+    /// Writes a member's key given as JSON writes it, with its quotes and the colon (`"city":`), in one copy; its value
+    /// is whatever is written next.
+    mutating func key(quoted: StaticString) {
         separate()
-        bytes.append(contentsOf: UnsafeBufferPointer(start: quotedKey.utf8Start, count: quotedKey.utf8CodeUnitCount))
-        bytes.append(contentsOf: value)
+        bytes.append(contentsOf: UnsafeBufferPointer(start: quoted.utf8Start, count: quoted.utf8CodeUnitCount))
+        needsComma = false
     }
 
     /// Writes a value made earlier by another writer as it is.
