@@ -59,11 +59,14 @@ struct OpenStreetMapSeedTests {
         let osm = folder.appendingPathComponent("\(name).osm")
         try Data(xml.utf8).write(to: osm)
         let pbf = folder.appendingPathComponent("\(name).osm.pbf").path
-        let osmium = Process()
-        osmium.executableURL = try #require(
+        // Unwrapped into a `URL` first: assigned straight to the optional `executableURL`, `#require` would pass a
+        // missing program on as nil, and the setter would crash the whole test process instead of failing this test.
+        let program: URL = try #require(
             ["/usr/bin/osmium", "/usr/local/bin/osmium", "/opt/homebrew/bin/osmium"].first(where: FileManager.default.isExecutableFile).map(URL.init(fileURLWithPath:)),
             "these tests need osmium-tool (apt-get install osmium-tool); .ci/run installs it"
         )
+        let osmium = Process()
+        osmium.executableURL = program
         osmium.arguments = ["cat", osm.path, "--output", pbf, "--overwrite"]
         try osmium.run()
         osmium.waitUntilExit()
