@@ -31,7 +31,7 @@ struct PlacesBench: ParsableCommand {
     @Option(help: "Modes: all, k50.")
     var modes: [String] = ["all", "k50"]
 
-    @Flag(help: "Skip the baselines (for tuning the grid).")
+    @Flag(help: "Skip the baselines (for tuning the grid); with --search, the weighing of every place.")
     var gridOnly = false
 
     @Flag(help: "One JSON object per size, one per line.")
@@ -73,7 +73,7 @@ struct PlacesBench: ParsableCommand {
         }
         if search {
             for count in places.isEmpty ? [1_000_000] : places {
-                print(try SearchBench(count: count, queries: min(queries, 200)).run() + "\n")
+                print(try SearchBench(count: count, queries: min(queries, 200), weighEveryPlace: !gridOnly).run() + "\n")
             }
             return
         }

@@ -23,7 +23,8 @@ struct SearchIndexTests {
         var summary = PlaceSummary(
             id: "s\(Int.random(in: 0..<40, using: &rng))-\(i)",
             kind: i % 2 == 0 ? .gem : .restaurant,
-            name: words(Int.random(in: 1...3, using: &rng)),
+            // A word of every third place's name and of no other field: its top (10) is what all its places score.
+            name: (i % 3 == 0 ? "Quill " : "") + words(Int.random(in: 1...3, using: &rng)),
             coordinate: Coordinate(
                 latitude: far ? Double.random(in: -30...30, using: &rng) : 40.7 + Double.random(in: -0.3...0.3, using: &rng),
                 longitude: far ? Double.random(in: 179...180, using: &rng) : -74 + Double.random(in: -0.3...0.3, using: &rng)
@@ -89,14 +90,25 @@ struct SearchIndexTests {
 
     @Test("the same hits, relevances and order as a brute force, page by page")
     func matchesBruteForce() throws {
+        // Enough places that the vocabulary's words have skip tables, so circles are answered nearest first too.
         var rng = SplitMix64(seed: 23)
-        let places = (0..<600).map { Self.place($0, &rng) }
+        let places = (0..<3_000).map { Self.place($0, &rng) }
         let index = PlaceIndex()
         index.replaceAll(PlaceSnapshot(summaries: places, revision: 1))
         for query in try Self.queries(&rng) {
             let expected = Self.bruteForce(places, query)
             #expect(try Self.paged(index, query, limit: 100) == expected, "\(query.words) \(query.circle != nil)")
             #expect(try Self.paged(index, query, limit: Int.random(in: 1...9, using: &rng)) == expected, "\(query.words) paged")
+        }
+        // Words whose top many places reach: the circle's first pages are found nearest first.
+        for q in ["quill", "qu", "quill l", "quill lantern"] {
+            for radius in ["1", "5", "20"] {
+                let query = try PlaceSearchQuery.parse(q: q, lat: "40.7", lon: "-74", radius: radius, page: PageRequest())
+                let expected = Self.bruteForce(places, query)
+                for limit in [1, 5, 20, 100] {
+                    #expect(try Self.paged(index, query, limit: limit) == expected, "\(q) \(radius) \(limit)")
+                }
+            }
         }
         // The tiers: a page of name matches for one word needs no other place; two words may need the rest.
         let one = try PlaceSearchQuery.parse(q: "lantern", lat: nil, lon: nil, radius: nil, page: PageRequest(limit: 3))
@@ -107,7 +119,7 @@ struct SearchIndexTests {
     @Test("as places are added, renamed, re-described, moved and deleted, a change set at a time")
     func followsChanges() throws {
         var rng = SplitMix64(seed: 24)
-        var places = (0..<300).map { Self.place($0, &rng) }
+        var places = (0..<1_200).map { Self.place($0, &rng) }
         let index = PlaceIndex()
         index.replaceAll(PlaceSnapshot(summaries: places, revision: 1))
         var next = places.count
@@ -146,6 +158,25 @@ struct SearchIndexTests {
             fresh.replaceAll(PlaceSnapshot(summaries: places, revision: 1))
             #expect(index.searchSize.words == fresh.searchSize.words && index.searchSize.postings == fresh.searchSize.postings)
         }
+    }
+
+    @Test("a lookup a place at a time finds the fields its words' postings hold, common words and rare", arguments: [200, 3_000])
+    func placeLookup(count: Int) {
+        var rng = SplitMix64(seed: 26)
+        let places = (0..<count).map { Self.place($0, &rng) }
+        let postings = SearchPostings(places)
+        for prefix in ["l", "la", "lan", "lantern", "caf", "7", "71", "zeppelin", "東", "x"] {
+            var expected = [UInt8](repeating: 0, count: count)
+            postings.forEachPosting(ofWordsStartingWith: prefix) { expected[Int($0 >> 3)] |= UInt8($0 & 7) }
+            guard let lookup = postings.placeLookup(ofWordsStartingWith: prefix, maxWords: 20, maxRare: 10_000) else {
+                Issue.record("no lookup for \(prefix)")
+                continue
+            }
+            #expect(lookup.fields == expected.reduce(0, |), "\(prefix)")
+            #expect((0..<count).map { lookup.fields(of: UInt32($0)) } == expected, "\(prefix)")
+        }
+        // Too many words, or too many postings without a skip table: no lookup.
+        #expect(postings.placeLookup(ofWordsStartingWith: "l", maxWords: 1) == nil)
     }
 
     @Test("a cursor holding any numbers answers a page, never a crash")
@@ -187,6 +218,18 @@ struct SearchIndexTests {
         #expect(Array(encoded) == postings)
         #expect(encoded.count == postings.count)
         #expect(bytes.count - 1 < 4 * postings.count, "deltas take fewer bytes than the slots")
+        // Its skip table finds each place's posting (and none for a place without one) from the runs' first slots.
+        let skip = SearchPostings.SkipTable(encoded)
+        #expect(skip.points.count == 2 * ((postings.count + SearchPostings.SkipTable.stride - 1) / SearchPostings.SkipTable.stride))
+        #expect(skip.fields == postings.reduce(0) { $0 | UInt8($1 & 7) })
+        let held = Dictionary(uniqueKeysWithValues: postings.map { ($0 >> 3, UInt8($0 & 7)) })
+        for posting in postings {
+            let slot = posting >> 3
+            #expect(skip.fields(of: slot, in: encoded) == posting & 7)
+            for other in [slot + 1, slot &- 1, slot + 2] where held[other] == nil && other < 1 << 29 {
+                #expect(skip.fields(of: other, in: encoded) == 0)
+            }
+        }
         // A common word (a place in two) takes a byte a posting.
         var common: [UInt8] = []
         _ = SearchPostings.EncodedPostings.encode((0..<1_000).map { UInt32($0 * 2) << 3 | 1 }, into: &common)

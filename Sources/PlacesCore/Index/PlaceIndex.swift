@@ -122,6 +122,12 @@ public final class PlaceIndex: Sendable {
         try version.table.search(query)
     }
 
+    /// The same page, inside a circle always by weighing every match there (never nearest first): the benchmark's
+    /// baseline for the walk.
+    public func searchWeighingEveryMatch(_ query: PlaceSearchQuery) throws(PlacesError) -> Page<PlaceSearchHit> {
+        try version.table.search(query, nearestFirst: false)
+    }
+
     /// The bytes each of the index's structures holds, counted by the structures (for `places-bench --memory`).
     public var memoryReport: IndexMemory { version.table.memoryReport }
 

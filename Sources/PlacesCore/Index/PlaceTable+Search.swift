@@ -77,7 +77,7 @@ extension PlaceTable {
     /// scoring more than any other could, no other is weighed (for one word: whenever a page's worth have it in their
     /// names). Inside a circle, the grid finds the places in it (a 20-mile circle holds a few percent of them), and
     /// only the matches among those are weighed.
-    func search(_ query: PlaceSearchQuery) throws(PlacesError) -> Page<PlaceSearchHit> {
+    func search(_ query: PlaceSearchQuery, nearestFirst: Bool = true) throws(PlacesError) -> Page<PlaceSearchHit> {
         let places = places
         let ranks = ranks
         let circle = query.circle
@@ -95,8 +95,11 @@ extension PlaceTable {
         } else {
             after = nil
         }
-        let matches = MatchBits(query.words, postings: words, slots: places.count)
         let id: (UInt32) -> String = { slot in places[Int(slot)]?.id ?? "" }
+        if nearestFirst, let circle, let nearest = mostRelevantNearest(query.words, in: circle, after: after, k: query.page.fetchLimit) {
+            return query.page.page(nearest.compactMap { slot, rank in hit(slot, rank, measured: true) })
+        }
+        let matches = MatchBits(query.words, postings: words, slots: places.count)
         var best = BestRanked<ScoredRank>(k: query.page.fetchLimit, id: id)
         // Postings name live places only: a match needs no look at its place until it is on the page.
         func offer(_ slot: Int, distance: Double) {
@@ -136,13 +139,71 @@ extension PlaceTable {
                 }
             }
         }
-        let hits = best.sortedEntries().compactMap { slot, rank -> (PlaceSearchHit, [String])? in
-            guard let place = places[Int(slot)] else { return nil }
-            let relevance = rank.value
-            let distance = measured ? rank.distance : nil
-            let hit = PlaceSearchHit(summary: place.summary, relevance: relevance, distanceMeters: distance)
-            return (hit, ([relevance] + (distance.map { [$0] } ?? [])).map(PageRequest.keyPart) + [place.id])
+        return query.page.page(best.sortedEntries().compactMap { slot, rank in hit(slot, rank, measured: measured) })
+    }
+
+    /// The hit of the place at `slot` ranked `rank`, with its key for the next page's cursor.
+    private func hit(_ slot: UInt32, _ rank: ScoredRank, measured: Bool) -> (PlaceSearchHit, [String])? {
+        guard let place = places[Int(slot)] else { return nil }
+        let relevance = rank.value
+        let distance = measured ? rank.distance : nil
+        let hit = PlaceSearchHit(summary: place.summary, relevance: relevance, distanceMeters: distance)
+        return (hit, ([relevance] + (distance.map { [$0] } ?? [])).map(PageRequest.keyPart) + [place.id])
+    }
+
+    /// Inside a circle, the first `k` places by rank when they all score the most that any place could; nil when that
+    /// cannot be known cheaply (the search then weighs every match in the circle).
+    ///
+    /// The most a place can score is known from the words alone: their postings' fields (a common word's skip table
+    /// holds them). A word held only in names adds 10 to every place holding it, so a generated name's word, or
+    /// "pizza" held in names and cuisines, has a top that many places reach. Those places rank among themselves by
+    /// distance, then id, as nearby ranks places, so the grid's nearest-first walk finds them, testing each place near
+    /// the centre a posting lookup at a time; once it has `k`, no place left can come before them. Its cost follows the
+    /// page and the places around the centre, where weighing every match follows the places of the circle and the
+    /// words' postings (ten times the work at ten times the places).
+    ///
+    /// It gives up (nil) when a query word is many words (a prefix of one letter), when a later page's cursor stands
+    /// among the top's places (their distances would be needed to skip them), when the circle holds fewer than `k`
+    /// places at the top, and when it has tested `budget` places without finding `k`.
+    private func mostRelevantNearest(
+        _ queryWords: [String],
+        in circle: (center: Coordinate, radiusMeters: Double),
+        after: (rank: ScoredRank, id: String)?,
+        k: Int
+    ) -> [(slot: UInt32, rank: ScoredRank)]? {
+        var lookups: [SearchPostings.PlaceLookup] = []
+        for word in queryWords {
+            guard let lookup = words.placeLookup(ofWordsStartingWith: word) else { return nil }
+            // A word no place holds: nothing matches.
+            guard lookup.fields != 0 else { return [] }
+            lookups.append(lookup)
         }
-        return query.page.page(hits)
+        // A place scores the top when it holds each word in every field any place holds it in.
+        let top = lookups.reduce(0) { total, lookup in
+            total + SearchText.Field.allCases.reduce(0) { $0 + (lookup.fields & SearchPostings.fieldBit($1) != 0 ? $1.weight : 0) }
+        }
+        // Past a cursor of a lower relevance no place at the top is left; at the top itself, it would need distances.
+        if let after, after.rank.value <= Double(top) { return nil }
+        let budget = 1_024 + 32 * k
+        var tested = 0
+        let places = places
+        let ranks = ranks
+        let hits = grid.within(
+            circle.center,
+            radiusMeters: circle.radiusMeters,
+            limit: k,
+            where: { slot in
+                tested += 1
+                // Out of budget: every place passes, which fills the walk's page at once and ends it.
+                if tested > budget { return true }
+                return lookups.allSatisfy { $0.fields(of: slot) == $0.fields }
+            },
+            tieBreak: { a, b in
+                let (first, second) = (ranks[Int(a)].idPrefix, ranks[Int(b)].idPrefix)
+                return first != second ? first < second : (places[Int(a)]?.id ?? "") < (places[Int(b)]?.id ?? "")
+            }
+        )
+        guard tested <= budget, hits.count == k else { return nil }
+        return hits.map { ($0.key, ScoredRank(value: Double(top), distance: $0.distanceMeters, idPrefix: ranks[Int($0.key)].idPrefix)) }
     }
 }

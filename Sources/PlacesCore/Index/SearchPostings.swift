@@ -20,6 +20,8 @@ struct SearchPostings: Sendable {
         var bytes: [UInt8] = []
         /// How many postings its words hold in all.
         var count = 0
+        /// The skip tables of its common words (those with `SkipTable.stride` postings or more), by the word's index.
+        var skips: [Int32: SkipTable] = [:]
 
         /// The encoded postings of the word at `index`.
         func postings(of index: Int) -> EncodedPostings {
@@ -29,8 +31,10 @@ struct SearchPostings: Sendable {
         /// Appends `word` with its postings (ascending by slot).
         mutating func append<S: Sequence<UInt32>>(_ word: String, postings: S) {
             words.append(word.utf8)
-            count += EncodedPostings.encode(postings, into: &bytes)
+            let added = EncodedPostings.encode(postings, into: &bytes)
+            count += added
             ends.append(UInt32(bytes.count))
+            if added >= SkipTable.stride { skips[Int32(words.count - 1)] = SkipTable(self.postings(of: words.count - 1)) }
         }
 
         /// Appends the word at `index` of `other` with its postings as they are encoded there.
@@ -40,6 +44,8 @@ struct SearchPostings: Sendable {
             bytes.append(contentsOf: postings.bytes)
             count += postings.count
             ends.append(UInt32(bytes.count))
+            // Its skip table's places in the bytes count from the word's first byte, so it moves as it is.
+            if let skip = other.skips[Int32(index)] { skips[Int32(words.count - 1)] = skip }
         }
 
         /// Gives its arrays buffers of their counts (appending left up to twice that), once it is made.
@@ -119,6 +125,20 @@ struct SearchPostings: Sendable {
         /// How many postings: one a byte without its high bit.
         var count: Int { bytes.reduce(0) { $0 + ($1 < 0x80 ? 1 : 0) } }
 
+        /// The encoded value (a delta over the field bits) that starts at `index`; `index` moves past it.
+        @inline(__always)
+        static func value(in bytes: ArraySlice<UInt8>, at index: inout Int) -> UInt32 {
+            var value: UInt32 = 0
+            var shift: UInt32 = 0
+            while true {
+                let byte = bytes[index]
+                index += 1
+                value |= UInt32(byte & 0x7F) << shift
+                if byte < 0x80 { return value }
+                shift += 7
+            }
+        }
+
         struct Iterator: IteratorProtocol {
             let bytes: ArraySlice<UInt8>
             var index: Int
@@ -126,21 +146,130 @@ struct SearchPostings: Sendable {
 
             mutating func next() -> UInt32? {
                 guard index < bytes.endIndex else { return nil }
-                var value: UInt32 = 0
-                var shift: UInt32 = 0
-                while true {
-                    let byte = bytes[index]
-                    index += 1
-                    value |= UInt32(byte & 0x7F) << shift
-                    if byte < 0x80 { break }
-                    shift += 7
-                }
+                let value = EncodedPostings.value(in: bytes, at: &index)
                 slot += value >> 3
                 return slot << 3 | value & 7
             }
         }
 
         func makeIterator() -> Iterator { Iterator(bytes: bytes, index: bytes.startIndex) }
+    }
+
+    /// Where a common word's postings can be entered part way, so that one place's posting is found without reading
+    /// those before it: every `stride`-th posting's slot, and where it starts in the word's bytes. With the fields that
+    /// any of its postings holds, so a search knows the most the word can add to a place's relevance without reading
+    /// them. About a sixteenth of a byte a posting.
+    struct SkipTable: Sendable {
+        static let stride = 128
+        /// The union of the field bits of the word's postings.
+        let fields: UInt8
+        /// Per run of `stride` postings: its first posting's slot, then where that posting starts (counted from the word's
+        /// first byte).
+        let points: [UInt32]
+
+        init(_ postings: EncodedPostings) {
+            let bytes = postings.bytes
+            var points: [UInt32] = []
+            points.reserveCapacity(2 * (bytes.count / Self.stride + 1))
+            var fields: UInt8 = 0
+            var index = bytes.startIndex
+            var slot: UInt32 = 0
+            var number = 0
+            while index < bytes.endIndex {
+                let start = index
+                let value = EncodedPostings.value(in: bytes, at: &index)
+                slot += value >> 3
+                fields |= UInt8(value & 7)
+                if number % Self.stride == 0 {
+                    points.append(slot)
+                    points.append(UInt32(start - bytes.startIndex))
+                }
+                number += 1
+            }
+            self.fields = fields
+            self.points = SearchPostings.fitted(points)
+        }
+
+        /// The field bits of the posting of the place at `slot` in `postings` (the word's, this table's), 0 without one.
+        func fields(of slot: UInt32, in postings: EncodedPostings) -> UInt8 {
+            // The last run whose first slot is not past it.
+            var low = 0
+            var high = points.count / 2
+            while low < high {
+                let middle = (low + high) / 2
+                if points[2 * middle] <= slot { low = middle + 1 } else { high = middle }
+            }
+            guard low > 0 else { return 0 }
+            let bytes = postings.bytes
+            var index = bytes.startIndex + Int(points[2 * (low - 1) + 1])
+            var current = points[2 * (low - 1)]
+            // The run's first posting is at the slot the table names; those after it follow as deltas.
+            var value = EncodedPostings.value(in: bytes, at: &index)
+            while current < slot, index < bytes.endIndex {
+                value = EncodedPostings.value(in: bytes, at: &index)
+                current += value >> 3
+            }
+            return current == slot ? UInt8(value & 7) : 0
+        }
+    }
+
+    /// The fields holding a query word in each place, found a place at a time: for a search that visits places nearest
+    /// first and wants to know of each whether (and where) it holds the word, without first reading all of the word's
+    /// postings.
+    struct PlaceLookup {
+        /// The union of the fields of every place holding the word: the most it can add to a relevance.
+        let fields: UInt8
+        /// The common words' postings, each with its skip table.
+        fileprivate let common: [(postings: EncodedPostings, skip: SkipTable)]
+        /// The other words' postings together, ascending by slot (a slot twice when two words are in one place).
+        fileprivate let rare: [UInt32]
+
+        /// The field bits of the words' postings of the place at `slot` (0: it holds none of them).
+        func fields(of slot: UInt32) -> UInt8 {
+            var fields: UInt8 = 0
+            for (postings, skip) in common { fields |= skip.fields(of: slot, in: postings) }
+            if !rare.isEmpty {
+                var low = 0
+                var high = rare.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if rare[middle] >> 3 < slot { low = middle + 1 } else { high = middle }
+                }
+                while low < rare.count, rare[low] >> 3 == slot {
+                    fields |= UInt8(rare[low] & 7)
+                    low += 1
+                }
+            }
+            return fields
+        }
+    }
+
+    /// The lookup of the words `prefix` begins, or nil when they are too many for a lookup a place at a time to pay
+    /// (more than `maxWords` words, or more than `maxRare` postings of words without a skip table).
+    func placeLookup(ofWordsStartingWith prefix: String, maxWords: Int = 8, maxRare: Int = 1_024) -> PlaceLookup? {
+        var fields: UInt8 = 0
+        var common: [(postings: EncodedPostings, skip: SkipTable)] = []
+        var rare: [UInt32] = []
+        var words = 0
+        var fits = true
+        forEachWord(startingWith: prefix) { shard, index in
+            guard fits else { return }
+            words += 1
+            let postings = shard.postings(of: index)
+            if let skip = shard.skips[Int32(index)] {
+                fields |= skip.fields
+                common.append((postings, skip))
+            } else {
+                for posting in postings {
+                    fields |= UInt8(posting & 7)
+                    rare.append(posting)
+                }
+            }
+            fits = words <= maxWords && rare.count <= maxRare
+        }
+        guard fits else { return nil }
+        rare.sort { $0 >> 3 < $1 >> 3 }
+        return PlaceLookup(fields: fields, common: common, rare: rare)
     }
 
     /// A place's distinct words, each with the bits of the fields holding it (a few: an array, not a dictionary, as a
@@ -329,6 +458,13 @@ struct SearchPostings: Sendable {
 
     /// Calls `body` with the postings of every word that `prefix` begins, as `SearchText` decides it.
     func forEachPosting(ofWordsStartingWith prefix: String, _ body: (UInt32) -> Void) {
+        forEachWord(startingWith: prefix) { shard, index in
+            for posting in shard.postings(of: index) { body(posting) }
+        }
+    }
+
+    /// Calls `body` with each word that `prefix` begins, as `SearchText` decides it: its shard and its index there.
+    private func forEachWord(startingWith prefix: String, _ body: (Shard, Int) -> Void) {
         let bytes = Array(prefix.utf8)
         guard let first = bytes.first else { return }
         if bytes.count >= 2 {
@@ -340,8 +476,8 @@ struct SearchPostings: Sendable {
         }
     }
 
-    /// Calls `body` with the postings of the words of `shard` that `prefix` begins.
-    private func visit(_ shard: Shard, _ prefix: String, _ bytes: [UInt8], _ body: (UInt32) -> Void) {
+    /// Calls `body` with each word of `shard` that `prefix` begins.
+    private func visit(_ shard: Shard, _ prefix: String, _ bytes: [UInt8], _ body: (Shard, Int) -> Void) {
         // The first word not before the prefix, then every word whose bytes begin with it.
         var low = 0
         var high = shard.words.count
@@ -357,9 +493,7 @@ struct SearchPostings: Sendable {
             // The bytes find the run; the words' own prefix test (by characters) is the definition.
             let word = shard.words[index]
             let next = word.dropFirst(bytes.count).first ?? 0
-            if ascii && next < 0x80 || shard.words.string(at: index).hasPrefix(prefix) {
-                for posting in shard.postings(of: index) { body(posting) }
-            }
+            if ascii && next < 0x80 || shard.words.string(at: index).hasPrefix(prefix) { body(shard, index) }
             index += 1
         }
     }
@@ -370,7 +504,8 @@ struct SearchPostings: Sendable {
         var postings = 0
         var words = HeapCensus.dictionary(shards)
         for shard in shards.values {
-            postings += HeapCensus.array(shard.bytes) + HeapCensus.array(shard.ends)
+            postings += HeapCensus.array(shard.bytes) + HeapCensus.array(shard.ends) + HeapCensus.dictionary(shard.skips)
+            postings += shard.skips.values.reduce(0) { $0 + HeapCensus.array($1.points) }
             words += HeapCensus.array(shard.words.bytes) + HeapCensus.array(shard.words.ends)
         }
         return (postings, words)
@@ -385,6 +520,7 @@ struct SearchPostings: Sendable {
             words += shard.words.count
             postings += shard.count
             bytes += shard.words.bytes.capacity + shard.words.ends.capacity * 4 + shard.ends.capacity * 4 + shard.bytes.capacity
+            bytes += shard.skips.values.reduce(0) { $0 + $1.points.capacity * 4 }
         }
         return (words, postings, bytes)
     }
