@@ -75,8 +75,9 @@ extension PlaceTable {
     /// word; one that lacks a word there scores at most 5 for it, so at most 15 a word for the others and 5 for that
     /// one. The places with every word in their names are weighed first, and when the page is full of places
     /// scoring more than any other could, no other is weighed (for one word: whenever a page's worth have it in their
-    /// names). Inside a circle, the grid finds the places in it (a 20-mile circle holds a few percent of them), and
-    /// only the matches among those are weighed.
+    /// names). Inside a circle, the first page is found nearest first when it can be (`mostRelevantNearest`);
+    /// otherwise the grid finds the places in it (a 20-mile circle holds a few percent of them), and only the matches
+    /// among those are weighed.
     func search(_ query: PlaceSearchQuery, nearestFirst: Bool = true) throws(PlacesError) -> Page<PlaceSearchHit> {
         let places = places
         let ranks = ranks
