@@ -31,10 +31,10 @@ struct SearchPostings: Sendable {
         /// Appends `word` with its postings (ascending by slot).
         mutating func append<S: Sequence<UInt32>>(_ word: String, postings: S) {
             words.append(word.utf8)
-            let added = EncodedPostings.encode(postings, into: &bytes)
+            let (added, skip) = EncodedPostings.encode(postings, into: &bytes)
             count += added
             ends.append(UInt32(bytes.count))
-            if added >= SkipTable.stride { skips[Int32(words.count - 1)] = SkipTable(self.postings(of: words.count - 1)) }
+            if let skip { skips[Int32(words.count - 1)] = skip }
         }
 
         /// Appends the word at `index` of `other` with its postings as they are encoded there.
@@ -104,12 +104,27 @@ struct SearchPostings: Sendable {
     struct EncodedPostings: Sequence {
         let bytes: ArraySlice<UInt8>
 
-        /// Appends `postings` (ascending by slot) to `bytes`; answers how many.
-        static func encode<S: Sequence<UInt32>>(_ postings: S, into bytes: inout [UInt8]) -> Int {
+        /// Appends `postings` (ascending by slot) to `bytes`; answers how many, and their skip table when they are
+        /// `SkipTable.stride` or more (its points noted as the postings are written, not read back after).
+        static func encode<S: Sequence<UInt32>>(_ postings: S, into bytes: inout [UInt8]) -> (count: Int, skip: SkipTable?) {
+            let start = bytes.count
             var previous: UInt32 = 0
             var count = 0
+            var fields: UInt8 = 0
+            // Each run's first slot and where its first posting starts; the first run's is kept apart, so that a rare
+            // word (most words) allocates no points.
+            var first: UInt32 = 0
+            var points: [UInt32] = []
             for posting in postings {
                 let slot = posting >> 3
+                if count == 0 {
+                    first = slot
+                } else if count % SkipTable.stride == 0 {
+                    if points.isEmpty { points = [first, 0] }
+                    points.append(slot)
+                    points.append(UInt32(bytes.count - start))
+                }
+                fields |= UInt8(posting & 7)
                 var value = (slot - previous) << 3 | posting & 7
                 previous = slot
                 while value >= 0x80 {
@@ -119,7 +134,8 @@ struct SearchPostings: Sendable {
                 bytes.append(UInt8(value))
                 count += 1
             }
-            return count
+            guard count >= SkipTable.stride else { return (count, nil) }
+            return (count, SkipTable(fields: fields, points: SearchPostings.fitted(points.isEmpty ? [first, 0] : points)))
         }
 
         /// How many postings: one a byte without its high bit.
@@ -158,7 +174,7 @@ struct SearchPostings: Sendable {
     /// Where a common word's postings can be entered part way, so that one place's posting is found without reading
     /// those before it: every `stride`-th posting's slot, and where it starts in the word's bytes. With the fields that
     /// any of its postings holds, so a search knows the most the word can add to a place's relevance without reading
-    /// them. About a sixteenth of a byte a posting.
+    /// them. About a sixteenth of a byte a posting. Made as the postings are encoded (`EncodedPostings.encode`).
     struct SkipTable: Sendable {
         static let stride = 128
         /// The union of the field bits of the word's postings.
@@ -166,29 +182,6 @@ struct SearchPostings: Sendable {
         /// Per run of `stride` postings: its first posting's slot, then where that posting starts (counted from the word's
         /// first byte).
         let points: [UInt32]
-
-        init(_ postings: EncodedPostings) {
-            let bytes = postings.bytes
-            var points: [UInt32] = []
-            points.reserveCapacity(2 * (bytes.count / Self.stride + 1))
-            var fields: UInt8 = 0
-            var index = bytes.startIndex
-            var slot: UInt32 = 0
-            var number = 0
-            while index < bytes.endIndex {
-                let start = index
-                let value = EncodedPostings.value(in: bytes, at: &index)
-                slot += value >> 3
-                fields |= UInt8(value & 7)
-                if number % Self.stride == 0 {
-                    points.append(slot)
-                    points.append(UInt32(start - bytes.startIndex))
-                }
-                number += 1
-            }
-            self.fields = fields
-            self.points = SearchPostings.fitted(points)
-        }
 
         /// The field bits of the posting of the place at `slot` in `postings` (the word's, this table's), 0 without one.
         func fields(of slot: UInt32, in postings: EncodedPostings) -> UInt8 {
