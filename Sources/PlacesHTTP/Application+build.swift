@@ -58,14 +58,16 @@ public func buildApplication(
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     Application(
-        router: buildRouter(
-            services: services,
-            trustedProxies: settings.trustedProxies,
-            corsOrigins: settings.corsOrigins,
-            mapTiles: settings.mapTiles,
-            metrics: metrics,
-            requestDeadline: settings.requestDeadline,
-            readyWithin: settings.readyWithin
+        responder: EventLoopResponder(
+            responder: buildRouter(
+                services: services,
+                trustedProxies: settings.trustedProxies,
+                corsOrigins: settings.corsOrigins,
+                mapTiles: settings.mapTiles,
+                metrics: metrics,
+                requestDeadline: settings.requestDeadline,
+                readyWithin: settings.readyWithin
+            ).buildResponder()
         ),
         server: .http1(
             configuration: .init(
