@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import PlacesCore
 import ServiceLifecycle
@@ -58,27 +59,30 @@ public func buildApplication(
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     Application(
-        responder: EventLoopResponder(
-            responder: buildRouter(
-                services: services,
-                trustedProxies: settings.trustedProxies,
-                corsOrigins: settings.corsOrigins,
-                mapTiles: settings.mapTiles,
-                metrics: metrics,
-                requestDeadline: settings.requestDeadline,
-                readyWithin: settings.readyWithin
-            ).buildResponder()
+        router: buildRouter(
+            services: services,
+            trustedProxies: settings.trustedProxies,
+            corsOrigins: settings.corsOrigins,
+            mapTiles: settings.mapTiles,
+            metrics: metrics,
+            requestDeadline: settings.requestDeadline,
+            readyWithin: settings.readyWithin
         ),
-        server: .http1(
-            configuration: .init(
-                additionalChannelHandlers: [OversizedHeadAnswer()],
-                idleTimeout: .nanoseconds(Int64(settings.idleTimeout.components.seconds) * 1_000_000_000),
-                // Limits well above what a client of this API sends, far below the framework's 80 KiB; the request line counts
-                // as a field, so targets of 8-16 KiB reach RequestLimitsMiddleware and get a clear 414, and longer ones
-                // get the same from OversizedHeadAnswer.
-                httpDecoderConfiguration: RequestHeadLimits.decoder
+        server: HTTPServerBuilder { responder in
+            OnItsEventLoop(
+                connection: HTTP1Channel(
+                    responder: responder,
+                    configuration: .init(
+                        additionalChannelHandlers: [OversizedHeadAnswer()],
+                        idleTimeout: .nanoseconds(Int64(settings.idleTimeout.components.seconds) * 1_000_000_000),
+                        // Limits well above what a client of this API sends, far below the framework's 80 KiB; the request
+                        // line counts as a field, so targets of 8-16 KiB reach RequestLimitsMiddleware and get a clear
+                        // 414, and longer ones get the same from OversizedHeadAnswer.
+                        httpDecoderConfiguration: RequestHeadLimits.decoder
+                    )
+                )
             )
-        ),
+        },
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "places"),
         // The live streams and their reader of the feed run wherever the routes that need them do.
         services: background + [
