@@ -135,12 +135,38 @@ public func buildRouter(
 /// Hummingbird's request metrics, for every request but the live streams': a stream lasts as long as its client
 /// stays, so its duration would swamp the histogram of request durations and hold the active-requests gauge up. Streams
 /// have a gauge and a counter of their own (`PlacesMetrics`).
+///
+/// Hummingbird records a request once its body is written, by wrapping the body in a closure. That costs an answer
+/// whose body is bytes in memory (every answer but a photo's) its one write to the socket: the head then goes in a
+/// write of its own before the body (two system calls and two packets for a nearby answer). Such an answer's metrics
+/// are recorded when the handler answers instead, which is when its bytes are ready; only a photo's bytes, streamed a
+/// chunk at a time from the database, are still measured until the last chunk is written.
 struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics = MetricsMiddleware<Context>()
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if EventStreamController.isStream(request.uri.path) { return try await next(request, context) }
-        return try await metrics.handle(request, context: context, next: next)
+        let path = request.uri.path
+        if EventStreamController.isStream(path) { return try await next(request, context) }
+        if PhotoController.streamsBytes(method: request.method, path: path) {
+            return try await metrics.handle(request, context: context, next: next)
+        }
+        var answered = ResponseBody()
+        var response = try await metrics.handle(request, context: context) { request, context in
+            var response = try await next(request, context)
+            answered = response.body
+            response.body = ResponseBody()
+            return response
+        }
+        // Writing the empty body the metrics wrapped runs what they do once it is written: recorded now.
+        try await response.body.write(DiscardingBodyWriter())
+        response.body = answered
+        return response
+    }
+
+    /// Takes a body's bytes and drops them.
+    struct DiscardingBodyWriter: ResponseBodyWriter {
+        mutating func write(_ buffer: ByteBuffer) async throws {}
+        consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
     }
 }
 

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Metrics
 import PlacesCore
+import PlacesTestSupport
 import Testing
 
 @testable import PlacesHTTP
@@ -48,6 +49,29 @@ struct MetricsEndpointTests {
             #expect((samples["http_requests_total" + nearby] ?? 0) >= 3)
             #expect((samples["http_request_duration_seconds_count" + nearby] ?? 0) >= 3)
             #expect((samples[#"http_requests_total{route="/v1/places/{id}",method="GET",status="404"}"#] ?? 0) >= 1)
+        }
+    }
+
+    @Test func answersInMemoryAndPhotosStreamedAreBothCountedWithTheirBodiesWhole() async throws {
+        let app = try await TestApp.togetherServices([TestApp.place("gem-1", 10, 10)], metrics: Self.metrics).app
+        try await app.test(.router) { client in
+            let ana = try await client.signUp("mana")
+            let jpeg = TestImages.jpeg()
+            let added = try await PhotoEndpointTests.upload(client, "/v1/places/gem-1/photos", token: ana, bytes: jpeg, contentType: "image/jpeg")
+            let url = try #require(try TestApp.object(added.body)["url"] as? String)
+            // Recorded when the handler answers: the body is handed on whole, with its length.
+            let nearby = try await client.json(.get, "/v1/places/nearby?lat=10&lon=10&radius=1")
+            #expect(nearby.headers[.contentLength] == String(nearby.body.readableBytes))
+            #expect(try TestApp.object(nearby.body)["count"] as? Int == 1)
+            // Recorded once the last chunk is written.
+            let served = try await client.execute(uri: url, method: .get) { $0 }
+            #expect(served.status == .ok && served.body.readableBytes > 0)
+            let samples = try Self.samples(String(buffer: try await client.json(.get, "/metrics").body))
+            let photo = #"{route="/v1/photos/{id}",method="GET",status="200"}"#
+            #expect((samples["http_requests_total" + photo] ?? 0) >= 1)
+            #expect((samples["http_request_duration_seconds_count" + photo] ?? 0) >= 1)
+            let created = #"{route="/v1/places/{id}/photos",method="POST",status="201"}"#
+            #expect((samples["http_requests_total" + created] ?? 0) >= 1)
         }
     }
 

@@ -24,6 +24,14 @@ struct PhotoController: Sendable {
         }
     }
 
+    /// The answers whose body is streamed from the database a chunk at a time (`GET /v1/photos/{id}`); every other
+    /// answer's body is bytes in memory (`RequestMetricsMiddleware` times them apart).
+    static func streamsBytes(method: HTTPRequest.Method, path: String) -> Bool {
+        guard method == .get else { return false }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0].isEmpty && parts[1] == "v1" && parts[2] == "photos" && !parts[3].isEmpty
+    }
+
     /// `POST /v1/places/{id}/photos?caption=` (signed in), the image as the body → 201 with the photo.
     @Sendable func add(request: Request, context: PlacesRequestContext, caller: Caller) async throws -> Response {
         let placeID = try context.pathText("id")
