@@ -317,6 +317,9 @@ def run(args, name, database, binary, postgres=None):
     else:
         fresh = os.path.join(args.work, "run.sqlite")
         places_server.fresh_copy(database, fresh)
+    # What the copy (or the database made from the template) and the run before left to write reaches the disk now,
+    # not in the middle of this run.
+    os.sync()
     server = Server(args, fresh, binary)
     try:
         script, script_args = ("nearby.lua", ["1", "50"]) if name == "nearby" else ("mixed.lua", mixed_setup(args, server))
@@ -369,14 +372,17 @@ def main():
 
 
 def measure(args, builds, database, rounds):
-    """Every load with every build, in alternating rounds; the medians by (load, build)."""
+    """Every load with every build, in alternating rounds (each round begins with the next build); the medians by
+    (load, build)."""
     results = {}
     for name in [args.only] if args.only else ["nearby", "mixed"]:
         print(f"load: {name}, {args.places:,} places, {args.connections} connections, {args.warmup} s warm-up, {args.seconds} s measured"
               f", {rounds} round(s) of {len(builds)} build(s)", file=sys.stderr)
         runs = {build: [] for build, _, _ in builds}
-        for _ in range(rounds):
-            for build, binary, postgres in builds:
+        for round in range(rounds):
+            # Each round starts with the next build, so that none always runs right after the same one (the one before
+            # a run leaves it its files to write, and the host's slower minutes fall on every build alike).
+            for build, binary, postgres in builds[round % len(builds):] + builds[:round % len(builds)]:
                 runs[build].append(run(args, name, database, binary, postgres))
         for build, _, _ in builds:
             results[(name, build)] = median_result(runs[build])
