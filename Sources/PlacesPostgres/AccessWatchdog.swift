@@ -5,38 +5,27 @@ import PlacesCore
 import PostgresNIO
 import Synchronization
 
-// The watchdog of a PostgreSQL access: the loops its work and its timers run on, and the state its work and its timer
+// The watchdog of a PostgreSQL access: the loop its work and its timers run on, and the state its work and its timer
 // share (`Access`), so that exactly one of them answers the caller.
 
 extension PostgresPlacesDatabase {
-    /// The event loops that the pool's connections read and write on: the process's own
-    /// (`MultiThreadedEventLoopGroup.singleton`), which `places serve` also serves HTTP on and runs Swift's tasks on. A
-    /// request's access runs its work on the loop of the request's own connection (`OnItsEventLoop`), so the
-    /// statement, its answer and the task it resumes stay on one thread.
-    ///
-    /// The connections had a loop of their own before (4983a17), when each answer on the server's loops waited for a
-    /// turn of the loop for every trip of the task through it (about 7 ms a statement under the mixed load). With each
-    /// request's handling on its connection's loop, that thread cost more than it saved: every statement woke it and
-    /// then the server's loop again (92 µs of its CPU a statement under the mixed load, the mixed load's rate 5% lower).
-    /// Longer accesses (the index's full load, seeds, copies) run their work on the global executor as before.
-    static let loops = MultiThreadedEventLoopGroup.singleton
-    /// An executor for each of `loops`, for `Task(executorPreference:)`.
-    private static let executors: [ObjectIdentifier: EventLoopExecutor] =
-        Dictionary(uniqueKeysWithValues: loops.makeIterator().map { loop in (ObjectIdentifier(loop), EventLoopExecutor(loop)) })
+    /// The event loop that the pool's connections read and write on, and that a request's accesses run their work on: a
+    /// thread of its own, shared by every database of the process. On the server's own event loops, busy with HTTP,
+    /// each answer of the database waited for the loop's next turn, and then again for the task it resumed: about 7 ms
+    /// for a statement of 0.1 ms under the mixed load (adds took 3× as long as on SQLite). Here an access waits for the
+    /// server's loops once, when its caller resumes. Longer accesses (the index's full load, seeds, copies) run their
+    /// work on the global executor as before: decoding a million rows must not hold every request's database access.
+    static let accessLoop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    /// Runs the accesses' work on `accessLoop` (`Task(executorPreference:)`).
+    static let accessExecutor = EventLoopExecutor(accessLoop.next())
 
-    /// The executor of the loop that runs the calling code, when that is one of `loops`; nil elsewhere (then a task
-    /// runs on the global executor).
-    static var currentLoopExecutor: EventLoopExecutor? {
-        MultiThreadedEventLoopGroup.currentEventLoop.flatMap { executors[ObjectIdentifier($0)] }
-    }
-
-    /// Runs `body` in a task of its own at `instant`, unless cancelled first (`Scheduled.cancel()`): a timer of the loop
-    /// that runs the calling code (where the access that cancels it ends), or of one of `loops` off them.
+    /// Runs `body` in a task of its own at `instant`, unless cancelled first (`Scheduled.cancel()`): a timer of the access
+    /// loop, where the access that cancels it ends.
     static func schedule(at instant: ContinuousClock.Instant, _ body: @escaping @Sendable () async -> Void) -> Scheduled<Void> {
         let remaining = ContinuousClock.now.duration(to: instant)
         let (seconds, attoseconds) = remaining.components
         let nanoseconds = max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-        return (MultiThreadedEventLoopGroup.currentEventLoop ?? loops.next()).scheduleTask(in: .nanoseconds(nanoseconds)) {
+        return accessLoop.next().scheduleTask(in: .nanoseconds(nanoseconds)) {
             Task { await body() }
         }
     }

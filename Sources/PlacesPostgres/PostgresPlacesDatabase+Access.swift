@@ -98,7 +98,7 @@ extension PostgresPlacesDatabase {
         let leaseDeadline = deadline.map { min($0, asked + leaseTimeout) } ?? asked + leaseTimeout
         let (client, logger, gauges) = (client, logger, gauges)
         let access = Access<T>()
-        let work = Task(executorPreference: bound.isRequest ? PostgresPlacesDatabase.currentLoopExecutor : nil) {
+        let work = Task(executorPreference: bound.isRequest ? PostgresPlacesDatabase.accessExecutor : nil) {
             do {
                 var value: T?
                 // A connection closed a moment ago (by a watchdog, or by the server) can still be handed out, and a

@@ -54,7 +54,7 @@ public final class PostgresPlacesDatabase: Sendable {
         if background.logLevel > .debug { background.logLevel = .warning }
         // One direct connection first: the pool would only say that it waited, whatever the reason.
         if let failure = await diagnose(location, schema: schema, within: .seconds(5), logger: logger) { throw failure }
-        let client = PostgresClient(configuration: configuration, eventLoopGroup: PostgresPlacesDatabase.loops, backgroundLogger: background)
+        let client = PostgresClient(configuration: configuration, eventLoopGroup: PostgresPlacesDatabase.accessLoop, backgroundLogger: background)
         let database = PostgresPlacesDatabase(location: location, schema: schema, client: client, logger: logger, leaseTimeout: leaseTimeout)
         do {
             try await database.migrate()
