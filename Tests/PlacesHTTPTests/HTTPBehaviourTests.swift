@@ -109,6 +109,28 @@ struct HTTPBehaviourTests {
         }
     }
 
+    /// HEAD sends the header fields GET would, its `Content-Length` too (it said 0 once), and no body: over a live
+    /// server, a GET after it on the same connection reads its own answer whole.
+    @Test(arguments: ["/v1/places/gem-1", "/openapi.yaml", "/v1/places/nearby?lat=10&lon=10"])
+    func headSendsTheLengthGetWould(uri: String) async throws {
+        try await TestApp.make(Self.places).test(.live) { client in
+            let length = try await client.execute(uri: uri, method: .get) { response in
+                #expect(response.status == .ok)
+                return try #require(response.headers[.contentLength])
+            }
+            #expect(Int(length) ?? 0 > 0)
+            try await client.execute(uri: uri, method: .head) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentLength] == length)
+                #expect(response.body.readableBytes == 0)
+            }
+            try await client.execute(uri: uri, method: .get) { response in
+                #expect(response.headers[.contentLength] == length)
+                #expect(String(response.body.readableBytes) == length)
+            }
+        }
+    }
+
     @Test(arguments: [HTTPRequest.Method.post, .put, .patch, .delete, .options, .trace, HTTPRequest.Method("QUERY")].compactMap { $0 })
     func otherMethodsAre405WithAllow(method: HTTPRequest.Method) async throws {
         try await TestApp.withClient([]) { client in

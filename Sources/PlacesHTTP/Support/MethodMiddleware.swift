@@ -1,11 +1,17 @@
 import Hummingbird
 import PlacesCore
 
-/// Sends `HEAD` answers without their body, as HTTP asks; `readOnly` routes answer HEAD with their GET handler.
+/// Sends `HEAD` answers without their body, as HTTP asks, but with the `Content-Length` that GET would send (RFC 9110,
+/// 9.3.2: the same header fields); `readOnly` routes answer HEAD with their GET handler.
 struct HeadMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
-        if request.method == .head { response.body = ResponseBody() }
+        if request.method == .head {
+            // Replacing the body sets the length of the empty one; the answer keeps its own.
+            let length = response.headers[.contentLength]
+            response.body = ResponseBody()
+            if let length { response.headers[.contentLength] = length }
+        }
         return response
     }
 }
