@@ -63,6 +63,17 @@ struct PeopleRulesTests {
         #expect(SessionToken.base64URL([0xFB, 0xFF]) == "-_8")
     }
 
+    /// The hex of hashes, lots' seeds and ids: two digits a byte and sixteen a number, zeros kept.
+    @Test func hexKeepsItsLeadingZeros() {
+        #expect(Hex.text([0x00, 0x0F, 0x10, 0xFF] as [UInt8]) == "000f10ff")
+        #expect(Hex.text([] as [UInt8]).isEmpty)
+        #expect(Hex.text(1 as UInt64) == "0000000000000001")
+        #expect(Hex.text(0x0123_4567_89AB_CDEF as UInt64) == "0123456789abcdef")
+        #expect(Hex.text(UInt64.max) == "ffffffffffffffff")
+        #expect(RandomID.make("g-").utf8.count == 18)
+        #expect(Photo.isWellFormedID(Photo.makeID()))
+    }
+
     @Test func textLimitsCountWhatWasSentInCodePoints() throws {
         let accents = String(repeating: "e\u{301}", count: 5)
         // Trailing blanks count (they are trimmed only after the check), and so does each combining mark.

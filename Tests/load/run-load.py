@@ -379,10 +379,10 @@ def measure(args, builds, database, rounds):
         print(f"load: {name}, {args.places:,} places, {args.connections} connections, {args.warmup} s warm-up, {args.seconds} s measured"
               f", {rounds} round(s) of {len(builds)} build(s)", file=sys.stderr)
         runs = {build: [] for build, _, _ in builds}
-        for round in range(rounds):
+        for number in range(rounds):
             # Each round starts with the next build, so that none always runs right after the same one (the one before
             # a run leaves it its files to write, and the host's slower minutes fall on every build alike).
-            for build, binary, postgres in builds[round % len(builds):] + builds[:round % len(builds)]:
+            for build, binary, postgres in builds[number % len(builds):] + builds[:number % len(builds)]:
                 runs[build].append(run(args, name, database, binary, postgres))
         for build, _, _ in builds:
             results[(name, build)] = median_result(runs[build])

@@ -14,10 +14,7 @@ public enum SessionToken {
 
     /// The SHA-256 of a token as 64 lowercase hex digits: the only form a token is stored in.
     public static func hash(_ token: String) -> String {
-        SHA256.hash(data: Array(token.utf8)).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        Hex.text(SHA256.hash(data: Array(token.utf8)))
     }
 
     static func base64URL(_ bytes: [UInt8]) -> String {

@@ -39,10 +39,7 @@ public struct Photo: Sendable, Hashable, Identifiable {
     public static func makeID() -> String {
         var generator = SystemRandomNumberGenerator()
         let halves = [generator.next() as UInt64, generator.next() as UInt64]
-        return "ph-" + halves.map { half in
-            let hex = String(half, radix: 16)
-            return String(repeating: "0", count: 16 - hex.count) + hex
-        }.joined()
+        return "ph-" + halves.map(Hex.text).joined()
     }
 
     /// True when `id` could be a photo's id (so a malformed one is a 404 without a database read).
@@ -100,10 +97,7 @@ public struct PhotoContent: Sendable, Hashable {
     /// The content of `bytes`, its hash computed.
     public init(_ bytes: [UInt8]) {
         self.bytes = bytes
-        hash = SHA256.hash(data: bytes).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        hash = Hex.text(SHA256.hash(data: bytes))
     }
 
     /// The bytes in chunks of `chunkSize`, in order.

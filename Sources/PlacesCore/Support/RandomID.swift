@@ -3,7 +3,6 @@ public enum RandomID {
     /// `prefix` and 16 hex digits from the system's generator.
     public static func make(_ prefix: String) -> String {
         var generator = SystemRandomNumberGenerator()
-        let hex = String(generator.next() as UInt64, radix: 16)
-        return prefix + String(repeating: "0", count: 16 - hex.count) + hex
+        return prefix + Hex.text(generator.next() as UInt64)
     }
 }

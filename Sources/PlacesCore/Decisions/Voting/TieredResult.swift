@@ -76,7 +76,7 @@ public struct TieredResult: Sendable, Hashable, Encodable {
         self.schulzeWinners = schulzeWinners.sorted().map { ids[$0] }
         self.tieBreak = tieBreak
         self.ballotCount = count.ballotCount
-        self.lotSeed = count.seed.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        self.lotSeed = Hex.text(count.seed)
         var pairwise: [PairwiseCount] = []
         var paths: [PathStrength] = []
         pairwise.reserveCapacity(n * (n - 1))
