@@ -40,6 +40,12 @@ let package = Package(
             name: "GeoIndex",
             swiftSettings: swiftSettings
         ),
+        // A task executor on an event loop, for the HTTP server's connections and the PostgreSQL pool's accesses alike.
+        .target(
+            name: "EventLoopExecution",
+            dependencies: [.product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "PlacesCore",
             dependencies: ["GeoIndex", "PlacesMacros", crypto],
@@ -63,7 +69,7 @@ let package = Package(
         // The shared engine for several instances: the only target that imports postgres-nio.
         .target(
             name: "PlacesPostgres",
-            dependencies: ["GeoIndex", "PlacesCore", .product(name: "PostgresNIO", package: "postgres-nio"), logging, metrics],
+            dependencies: ["GeoIndex", "PlacesCore", "EventLoopExecution", .product(name: "PostgresNIO", package: "postgres-nio"), logging, metrics],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -71,6 +77,7 @@ let package = Package(
             dependencies: [
                 "GeoIndex",
                 "PlacesCore",
+                "EventLoopExecution",
                 crypto,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

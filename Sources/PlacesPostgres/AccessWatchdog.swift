@@ -1,3 +1,4 @@
+import EventLoopExecution
 import Foundation
 import NIOCore
 import NIOPosix
@@ -17,7 +18,7 @@ extension PostgresPlacesDatabase {
     /// work on the global executor as before: decoding a million rows must not hold every request's database access.
     static let accessLoop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     /// Runs the accesses' work on `accessLoop` (`Task(executorPreference:)`).
-    static let accessExecutor = EventLoopExecutor(accessLoop.next())
+    static let accessExecutor = EventLoopTaskExecutor(accessLoop.next())
 
     /// Runs `body` in a task of its own at `instant`, unless cancelled first (`Scheduled.cancel()`): a timer of the access
     /// loop, where the access that cancels it ends.
@@ -28,18 +29,6 @@ extension PostgresPlacesDatabase {
         return accessLoop.next().scheduleTask(in: .nanoseconds(nanoseconds)) {
             Task { await body() }
         }
-    }
-}
-
-/// Runs the jobs of the tasks that prefer it on one event loop.
-final class EventLoopExecutor: TaskExecutor {
-    let eventLoop: any EventLoop
-
-    init(_ eventLoop: any EventLoop) { self.eventLoop = eventLoop }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        eventLoop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
 

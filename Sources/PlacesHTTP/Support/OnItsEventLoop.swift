@@ -1,3 +1,4 @@
+import EventLoopExecution
 import HummingbirdCore
 import Logging
 import NIOCore
@@ -23,17 +24,5 @@ struct OnItsEventLoop<Connection: ServerChildChannel>: ServerChildChannel {
         await withTaskExecutorPreference(EventLoopTaskExecutor(value.channel.eventLoop)) {
             await connection.handle(value: value, logger: logger)
         }
-    }
-}
-
-/// A task executor that runs its jobs on one event loop.
-final class EventLoopTaskExecutor: TaskExecutor {
-    let eventLoop: any EventLoop
-
-    init(_ eventLoop: any EventLoop) { self.eventLoop = eventLoop }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        eventLoop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
