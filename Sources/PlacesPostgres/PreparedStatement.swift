@@ -11,8 +11,9 @@ import PostgresNIO
 /// every run of every statement instead, `plan_cache_mode = force_custom_plan`, cost the mixed load a fifth of its
 /// rate). A plan kept while a table was small can scan it whole once it is large, until PostgreSQL analyses the table
 /// again. Lookups by a key stay on their index however the table grows; a statement that reads a range of a table
-/// which can grow by a million rows at once (the feed's positions, in one seed's transaction) says
-/// `keepsPlan = false`, and is parsed and planned at every run like an ordinary query.
+/// which can grow by a million rows at once (the feed's positions, in one seed's transaction) runs in a function that
+/// turns sequential scans off (`places_changes_read`, `places_live_events_read`), so that the plan it keeps reads the
+/// range through the table's index whatever the table's size when it was planned.
 ///
 /// Its parameters' types are declared (`bindingDataTypes`), so a NULL binds like any value whatever the first run
 /// bound; each value must be of its parameter's type (checked as it binds). Its columns are named, never `*`: a
@@ -21,14 +22,9 @@ import PostgresNIO
 protocol PreparedStatement: PostgresPreparedStatement where Row == PostgresRow {
     /// The values of its parameters ($1, $2, …), nil for NULL.
     var values: [(any PostgresThrowingDynamicTypeEncodable & Sendable)?] { get }
-    /// False for a statement whose best plan changes with the size of its tables: it is not prepared, and PostgreSQL
-    /// plans it at every run for the tables as they are then.
-    static var keepsPlan: Bool { get }
 }
 
 extension PreparedStatement {
-    static var keepsPlan: Bool { true }
-
     func makeBindings() throws -> PostgresBindings {
         guard values.count == Self.bindingDataTypes.count else {
             throw PlacesError(.internalError, "the statement \(Self.name) binds \(values.count) values to \(Self.bindingDataTypes.count) parameters")
@@ -52,11 +48,8 @@ extension PreparedStatement {
 
 extension PostgresConnection {
     /// Every row `statement` answers, each ready to be read by column name (prepared on this connection the first time
-    /// it runs there, unless it does not keep its plan).
+    /// it runs there).
     func rows<Statement: PreparedStatement>(_ statement: Statement, logger: Logger) async throws -> [PostgresRandomAccessRow] {
-        guard Statement.keepsPlan else {
-            return try await rows(PostgresQuery(unsafeSQL: Statement.sql, binds: try statement.makeBindings()), logger: logger)
-        }
         var rows: [PostgresRandomAccessRow] = []
         for try await row in try await execute(statement, logger: logger) { rows.append(row.makeRandomAccess()) }
         return rows

@@ -71,7 +71,7 @@ struct PreparedStatementTests {
         try await database.dropSchema()
     }
 
-    @Test func theFeedsReadIsPlannedAtEveryRunAndAPlaceLookupIsPrepared() async throws {
+    @Test func theFeedsReadAndAPlaceLookupArePrepared() async throws {
         let database = try await Self.oneConnection()
         defer { database.close() }
         _ = try await database.places.changes(since: 0, limit: 10)
@@ -81,7 +81,33 @@ struct PreparedStatementTests {
                 .map { try $0.get("name", as: String.self) }
         }
         #expect(names.contains(PostgresPlaceRow.Lookup.name))
-        #expect(!names.contains(PostgresPlaceRepository.ChangesRead.name))
+        #expect(names.contains(PostgresPlaceRepository.ChangesRead.name))
+        try await database.dropSchema()
+    }
+
+    /// The feed's read keeps the plan it made while the feed was empty (PostgreSQL keeps one after five runs); once the
+    /// feed holds many rows, that plan still reads it through its index, never the whole table.
+    @Test func theFeedsKeptPlanReadsALargeFeedThroughItsIndex() async throws {
+        let database = try await Self.oneConnection()
+        defer { database.close() }
+        try await database.places.seed([Self.place("a")])
+        for _ in 0..<8 { _ = try await database.places.changes(since: 0, limit: 10) }
+        try await database.write { connection in
+            try await connection.query(
+                "INSERT INTO feed (kind, subject) SELECT 'member', 'g-' || n FROM generate_series(1, 20000) AS n",
+                logger: database.logger
+            )
+        }
+        let (changed, sequentialScans) = try await database.snapshot { connection in
+            let rows = try await connection.rows(
+                PostgresPlaceRepository.ChangesRead(ours: database.applicationName, revision: 0, rereading: [], limit: 10),
+                logger: database.logger
+            )
+            let scans = try await connection.value("SELECT pg_stat_get_xact_numscans('feed'::regclass)", as: Int64.self, logger: database.logger)
+            return (rows.compactMap { try? $0.get("subject", as: String?.self) }, scans)
+        }
+        #expect(changed == ["a"])
+        #expect(sequentialScans == 0)
         try await database.dropSchema()
     }
 

@@ -72,7 +72,8 @@ public struct FeedEvent: Sendable, Hashable {
 extension FeedEvent.Kind {
     /// The kinds a stream's topic carries (a decision's, a person's notifications): what the feed's topic index covers.
     public static let streamed: [Self] = [.decision, .ballot, .swipe, .round, .message, .notification]
-    /// The kinds the live streams' reader reads: the streamed ones, and who may see what.
+    /// The kinds the live streams' reader reads: the streamed ones, and who may see what. (PostgreSQL's reader is a
+    /// function made with this list: a kind added needs a migration that replaces it, `places_live_events_read`.)
     public static let live: [Self] = streamed + [.member, .account, .session]
 
     /// The kinds as a list of SQL text literals (`'decision', 'ballot'`), for either engine's `kind IN (…)`.

@@ -113,12 +113,19 @@ public struct PostgresLiveRepository: LiveRepository {
     }
 
     /// The feed's events after a position and below the horizon, with the horizon, the database's generation, where
-    /// pruning stands, and whether rows wait above the horizon. Planned at every run, like the index's read of the feed
+    /// pruning stands, and whether rows wait above the horizon. It calls `places_live_events_read`, which runs `query`
+    /// with a plan kept per connection that reads the feed through its index, like the index's read of the feed
     /// (`PostgresPlaceRepository.ChangesRead`): a seed can add a million rows to the feed at once.
     struct EventsRead: PreparedStatement {
         static let name = "places_live_events_read"
-        static let keepsPlan = false
         static let sql = """
+            SELECT horizon, generation, feed_pruned_below, waiting, xid, position, kind, subject, detail, version
+            FROM places_live_events_read($1, $2, $3, $4)
+            """
+        /// What `places_live_events_read` runs (its parameters: this process's name, the position's transaction as text
+        /// and its row, the limit). The migration that made the function (version 15) ran this text: a change to it
+        /// needs a migration that replaces the function.
+        static let query = """
             WITH \(FeedHorizon.expressions(leavingOut: "$1"))
             SELECT horizon.first_open::text::bigint AS horizon, state.generation, state.feed_pruned_below,
                 coalesce((SELECT max(xid) FROM feed) >= (SELECT first_open FROM horizon), false) AS waiting,
