@@ -28,6 +28,23 @@ extension PostgresPlacesDatabase {
             """
     }
 
+    /// `CREATE FUNCTION <signature>`: a read that runs `query` (its parameters `$1`, `$2`, …) and returns its rows, named
+    /// as `columns` says, with sequential scans and parallel workers off, so that the plan PostgreSQL keeps for it on a
+    /// connection reads ranges of a table through its index whatever the table's size when it was planned (see
+    /// `PreparedStatement`). Migrations call it, so its text must stay what shipped migrations ran.
+    private static func keptPlanRead(_ signature: String, returning columns: String, query: String) -> String {
+        """
+        CREATE FUNCTION \(signature)
+        RETURNS TABLE (
+        \(columns)
+        ) LANGUAGE plpgsql STABLE SET enable_seqscan = off SET max_parallel_workers_per_gather = 0 AS $$
+        #variable_conflict use_column
+        BEGIN
+            RETURN QUERY \(query);
+        END $$
+        """
+    }
+
     /// The schema's history. Never edit a shipped migration: add a new one. Timestamps are ISO-8601 text (as on
     /// SQLite), so a page's cursor and `places copy` carry them unchanged.
     static let migrations: [Migration] = [
@@ -886,35 +903,29 @@ extension PostgresPlacesDatabase {
             name: "feed-reads-kept-plans",
             statements: [
                 // The feed's two readers, the index's (`PostgresPlaceRepository.ChangesRead`) and the live streams'
-                // (`PostgresLiveRepository.EventsRead`), each planned once per connection instead of at every read.
-                // Sequential scans are off, so a plan made while the feed was small still reads it through its index on
-                // `xid` once a seed has added a million rows; parallel workers too, which a plan kept for any position
-                // started at every read (3 ms each) to look for a seed's announcements.
-                """
-                CREATE FUNCTION places_changes_read(ours TEXT, after_revision BIGINT, rereading TEXT[], row_limit BIGINT)
-                RETURNS TABLE (
-                    horizon BIGINT, xmax BIGINT, generation TEXT, feed_pruned_below BIGINT, total BIGINT, pending BOOLEAN,
-                    unannounced BOOLEAN, subject TEXT, last BIGINT, kind TEXT, name TEXT, latitude DOUBLE PRECISION,
-                    longitude DOUBLE PRECISION, city TEXT, tags TEXT, cuisine TEXT, price_level INTEGER, opening_hours TEXT,
-                    time_zone TEXT, rating_count INTEGER, rating_sum INTEGER, description TEXT, photo_count INTEGER,
-                    cover_photo_id TEXT, gone BOOLEAN, above BOOLEAN
-                ) LANGUAGE plpgsql STABLE SET enable_seqscan = off SET max_parallel_workers_per_gather = 0 AS $$
-                #variable_conflict use_column
-                BEGIN
-                    RETURN QUERY \(PostgresPlaceRepository.ChangesRead.query);
-                END $$
-                """,
-                """
-                CREATE FUNCTION places_live_events_read(ours TEXT, after_transaction TEXT, after_row BIGINT, row_limit BIGINT)
-                RETURNS TABLE (
-                    horizon BIGINT, generation TEXT, feed_pruned_below BIGINT, waiting BOOLEAN, xid BIGINT, "position" BIGINT,
-                    kind TEXT, subject TEXT, detail TEXT, version BIGINT
-                ) LANGUAGE plpgsql STABLE SET enable_seqscan = off SET max_parallel_workers_per_gather = 0 AS $$
-                #variable_conflict use_column
-                BEGIN
-                    RETURN QUERY \(PostgresLiveRepository.EventsRead.query);
-                END $$
-                """,
+                // (`PostgresLiveRepository.EventsRead`), each planned once per connection instead of at every read
+                // (`keptPlanRead`): a plan made while the feed was small still reads it through its index on `xid` once a
+                // seed has added a million rows. Parallel workers are off because a plan kept for any position started
+                // them at every read (3 ms each) to look for a seed's announcements.
+                keptPlanRead(
+                    "places_changes_read(ours TEXT, after_revision BIGINT, rereading TEXT[], row_limit BIGINT)",
+                    returning: """
+                        horizon BIGINT, xmax BIGINT, generation TEXT, feed_pruned_below BIGINT, total BIGINT, pending BOOLEAN,
+                        unannounced BOOLEAN, subject TEXT, last BIGINT, kind TEXT, name TEXT, latitude DOUBLE PRECISION,
+                        longitude DOUBLE PRECISION, city TEXT, tags TEXT, cuisine TEXT, price_level INTEGER, opening_hours TEXT,
+                        time_zone TEXT, rating_count INTEGER, rating_sum INTEGER, description TEXT, photo_count INTEGER,
+                        cover_photo_id TEXT, gone BOOLEAN, above BOOLEAN
+                        """,
+                    query: PostgresPlaceRepository.ChangesRead.query
+                ),
+                keptPlanRead(
+                    "places_live_events_read(ours TEXT, after_transaction TEXT, after_row BIGINT, row_limit BIGINT)",
+                    returning: """
+                        horizon BIGINT, generation TEXT, feed_pruned_below BIGINT, waiting BOOLEAN, xid BIGINT, "position" BIGINT,
+                        kind TEXT, subject TEXT, detail TEXT, version BIGINT
+                        """,
+                    query: PostgresLiveRepository.EventsRead.query
+                ),
             ]
         ),
     ]
