@@ -37,15 +37,30 @@ struct SearchPostings: Sendable {
             if let skip { skips[Int32(words.count - 1)] = skip }
         }
 
-        /// Appends the word at `index` of `other` with its postings as they are encoded there.
-        mutating func append(wordAt index: Int, of other: Shard) {
-            let postings = other.postings(of: index)
-            words.append(other.words[index])
-            bytes.append(contentsOf: postings.bytes)
-            count += postings.count
-            ends.append(UInt32(bytes.count))
-            // Its skip table's places in the bytes count from the word's first byte, so it moves as it is.
-            if let skip = other.skips[Int32(index)] { skips[Int32(words.count - 1)] = skip }
+        /// Appends the words at `range` of `other` with their postings as they are encoded there, in one copy of each
+        /// array (a change set rewrites a shard of thousands of words to edit a few). It leaves `count` to the caller,
+        /// which knows it from `other.count` without reading the postings.
+        mutating func appendUncounted(wordsIn range: Range<Int>, of other: Shard) {
+            guard !range.isEmpty else { return }
+            let firstWord = words.count
+            words.append(wordsIn: range, of: other.words)
+            SearchPostings.appendRuns(range, ends: other.ends, bytes: other.bytes, toEnds: &ends, bytes: &bytes)
+            // A skip table's places in the bytes count from its word's first byte, so it moves as it is.
+            for (index, skip) in other.skips where range.contains(Int(index)) {
+                skips[Int32(firstWord + Int(index) - range.lowerBound)] = skip
+            }
+        }
+
+        /// The index of the first word at or after `from` that does not precede `word` in byte order (`words.count`
+        /// when none).
+        func firstWord<C: Collection<UInt8>>(notBefore word: C, from: Int) -> Int {
+            var low = from
+            var high = words.count
+            while low < high {
+                let middle = (low + high) / 2
+                if words[middle].lexicographicallyPrecedes(word) { low = middle + 1 } else { high = middle }
+            }
+            return low
         }
 
         /// Gives its arrays buffers of their counts (appending left up to twice that), once it is made.
@@ -79,12 +94,34 @@ struct SearchPostings: Sendable {
             ends.append(UInt32(bytes.count))
         }
 
+        /// Appends the words at `range` of `other`.
+        mutating func append(wordsIn range: Range<Int>, of other: WordList) {
+            SearchPostings.appendRuns(range, ends: other.ends, bytes: other.bytes, toEnds: &ends, bytes: &bytes)
+        }
+
         mutating func reserveCapacity(_ words: Int) { ends.reserveCapacity(words) }
 
         mutating func fit() {
             bytes = SearchPostings.fitted(bytes)
             ends = SearchPostings.fitted(ends)
         }
+    }
+
+    /// Appends the runs at `range` of runs laid end to end in `bytes` (each ending where `ends` says, starting where the
+    /// one before ends) to `toEnds` and `toBytes`, laid the same way.
+    static func appendRuns(
+        _ range: Range<Int>,
+        ends: [UInt32],
+        bytes: [UInt8],
+        toEnds: inout [UInt32],
+        bytes toBytes: inout [UInt8]
+    ) {
+        guard !range.isEmpty else { return }
+        let start = range.lowerBound == 0 ? 0 : ends[range.lowerBound - 1]
+        let end = ends[range.upperBound - 1]
+        let base = UInt32(toBytes.count)
+        toBytes.append(contentsOf: bytes[Int(start)..<Int(end)])
+        toEnds.append(contentsOf: ends[range].lazy.map { $0 - start + base })
     }
 
     /// `array` in a buffer of its count.
@@ -407,26 +444,23 @@ struct SearchPostings: Sendable {
             var shard = Shard()
             let edited = words.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             var kept = 0
-            var changed = 0
-            // Merges the shard's words with the edited ones, both in byte order.
-            while kept < old.words.count || changed < edited.count {
-                let word: String
-                var postings: [UInt32]
-                if changed == edited.count || (kept < old.words.count && old.words[kept].lexicographicallyPrecedes(edited[changed].utf8)) {
-                    shard.append(wordAt: kept, of: old)
-                    kept += 1
-                    continue
-                }
-                word = edited[changed]
-                changed += 1
+            // The postings of the old words copied as they are: all of them, less those of the edited words found.
+            var keptPostings = old.count
+            // Merges the shard's words with the edited ones, both in byte order: the old words before each edited one
+            // are copied in one run.
+            for word in edited {
+                let next = old.firstWord(notBefore: word.utf8, from: kept)
+                shard.appendUncounted(wordsIn: kept..<next, of: old)
+                kept = next
                 var before: [UInt32] = []
                 if kept < old.words.count, old.words[kept].elementsEqual(word.utf8) {
                     before = Array(old.postings(of: kept))
+                    keptPostings -= before.count
                     kept += 1
                 }
                 // The word's postings with the edited slots' replaced (or dropped): copied in runs between them, as a
                 // common word holds a posting for a good share of all places.
-                postings = []
+                var postings: [UInt32] = []
                 postings.reserveCapacity(before.count + (words[word]?.count ?? 0))
                 var start = before.startIndex
                 for (slot, bits) in (words[word] ?? [:]).sorted(by: { $0.key < $1.key }) {
@@ -444,6 +478,8 @@ struct SearchPostings: Sendable {
                 guard !postings.isEmpty else { continue }
                 shard.append(word, postings: postings)
             }
+            shard.appendUncounted(wordsIn: kept..<old.words.count, of: old)
+            shard.count += keptPostings
             shard.fit()
             shards[key] = shard.words.isEmpty ? nil : shard
         }
