@@ -189,6 +189,8 @@ struct ClusterTests {
             default:
                 var fresh = Self.places(count: 6, seed: rng.next())[revision % 6]
                 fresh.id = "new-\(revision)-\(rng.next() % 1_000_000)"
+                let ratings = Int(rng.next() % 4)
+                fresh.rating = RatingAggregate(count: ratings, sum: ratings * Int(1 + rng.next() % 5))
                 places.append(fresh)
                 upserted.append(fresh)
             }
@@ -229,7 +231,7 @@ struct ClusterTests {
         }
     }
 
-    @Test("after every change set, each cell's counts and extremes equal those of a table built afresh", arguments: [23, 31, 47] as [UInt64])
+    @Test("after every change set, each cell's counts, extremes and best ratings equal those of a table built afresh", arguments: [23, 31, 47] as [UInt64])
     func keptCountsEqualFreshOnes(seed: UInt64) throws {
         var places = Self.places(count: 2_000, seed: seed)
         var table = PlaceTable(PlaceSnapshot(summaries: places, revision: 1))
@@ -251,6 +253,7 @@ struct ClusterTests {
                             continue
                         }
                         guard ka.count > 0 else { continue }
+                        #expect(ka.bests == kb.bests, "rev \(revision) \(cell) \(kind) bests")
                         for side in MapSide.allCases {
                             let ia = l1.id(ka.extremes[side.rawValue])
                             let ib = l2.id(kb.extremes[side.rawValue])

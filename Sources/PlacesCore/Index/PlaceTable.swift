@@ -58,7 +58,7 @@ struct PlaceTable: Sendable {
                 }
                 if old.coordinate != summary.coordinate || old.kind != summary.kind {
                     cellChanges.append((old.coordinate, old.kind, .remove))
-                    cellChanges.append((summary.coordinate, summary.kind, .add))
+                    cellChanges.append((summary.coordinate, summary.kind, .add(slot: slot, rating: summary.rating)))
                 } else if old.rating != summary.rating {
                     cellChanges.append((summary.coordinate, summary.kind, .touch))
                 }
@@ -80,7 +80,7 @@ struct PlaceTable: Sendable {
                 live += 1
                 wordEdits.replace(slot: slot, old: nil, new: SearchPostings.words(of: summary))
                 gridChanges.append(.insert(key: slot, at: summary.coordinate))
-                cellChanges.append((summary.coordinate, summary.kind, .add))
+                cellChanges.append((summary.coordinate, summary.kind, .add(slot: slot, rating: summary.rating)))
             }
         }
         grid.apply(gridChanges)
@@ -89,7 +89,7 @@ struct PlaceTable: Sendable {
         for change in cellChanges {
             ratingCells.touch(change.coordinate)
             switch change.change {
-            case .add: cells.add(change.coordinate, kind: change.kind)
+            case .add(let slot, let rating): cells.add(change.coordinate, kind: change.kind, slot: slot, rating: rating, lookup)
             case .remove: cells.remove(change.coordinate, kind: change.kind)
             case .touch: cells.touch(change.coordinate, kind: change.kind)
             }
@@ -196,8 +196,8 @@ struct PlaceTable: Sendable {
 
 /// What a change does to a place's cells of the map's grid.
 private enum CellChange {
-    /// The place enters them.
-    case add
+    /// The place, at this slot with this rating, enters them.
+    case add(slot: UInt32, rating: RatingAggregate)
     /// The place leaves them.
     case remove
     /// The place stays, with another rating.
