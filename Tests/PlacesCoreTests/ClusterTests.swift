@@ -168,7 +168,7 @@ struct ClusterTests {
         }
     }
 
-    /// 150 random changes to `places` (moves, changes of kind, deletions and new places), made to the array and
+    /// 150 random changes to `places` (moves, changes of kind, deletions, new ratings and new places), made to the array and
     /// returned as the feed would send them: a place deleted after it changed in the same set stays deleted, and one
     /// changed after it was deleted does not come back.
     static func changeSet(_ places: inout [PlaceSummary], revision: Int, _ rng: inout SplitMix64) -> PlaceChanges {
@@ -176,7 +176,7 @@ struct ClusterTests {
         var deleted: [String] = []
         for _ in 0..<150 {
             let i = Int.random(in: 0..<places.count, using: &rng)
-            switch Int.random(in: 0..<4, using: &rng) {
+            switch Int.random(in: 0..<5, using: &rng) {
             case 0:
                 places[i].coordinate = Self.places(count: 6, seed: rng.next())[i % 6].coordinate
                 upserted.append(places[i])
@@ -186,6 +186,10 @@ struct ClusterTests {
             case 2:
                 deleted.append(places[i].id)
                 places.remove(at: i)
+            case 3:
+                let ratings = Int(rng.next() % 4)
+                places[i].rating = RatingAggregate(count: ratings, sum: ratings * Int(1 + rng.next() % 5))
+                upserted.append(places[i])
             default:
                 var fresh = Self.places(count: 6, seed: rng.next())[revision % 6]
                 fresh.id = "new-\(revision)-\(rng.next() % 1_000_000)"
@@ -231,14 +235,20 @@ struct ClusterTests {
         }
     }
 
-    @Test("after every change set, each cell's counts, extremes and best ratings equal those of a table built afresh", arguments: [23, 31, 47] as [UInt64])
+    @Test("after every change set, each cell's counts, extremes and best ratings (zoom 13's too) equal those of a table built afresh", arguments: [23, 31, 47] as [UInt64])
     func keptCountsEqualFreshOnes(seed: UInt64) throws {
         var places = Self.places(count: 2_000, seed: seed)
         var table = PlaceTable(PlaceSnapshot(summaries: places, revision: 1))
         var rng = SplitMix64(seed: seed + 1)
+        var seen = Set(places.compactMap { RatingCells.cell(of: $0.coordinate) })
         for revision in 2...9 {
             table.apply(Self.changeSet(&places, revision: revision, &rng))
             let fresh = PlaceTable(PlaceSnapshot(summaries: places, revision: 1))
+            seen.formUnion(places.compactMap { RatingCells.cell(of: $0.coordinate) })
+            // Discover's finer cells too: every cell of zoom 13 a place has been in.
+            for cell in seen where table.ratingCells.record(cell) != fresh.ratingCells.record(cell) {
+                Issue.record("rev \(revision) \(cell) best ratings \(String(describing: table.ratingCells.record(cell))) vs \(String(describing: fresh.ratingCells.record(cell)))")
+            }
             let l1 = table.lookup
             let l2 = fresh.lookup
             for zoom in [0, 1, 2, 3, 4, 5] {

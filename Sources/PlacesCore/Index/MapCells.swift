@@ -126,6 +126,27 @@ struct RatingBests: Sendable, Equatable {
         average = max(average, other.average)
     }
 
+    /// The bests of one place rated so.
+    init(_ rating: RatingAggregate) {
+        rate(rating)
+    }
+
+    init() {}
+
+    /// These bests once one of their places, whose own bests were `old`, has `new` ones; nil when that cannot be told
+    /// without the other places: the place held a best and fell below it.
+    func rerated(from old: RatingBests, to new: RatingBests) -> RatingBests? {
+        func best(_ held: Float, _ old: Float, _ new: Float) -> Float? {
+            if new >= old { return max(held, new) }
+            return old < held ? held : nil
+        }
+        guard let score = best(score, old.score, new.score), let average = best(average, old.average, new.average) else { return nil }
+        var bests = self
+        bests.score = score
+        bests.average = average
+        return bests
+    }
+
     /// The nearest Float not below `value`.
     @inline(__always)
     static func roundedUp(_ value: Double) -> Float {
@@ -209,7 +230,7 @@ struct MapCells: Sendable {
     static let finestZoom = 10
     static var shardCount: Int { 1_024 }
     private var shards: [CellShard<CellRecord>]
-    /// Cells (and kinds) a place entered, left or was re-rated in, in the change set being applied: `repair` works
+    /// Cells (and kinds) a place left, or fell from a best rating in, in the change set being applied: `repair` works
     /// their extremes and best ratings out again.
     private var stale: Set<Stale> = []
 
@@ -263,8 +284,8 @@ struct MapCells: Sendable {
     }
 
     /// Counts a new place in, at every zoom, and takes it into its cells' extremes and best ratings at once: a place
-    /// added can only push a cell's sides out and its bests up, so only a cell marked already (a place left it, or was
-    /// re-rated, in the same change set) waits for `repair`. A finest cell in a city holds thousands of places, and its
+    /// added can only push a cell's sides out and its bests up, so only a cell marked already (a place left it, or fell
+    /// from its best, in the same change set) waits for `repair`. A finest cell in a city holds thousands of places, and its
     /// scan was a fifth of the server's CPU under a load of new places.
     mutating func add(_ coordinate: Coordinate, kind: PlaceKind, slot: UInt32, rating: RatingAggregate, _ lookup: SlotLookup) {
         count(coordinate, kind: kind, 1, adding: (slot, rating, lookup))
@@ -275,13 +296,25 @@ struct MapCells: Sendable {
         count(coordinate, kind: kind, -1)
     }
 
-    /// Marks a place's cells, at every zoom, for `repair`: its rating changed, so their best ratings may have.
-    mutating func touch(_ coordinate: Coordinate, kind: PlaceKind) {
+    /// A place's rating changed from `old` to `new`: its cells' best ratings, at every zoom, change at once when that
+    /// can be told without their other places (`RatingBests.rerated`); the others are marked for `repair`.
+    mutating func rerate(_ coordinate: Coordinate, kind: PlaceKind, from old: RatingAggregate, to new: RatingAggregate) {
         guard coordinate.isValid else { return }
+        let (before, after) = (RatingBests(old), RatingBests(new))
         let v = Geodesy.unitVector(coordinate)
         var cell = MapGrid.cell(x: v.x, y: v.y, z: v.z, zoom: MapCells.finestZoom)
         while true {
-            if let record = record(cell), record[kind].count > 0 { stale.insert(Stale(cell: cell, kind: kind)) }
+            let key = cell.key
+            let shard = MapCells.shard(key)
+            let marked = Stale(cell: cell, kind: kind)
+            if var record = shards[shard][key], record[kind].count > 0, !stale.contains(marked) {
+                if let bests = record[kind].bests.rerated(from: before, to: after) {
+                    record[kind].bests = bests
+                    shards[shard][key] = record
+                } else {
+                    stale.insert(marked)
+                }
+            }
             guard cell.zoom > 0 else { return }
             cell = cell.parent
         }

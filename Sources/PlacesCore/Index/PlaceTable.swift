@@ -60,7 +60,7 @@ struct PlaceTable: Sendable {
                     cellChanges.append((old.coordinate, old.kind, .remove))
                     cellChanges.append((summary.coordinate, summary.kind, .add(slot: slot, rating: summary.rating)))
                 } else if old.rating != summary.rating {
-                    cellChanges.append((summary.coordinate, summary.kind, .touch))
+                    cellChanges.append((summary.coordinate, summary.kind, .rerate(from: old.rating, to: summary.rating)))
                 }
                 let oldSummary = old.summary
                 if oldSummary.name != summary.name || oldSummary.tags != summary.tags || oldSummary.cuisine != summary.cuisine
@@ -87,11 +87,16 @@ struct PlaceTable: Sendable {
         words.apply(wordEdits)
         let lookup = lookup
         for change in cellChanges {
-            ratingCells.touch(change.coordinate)
             switch change.change {
-            case .add(let slot, let rating): cells.add(change.coordinate, kind: change.kind, slot: slot, rating: rating, lookup)
-            case .remove: cells.remove(change.coordinate, kind: change.kind)
-            case .touch: cells.touch(change.coordinate, kind: change.kind)
+            case .add(let slot, let rating):
+                cells.add(change.coordinate, kind: change.kind, slot: slot, rating: rating, lookup)
+                ratingCells.add(change.coordinate, kind: change.kind, rating: rating)
+            case .remove:
+                cells.remove(change.coordinate, kind: change.kind)
+                ratingCells.touch(change.coordinate)
+            case .rerate(let old, let new):
+                cells.rerate(change.coordinate, kind: change.kind, from: old, to: new)
+                ratingCells.rerate(change.coordinate, kind: change.kind, from: old, to: new)
             }
         }
         let table = self
@@ -200,6 +205,6 @@ private enum CellChange {
     case add(slot: UInt32, rating: RatingAggregate)
     /// The place leaves them.
     case remove
-    /// The place stays, with another rating.
-    case touch
+    /// The place stays, its rating changed from `from` to `to`.
+    case rerate(from: RatingAggregate, to: RatingAggregate)
 }

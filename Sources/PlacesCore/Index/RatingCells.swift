@@ -4,8 +4,9 @@ import GeoIndex
 /// latitudes), per kind: the finest bounds of discover's walk (`PlaceTable.nearbyFromCells`), below `MapCells`' zoom
 /// 10, whose cells in a city hold thousands of places each.
 ///
-/// The index keeps it in step with the feed: a change marks the cells its place leaves and enters, and `repair` works
-/// each marked cell out again from a scan of it once the change set is in. Only cells holding places are kept, in
+/// The index keeps it in step with the feed: a place that enters a cell, or whose rating rises, is counted in at once;
+/// a change that may lower a cell's bests (a place leaves it, or falls from its best) marks it, and `repair` works each
+/// marked cell out again from a scan of it once the change set is in. Only cells holding places are kept, in
 /// `MapCells`' 1,024 shards (sorted arrays, `CellShard`), so a copy-on-write change copies a few small shards.
 struct RatingCells: Sendable {
     /// The zoom of the cells.
@@ -61,9 +62,33 @@ struct RatingCells: Sendable {
         shards[MapCells.shard(cell.key)][cell.key]
     }
 
-    /// Marks the cell holding a coordinate, which a place enters or leaves, or where a place's rating changed.
+    /// Marks the cell holding a coordinate, which a place leaves.
     mutating func touch(_ coordinate: Coordinate) {
         if let cell = RatingCells.cell(of: coordinate) { stale.insert(cell) }
+    }
+
+    /// Counts a place that enters the cell holding a coordinate in at once (a cell marked already waits for `repair`).
+    mutating func add(_ coordinate: Coordinate, kind: PlaceKind, rating: RatingAggregate) {
+        guard let cell = RatingCells.cell(of: coordinate), !stale.contains(cell) else { return }
+        let shard = MapCells.shard(cell.key)
+        var record = shards[shard][cell.key] ?? Record()
+        record[kind].rate(rating)
+        shards[shard][cell.key] = record
+    }
+
+    /// A place's rating changed from `old` to `new`: its cell's bests change at once when that can be told without the
+    /// cell's other places (`RatingBests.rerated`), or the cell is marked for `repair`.
+    mutating func rerate(_ coordinate: Coordinate, kind: PlaceKind, from old: RatingAggregate, to new: RatingAggregate) {
+        guard let cell = RatingCells.cell(of: coordinate), !stale.contains(cell) else { return }
+        let shard = MapCells.shard(cell.key)
+        guard var record = shards[shard][cell.key],
+            let bests = record[kind].rerated(from: RatingBests(old), to: RatingBests(new))
+        else {
+            stale.insert(cell)
+            return
+        }
+        record[kind] = bests
+        shards[shard][cell.key] = record
     }
 
     /// Works out again every marked cell's bests from `scan` (its places as the index holds them now; nil for none).
