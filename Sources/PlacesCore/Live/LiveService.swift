@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Live streams of a decision's events and of a person's notifications: who may open one, what it writes first (a
 /// snapshot, or what a resuming client missed), and how the feed's events read to each reader.
@@ -110,6 +111,10 @@ public struct LiveService: Sendable {
         let resume = try lastEventID.map { text throws(PlacesError) in try EventID(parsing: text) }
         let notifications = notifications
         let recipientID = caller.user.id
+        // The notifications the snapshot showed. One written just before the stream opened, through another instance,
+        // can be in the snapshot (read from the database) and still after the position the stream starts from (this
+        // instance had not read it from the feed yet): it is not sent again as new.
+        let shown = Mutex<Set<String>>([])
         let stream = try await open(
             caller,
             topic: .notifications(recipientID: recipientID),
@@ -117,12 +122,14 @@ public struct LiveService: Sendable {
             prepare: { _ in .noGroup },
             snapshot: { subscription, _ in
                 let page = try await notifications.list(recipientID: recipientID, page: PageRequest(limit: LiveService.snapshotNotifications))
+                shown.withLock { $0 = Set(page.items.map(\.id)) }
                 let event = EventID(subscription.start, generation: subscription.generation)
                 return LiveStream.Rendered(messages: [.event(id: event.description, name: "snapshot", data: try LiveService.data(page))])
             },
             render: { events, generation, _, reads in
                 // The person's streams given the same events share the read (one that joined late may be given fewer).
-                let ids = events.compactMap(\.detail)
+                let ids = shown.withLock { shown in events.compactMap(\.detail).filter { !shown.contains($0) } }
+                guard !ids.isEmpty else { return LiveStream.Rendered() }
                 let found = try await reads.value("notifications " + ids.joined(separator: " ")) {
                     try await notifications.notifications(ids: ids, recipientID: recipientID)
                 }
