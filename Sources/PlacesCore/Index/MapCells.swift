@@ -221,9 +221,10 @@ struct CellRecord: Sendable {
 /// `finestZoom`): the clusters of a continent come from a few hundred cells, not from a scan of a million places.
 ///
 /// The index keeps it in step with the feed: a place that enters, moves, changes kind or leaves adds to or takes from
-/// one cell per zoom, and one whose rating changes touches them. The extremes and best ratings of every cell a change
-/// set touched are worked out again once the set is in (they compare places as the set leaves them): a cell of the
-/// finest zoom from a scan of its area, a coarser one from its four finer cells. Only non-empty cells are kept, in 1,024
+/// one cell per zoom. A place that enters, or whose rating rises, is taken into its cells' extremes and best ratings at
+/// once. Every cell that may have lost its extremes or a best (a place left it, or fell from its best) is worked out
+/// again once the set is in (comparing places as the set leaves them): a cell of the finest zoom from a scan of its
+/// area, a coarser one from its four finer cells. Only non-empty cells are kept, in 1,024
 /// shards (sorted arrays, `CellShard`), so a copy-on-write change copies a few small shards.
 struct MapCells: Sendable {
     /// The finest zoom counted; finer zooms scan their box.
@@ -320,8 +321,10 @@ struct MapCells: Sendable {
         }
     }
 
-    /// Adds a place to (`sign` 1) or takes it from (-1) its cell at every zoom, finest first. Only the count and the sums change here; each cell is marked for `repair`, which works its extremes and best
-    /// ratings out once the change set is in.
+    /// Adds a place to (`sign` 1) or takes it from (-1) its cell at every zoom, finest first. The count and the sums
+    /// change here. A new place (`place`) is taken into each cell's extremes and best ratings at once, unless the cell
+    /// is marked; otherwise the cell is marked for `repair`, which works its extremes and best ratings out once the
+    /// change set is in.
     private mutating func count(
         _ coordinate: Coordinate,
         kind: PlaceKind,

@@ -38,8 +38,8 @@ struct PlaceTable: Sendable {
     /// Applies a change set in order (the caller checked its revision).
     mutating func apply(_ changes: PlaceChanges) {
         var gridChanges: [GridChange] = []
-        // The map's counts change after the places do, in the same order; the extremes and best ratings of every cell
-        // they touch are then worked out again from the places as the whole set leaves them.
+        // The map's counts change after the places do, in the same order; the extremes and best ratings of the cells
+        // they may lower are then worked out again from the places as the whole set leaves them.
         var cellChanges: [(coordinate: Coordinate, kind: PlaceKind, change: CellChange)] = []
         var wordEdits = SearchPostings.Edits()
         for id in changes.deleted {
