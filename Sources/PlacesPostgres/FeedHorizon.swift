@@ -50,8 +50,8 @@ struct FeedHorizon: Sendable {
 
     /// Common table expressions ending in `horizon (first_open, xmax)`, both `xid8`, of the statement's snapshot; the
     /// transactions of connections named `places/…` other than `ours` (an SQL expression of type text: `literal(_:)`
-    /// of this process's name, or a parameter) are left out. The feed's readers' functions (migration 15) were made
-    /// with this text: a change to it needs a migration that replaces them.
+    /// of this process's name, or a parameter) are left out. The feed's readers' functions (migrations 15 and 16) were
+    /// made with this text: a change to it needs a migration that replaces them.
     static func expressions(leavingOut ours: String) -> String {
         """
         taken AS (SELECT pg_current_snapshot() AS snapshot),
@@ -72,13 +72,16 @@ struct FeedHorizon: Sendable {
 
     /// An SQL condition on a row of `pg_stat_activity`: true when that backend's transaction can write this feed and is
     /// not announced after it commits, so it holds the horizon back: it is in this database, not a connection of another
-    /// Places schema (named `places/…` other than `ours`, an SQL expression of type text) and not a late commit
-    /// (`lateCommitName`, a seed, which announces itself once committed).
+    /// Places schema (named `places/…` other than `ours`, an SQL expression of type text), not a late commit
+    /// (`lateCommitName`, a seed, which announces itself once committed) and not autovacuum (whose ANALYZE takes a
+    /// transaction id to write its statistics, and writes no row a trigger sees). The feed's readers' functions
+    /// (migration 16) were made with this text: a change to it needs a migration that replaces them.
     static func holdsFeed(_ ours: String) -> String {
         """
         (datid = (SELECT oid FROM pg_database WHERE datname = current_database())
             AND NOT (application_name LIKE 'places/%' AND application_name <> \(ours))
-            AND application_name <> '\(PostgresPlacesDatabase.lateCommitName)')
+            AND application_name <> '\(PostgresPlacesDatabase.lateCommitName)'
+            AND backend_type <> 'autovacuum worker')
         """
     }
 

@@ -32,9 +32,9 @@ extension PostgresPlacesDatabase {
     /// as `columns` says, with sequential scans and parallel workers off, so that the plan PostgreSQL keeps for it on a
     /// connection reads ranges of a table through its index whatever the table's size when it was planned (see
     /// `PreparedStatement`). Migrations call it, so its text must stay what shipped migrations ran.
-    private static func keptPlanRead(_ signature: String, returning columns: String, query: String) -> String {
+    private static func keptPlanRead(_ signature: String, returning columns: String, query: String, replacing: Bool = false) -> String {
         """
-        CREATE FUNCTION \(signature)
+        CREATE \(replacing ? "OR REPLACE " : "")FUNCTION \(signature)
         RETURNS TABLE (
         \(columns)
         ) LANGUAGE plpgsql STABLE SET enable_seqscan = off SET max_parallel_workers_per_gather = 0 AS $$
@@ -907,28 +907,51 @@ extension PostgresPlacesDatabase {
                 // (`keptPlanRead`): a plan made while the feed was small still reads it through its index on `xid` once a
                 // seed has added a million rows. Parallel workers are off because a plan kept for any position started
                 // them at every read (3 ms each) to look for a seed's announcements.
-                keptPlanRead(
-                    "places_changes_read(ours TEXT, after_revision BIGINT, rereading TEXT[], row_limit BIGINT)",
-                    returning: """
-                        horizon BIGINT, xmax BIGINT, generation TEXT, feed_pruned_below BIGINT, total BIGINT, pending BOOLEAN,
-                        unannounced BOOLEAN, subject TEXT, last BIGINT, kind TEXT, name TEXT, latitude DOUBLE PRECISION,
-                        longitude DOUBLE PRECISION, city TEXT, tags TEXT, cuisine TEXT, price_level INTEGER, opening_hours TEXT,
-                        time_zone TEXT, rating_count INTEGER, rating_sum INTEGER, description TEXT, photo_count INTEGER,
-                        cover_photo_id TEXT, gone BOOLEAN, above BOOLEAN
-                        """,
-                    query: PostgresPlaceRepository.ChangesRead.query
-                ),
-                keptPlanRead(
-                    "places_live_events_read(ours TEXT, after_transaction TEXT, after_row BIGINT, row_limit BIGINT)",
-                    returning: """
-                        horizon BIGINT, generation TEXT, feed_pruned_below BIGINT, waiting BOOLEAN, xid BIGINT, "position" BIGINT,
-                        kind TEXT, subject TEXT, detail TEXT, version BIGINT
-                        """,
-                    query: PostgresLiveRepository.EventsRead.query
-                ),
+                feedRead(replacing: false),
+                liveEventsRead(replacing: false),
+            ]
+        ),
+        Migration(
+            version: 16,
+            name: "feed-horizon-leaves-out-autovacuum",
+            statements: [
+                // The feed's horizon no longer waits for autovacuum: its ANALYZE takes a transaction id to write its
+                // statistics, and held every instance's feed back while it ran (`FeedHorizon.holdsFeed`). The two
+                // readers' functions are made again with the horizon's new text.
+                feedRead(replacing: true),
+                liveEventsRead(replacing: true),
             ]
         ),
     ]
+
+    /// The index's read of the feed (`PostgresPlaceRepository.ChangesRead`), as a function that keeps its plan.
+    private static func feedRead(replacing: Bool) -> String {
+        keptPlanRead(
+            "places_changes_read(ours TEXT, after_revision BIGINT, rereading TEXT[], row_limit BIGINT)",
+            returning: """
+                horizon BIGINT, xmax BIGINT, generation TEXT, feed_pruned_below BIGINT, total BIGINT, pending BOOLEAN,
+                unannounced BOOLEAN, subject TEXT, last BIGINT, kind TEXT, name TEXT, latitude DOUBLE PRECISION,
+                longitude DOUBLE PRECISION, city TEXT, tags TEXT, cuisine TEXT, price_level INTEGER, opening_hours TEXT,
+                time_zone TEXT, rating_count INTEGER, rating_sum INTEGER, description TEXT, photo_count INTEGER,
+                cover_photo_id TEXT, gone BOOLEAN, above BOOLEAN
+                """,
+            query: PostgresPlaceRepository.ChangesRead.query,
+            replacing: replacing
+        )
+    }
+
+    /// The live streams' read of the feed (`PostgresLiveRepository.EventsRead`), as a function that keeps its plan.
+    private static func liveEventsRead(replacing: Bool) -> String {
+        keptPlanRead(
+            "places_live_events_read(ours TEXT, after_transaction TEXT, after_row BIGINT, row_limit BIGINT)",
+            returning: """
+                horizon BIGINT, generation TEXT, feed_pruned_below BIGINT, waiting BOOLEAN, xid BIGINT, "position" BIGINT,
+                kind TEXT, subject TEXT, detail TEXT, version BIGINT
+                """,
+            query: PostgresLiveRepository.EventsRead.query,
+            replacing: replacing
+        )
+    }
 
     /// The lock that makes instances starting together migrate once (any number, the same for every release).
     private static let migrationLock: Int64 = 0x706C_6163_6573  // "places"
