@@ -123,7 +123,7 @@ public struct PostgresLiveRepository: LiveRepository {
             FROM places_live_events_read($1, $2, $3, $4)
             """
         /// What `places_live_events_read` runs (its parameters: this process's name, the position's transaction as text
-        /// and its row, the limit). The migration that made the function (version 15) ran this text: a change to it
+        /// and its row, the limit). The migrations that made the function (versions 15 and 16) ran this text: a change to it
         /// needs a migration that replaces the function.
         static let query = """
             WITH \(FeedHorizon.expressions(leavingOut: "$1"))

@@ -99,7 +99,7 @@ public struct PostgresPlaceRepository: PlaceRepository {
             FROM places_changes_read($1, $2, $3, $4)
             """
         /// What `places_changes_read` runs (its parameters: this process's name, the revision, the places to re-read, the
-        /// limit). The migration that made the function (version 15) ran this text: a change to it needs a migration
+        /// limit). The migrations that made the function (versions 15 and 16) ran this text: a change to it needs a migration
         /// that replaces the function.
         static let query = """
             WITH \(FeedHorizon.expressions(leavingOut: "$1")),
@@ -150,7 +150,7 @@ public struct PostgresPlaceRepository: PlaceRepository {
     /// seed's transaction while it was open. A late commit's rows are found from its announcement, one lookup of the
     /// feed's index each (`OFFSET 0` keeps the planner from joining them: all of a seed's rows share one id, so it
     /// expected a million rows per announcement and scanned the whole feed in parallel at every read, announcement or
-    /// none). `places_changes_read` (migration 15) was made with this text: a change to it needs a migration that
+    /// none). `places_changes_read` (migrations 15 and 16) was made with this text: a change to it needs a migration that
     /// replaces that function.
     static func placeRows(after revision: String, below: String?) -> String {
         func range(_ column: String) -> String { "\(column) > \(revision)" + (below.map { " AND \(column) < \($0)" } ?? "") }
