@@ -34,6 +34,9 @@ public enum MapGrid {
         /// The cell of the zoom above that holds it.
         public var parent: Cell { Cell(zoom: zoom - 1, row: row >> 1, column: column >> 1) }
 
+        /// The cell and every cell above it that holds it, up to zoom 0, finest first.
+        public var lineage: UnfoldFirstSequence<Cell> { sequence(first: self) { $0.zoom > 0 ? $0.parent : nil } }
+
         /// The four cells of the next zoom it is made of, north-west first, row by row.
         public var children: [Cell] {
             [(0, 0), (0, 1), (1, 0), (1, 1)].map { Cell(zoom: zoom + 1, row: row << 1 + $0.0, column: column << 1 + $0.1) }

@@ -303,8 +303,7 @@ struct MapCells: Sendable {
         guard coordinate.isValid else { return }
         let (before, after) = (RatingBests(old), RatingBests(new))
         let v = Geodesy.unitVector(coordinate)
-        var cell = MapGrid.cell(x: v.x, y: v.y, z: v.z, zoom: MapCells.finestZoom)
-        while true {
+        for cell in MapGrid.cell(x: v.x, y: v.y, z: v.z, zoom: MapCells.finestZoom).lineage {
             let key = cell.key
             let shard = MapCells.shard(key)
             let marked = Stale(cell: cell, kind: kind)
@@ -316,8 +315,6 @@ struct MapCells: Sendable {
                     stale.insert(marked)
                 }
             }
-            guard cell.zoom > 0 else { return }
-            cell = cell.parent
         }
     }
 
@@ -333,8 +330,7 @@ struct MapCells: Sendable {
     ) {
         guard coordinate.isValid else { return }
         let v = Geodesy.unitVector(coordinate)
-        var cell = MapGrid.cell(x: v.x, y: v.y, z: v.z, zoom: MapCells.finestZoom)
-        while true {
+        for cell in MapGrid.cell(x: v.x, y: v.y, z: v.z, zoom: MapCells.finestZoom).lineage {
             let key = cell.key
             let shard = MapCells.shard(key)
             var record = shards[shard][key] ?? CellRecord()
@@ -361,12 +357,10 @@ struct MapCells: Sendable {
             }
             record[kind] = kept
             shards[shard][key] = record.gems.count == 0 && record.restaurants.count == 0 ? nil : record
-            guard cell.zoom > 0 else { return }
-            cell = cell.parent
         }
     }
 
-    /// Works out again the extremes and best ratings of the cells marked by `add`, `remove` and `touch`, finest first: a
+    /// Works out again the extremes and best ratings of the cells marked by `add`, `remove` and `rerate`, finest first: a
     /// finest cell from `scan` (its places of the kind, as the index holds them now), a coarser one from its four finer
     /// cells.
     mutating func repair(_ lookup: SlotLookup, scan: (MapGrid.Cell, PlaceKind) -> KindCell) {
