@@ -236,4 +236,30 @@ struct SearchIndexTests {
         _ = SearchPostings.EncodedPostings.encode((0..<1_000).map { UInt32($0 * 2) << 3 | 1 }, into: &common)
         #expect(common.count == 1_000)
     }
+
+    @Test("the builder numbers each distinct word once, in the order words first came, as its table grows")
+    func wordNumbersAreFirstComeAndStable() {
+        var numbers = SearchPostings.WordNumbers()
+        // Words of every length around the hash's eight-byte steps, some not ASCII, and many more than the table's
+        // first size, so that it grows several times.
+        let words = (0..<20_000).map { index in
+            [String(index), "w\(index)x", String(repeating: "ab", count: index % 13) + "\(index)", "café\(index % 500)", "ß"][index % 5]
+        }
+        var expected: [String: UInt32] = [:]
+        var order: [String] = []
+        for word in words {
+            let number = numbers.number(of: word)
+            if let known = expected[word] {
+                #expect(number == known, "\(word)")
+            } else {
+                #expect(number == UInt32(order.count), "\(word)")
+                expected[word] = number
+                order.append(word)
+            }
+        }
+        // Asked again, every word answers its number; the words are kept in that order.
+        for word in words { #expect(numbers.number(of: word) == expected[word]) }
+        #expect(numbers.words.count == order.count)
+        #expect((0..<order.count).allSatisfy { numbers.words.string(at: $0) == order[$0] })
+    }
 }

@@ -30,7 +30,12 @@ struct SearchPostings: Sendable {
 
         /// Appends `word` with its postings (ascending by slot).
         mutating func append<S: Sequence<UInt32>>(_ word: String, postings: S) {
-            words.append(word.utf8)
+            append(word.utf8, postings: postings)
+        }
+
+        /// Appends the word of UTF-8 bytes `word` with its postings (ascending by slot).
+        mutating func append<C: Collection<UInt8>, S: Sequence<UInt32>>(_ word: C, postings: S) {
+            words.append(word)
             let (added, skip) = EncodedPostings.encode(postings, into: &bytes)
             count += added
             ends.append(UInt32(bytes.count))
@@ -351,11 +356,10 @@ struct SearchPostings: Sendable {
     /// Gathers the postings of places handed over in slot order, a batch at a time (while the rest are still read), and
     /// makes them at the end.
     ///
-    /// Each distinct word gets a number; each posting is collected with its word's number, then put in order by a
-    /// counting sort, which keeps each word's slots ascending as they came.
+    /// Each distinct word gets a number (`WordNumbers`); each posting is collected with its word's number, then put in
+    /// order by a counting sort, which keeps each word's slots ascending as they came.
     struct Builder {
-        private var numbers: [String: UInt32] = [:]
-        private var vocabulary: [String] = []
+        private var numbers = WordNumbers()
         private var pairs: [(word: UInt32, posting: UInt32)] = []
         /// The slot of the next place.
         private var slot: UInt32 = 0
@@ -365,15 +369,7 @@ struct SearchPostings: Sendable {
             pairs.reserveCapacity(pairs.count + summaries.count * 4)
             for summary in summaries {
                 for (word, bits) in SearchPostings.words(of: summary) {
-                    let number: UInt32
-                    if let known = numbers[word] {
-                        number = known
-                    } else {
-                        number = UInt32(vocabulary.count)
-                        numbers[word] = number
-                        vocabulary.append(word)
-                    }
-                    pairs.append((number, slot << 3 | UInt32(bits)))
+                    pairs.append((numbers.number(of: word), slot << 3 | UInt32(bits)))
                 }
                 slot += 1
             }
@@ -381,8 +377,7 @@ struct SearchPostings: Sendable {
 
         /// The postings of every place added (the builder is left empty).
         mutating func postings() -> SearchPostings {
-            numbers = [:]
-            let vocabulary = vocabulary
+            let vocabulary = numbers.words
             var pairs = pairs
             self = Builder()
             var starts = [Int](repeating: 0, count: vocabulary.count + 1)
@@ -396,11 +391,11 @@ struct SearchPostings: Sendable {
             }
             pairs = []
             var byShard: [UInt16: [UInt32]] = [:]
-            for number in vocabulary.indices { byShard[SearchPostings.shardKey(vocabulary[number].utf8), default: []].append(UInt32(number)) }
+            for number in 0..<vocabulary.count { byShard[SearchPostings.shardKey(vocabulary[number]), default: []].append(UInt32(number)) }
             var postings = SearchPostings()
             for (key, numbers) in byShard {
                 var shard = Shard()
-                let sorted = numbers.sorted { vocabulary[Int($0)].utf8.lexicographicallyPrecedes(vocabulary[Int($1)].utf8) }
+                let sorted = numbers.sorted { vocabulary[Int($0)].lexicographicallyPrecedes(vocabulary[Int($1)]) }
                 shard.words.reserveCapacity(sorted.count)
                 shard.ends.reserveCapacity(sorted.count)
                 for number in sorted {
@@ -410,6 +405,84 @@ struct SearchPostings: Sendable {
                 postings.shards[key] = shard
             }
             return postings
+        }
+    }
+
+    /// Distinct words numbered in the order they first came, kept end to end (`WordList`), with a table from a word to
+    /// its number: the postings' builder looks up every word of every place in it (ten million distinct words at 10M
+    /// generated places, each name's number a word of its own), where a `[String: UInt32]` spent a tenth of the start-up
+    /// hashing and probing, and held a 16-byte string a word.
+    ///
+    /// The table is open addressing with linear probing. Each entry is 0 (empty) or a word's 32-bit tag (its hash's high
+    /// half) over its number plus one; the tag also places the entry, so the table grows without hashing any word again.
+    /// The hash is seeded at random, so that no one can choose words that all land together.
+    struct WordNumbers {
+        private(set) var words = WordList()
+        private var table = [UInt64](repeating: 0, count: 1 << 10)
+        private let seed = UInt64.random(in: 1...UInt64.max)
+
+        /// The number of `word`, given it now when it is new.
+        mutating func number(of word: String) -> UInt32 {
+            var word = word
+            return word.withUTF8 { number(of: UnsafeRawBufferPointer($0)) }
+        }
+
+        /// The number of the word whose UTF-8 bytes are `word`, given it now when it is new.
+        mutating func number(of word: UnsafeRawBufferPointer) -> UInt32 {
+            let tag = UInt32(truncatingIfNeeded: WordNumbers.hash(word, seed: seed) >> 32)
+            var mask = table.count - 1
+            var index = Int(tag) & mask
+            while true {
+                let entry = table[index]
+                if entry == 0 { break }
+                if UInt32(truncatingIfNeeded: entry >> 32) == tag {
+                    let number = Int(UInt32(truncatingIfNeeded: entry)) - 1
+                    if words[number].elementsEqual(word) { return UInt32(number) }
+                }
+                index = (index + 1) & mask
+            }
+            let number = UInt32(words.count)
+            words.append(word)
+            table[index] = UInt64(tag) << 32 | UInt64(number + 1)
+            // At most seven tenths full, so that a miss ends after a few probes.
+            if words.count * 10 > table.count * 7 {
+                var grown = [UInt64](repeating: 0, count: table.count * 2)
+                mask = grown.count - 1
+                for entry in table where entry != 0 {
+                    var slot = Int(UInt32(truncatingIfNeeded: entry >> 32)) & mask
+                    while grown[slot] != 0 { slot = (slot + 1) & mask }
+                    grown[slot] = entry
+                }
+                table = grown
+            }
+            return number
+        }
+
+        /// A 64-bit hash of `bytes` under `seed`, eight bytes at a time (a multiply-and-shift mix of each).
+        static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
+            var hash = seed ^ (UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15)
+            var offset = 0
+            while offset + 8 <= bytes.count {
+                hash = mix(hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                offset += 8
+            }
+            var tail: UInt64 = 0
+            var shift: UInt64 = 0
+            while offset < bytes.count {
+                tail |= UInt64(bytes[offset]) << shift
+                shift += 8
+                offset += 1
+            }
+            return mix(mix(hash ^ tail))
+        }
+
+        /// SplitMix64's finalizer: every bit of `value` moves every bit of the result.
+        @inline(__always)
+        private static func mix(_ value: UInt64) -> UInt64 {
+            var z = value &+ 0x9E37_79B9_7F4A_7C15
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
         }
     }
 
