@@ -35,6 +35,17 @@ enum ChangeFeedRepositoryContract {
                 #expect(try await store.feed.pruneFeed(writtenBefore: Date().addingTimeInterval(1e9)) >= 1)
                 #expect(try await store.feedRows() == [], "rows of every kind")
             },
+            ContractCase("feed", "pruning at a moment between two writes deletes the first one's rows and keeps the second's") { store in
+                try await store.places.seed([Sample.place("a")])
+                try await Task.sleep(for: .milliseconds(50))
+                let moment = Date()
+                try await Task.sleep(for: .milliseconds(50))
+                try await store.places.seed([Sample.place("b")])
+                #expect(try await store.feed.pruneFeed(writtenBefore: moment) >= 1)
+                let subjects = try await store.feedRows().map(\.subject)
+                #expect(!subjects.contains("a"), "written before the moment")
+                #expect(subjects.contains("b"), "written after it")
+            },
         ]
     }
 }
