@@ -364,17 +364,19 @@ def main():
             builds.append(("compared", args.compare, postgres))  # the other build on PostgreSQL too
     rounds = args.rounds if args.compare or args.postgres else 1
     try:
-        results = measure(args, builds, database, rounds)
+        results, rates = measure(args, builds, database, rounds)
     finally:
         if postgres:
             postgres.stop()
     report(args, results)
+    if args.postgres:
+        report_ratios(rates)
 
 
 def measure(args, builds, database, rounds):
     """Every load with every build, in alternating rounds (each round begins with the next build); the medians by
-    (load, build)."""
-    results = {}
+    (load, build), and each round's rate by (load, build)."""
+    results, rates = {}, {}
     for name in [args.only] if args.only else ["nearby", "mixed"]:
         print(f"load: {name}, {args.places:,} places, {args.connections} connections, {args.warmup} s warm-up, {args.seconds} s measured"
               f", {rounds} round(s) of {len(builds)} build(s)", file=sys.stderr)
@@ -386,7 +388,19 @@ def measure(args, builds, database, rounds):
                 runs[build].append(run(args, name, database, binary, postgres))
         for build, _, _ in builds:
             results[(name, build)] = median_result(runs[build])
-    return results
+            rates[(name, build)] = [r["rps"] for r in runs[build]]
+    return results, rates
+
+
+def report_ratios(rates):
+    """Each round's rate on PostgreSQL over SQLite's in the same round, and their median: a round's runs follow one
+    another, so a slower stretch of the host weighs on both sides of its ratio."""
+    print("\nPostgreSQL's rate over SQLite's, round by round:")
+    for (name, build), rounds in rates.items():
+        if build == "sqlite":
+            continue
+        ratios = [rate / sqlite for rate, sqlite in zip(rounds, rates[(name, "sqlite")])]
+        print(f"{name:8} {build:9} " + "  ".join(f"{ratio:.2f}" for ratio in ratios) + f"   median {statistics.median(ratios):.2f}")
 
 
 def report(args, results):

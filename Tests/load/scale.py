@@ -3,7 +3,8 @@
 
 For each size and engine, with a release build:
 
-- seed: `places seed` of the generated CSV into a new database, timed (places a second);
+- seed: `places seed` of the generated CSV into a new database, timed (places a second); on PostgreSQL the new rows
+  are then vacuumed and analysed, untimed, as autovacuum would in the minutes after;
 - ready: the server started on it, stopped, and started again: seconds from the restart until `/ready` answers 200;
 - memory: its resident memory once ready, against a server on an empty database of the same engine (bytes a place
   above the empty one);
@@ -107,13 +108,16 @@ class Engine:
         else:
             self.psql(f"DROP DATABASE IF EXISTS {database.split('/')[-1].split('?')[0]} WITH (FORCE)")
 
-    def psql(self, sql):
-        subprocess.run([private_postgres.postgres_bin("psql"), "-q", "-v", "ON_ERROR_STOP=1", "-c", sql, self.postgres.url],
+    def psql(self, sql, database=None):
+        subprocess.run([private_postgres.postgres_bin("psql"), "-q", "-v", "ON_ERROR_STOP=1", "-c", sql, database or self.postgres.url],
                        check=True, stdout=subprocess.DEVNULL)
 
-    def settle(self):
-        """Writes PostgreSQL's dirty pages out now, not in the middle of a measurement."""
+    def settle(self, database):
+        """Does now what PostgreSQL would do in the first minutes after a seed, not in the middle of a measurement:
+        vacuums and analyses the new rows (autovacuum's first pass over 10M of them ran until the queries' last seconds,
+        on one of the two cores), then writes the dirty pages out."""
         if self.postgres is not None:
+            self.psql("VACUUM (ANALYZE)", database)
             self.psql("CHECKPOINT")
 
     def stop(self):
@@ -171,7 +175,7 @@ def measure(args, engine, count, empty_rss):
     started = time.monotonic()
     subprocess.run([args.binary, "seed", path, "--database", database], check=True, stdout=subprocess.DEVNULL)
     seed_s = time.monotonic() - started
-    engine.settle()
+    engine.settle(database)
     # The first start after the seed, then the restart that is measured.
     first = Served(args, database)
     first.ready()
