@@ -125,8 +125,15 @@ public final class PostgresPlacesDatabase: Sendable {
 extension PostgresPlacesDatabase {
     /// Creates an empty database called `name` on the server at `server` (whose own database it connects to); for
     /// tests and tools that need a database of their own.
+    ///
+    /// Its connection is named `createDatabaseName`. `CREATE DATABASE` takes a transaction id in the database it is
+    /// run from and writes no change feed there, and a connection with another name would hold that database's feeds
+    /// back while it runs (every Places schema's horizon, for as long as the copy of the template takes: the tests'
+    /// cases that read a horizon failed so, now and then, while another case made its database).
     public static func createDatabase(_ name: String, on server: PostgresLocation) async throws {
-        let client = PostgresClient(configuration: server.configuration)
+        var configuration = server.configuration
+        configuration.options.additionalStartupParameters = [("application_name", createDatabaseName)]
+        let client = PostgresClient(configuration: configuration)
         let running = Task.immediate { await client.run() }
         defer { running.cancel() }
         do {
@@ -135,4 +142,8 @@ extension PostgresPlacesDatabase {
             throw diagnosis(of: error, at: server)
         }
     }
+
+    /// The name of `createDatabase`'s connection, which the feed's horizon leaves out (it is `places/…`, and no
+    /// instance's own name).
+    static let createDatabaseName = "places/create-database"
 }
