@@ -101,6 +101,9 @@ extension PostgresPlacesDatabase {
     /// The name of the wake-up's connection (`announceCommits`), which the feed's horizon leaves out.
     static let wakeUpName = "places/wakeup"
 
+    /// The name of `createDatabase`'s connection, which the feed's horizon leaves out as it does the wake-up's.
+    static let createDatabaseName = "places/create-database"
+
     /// The name a late commit's transaction runs under (a seed's, for as long as it is open), which the feed's horizon
     /// leaves out. It is not `places/…`: a release before late commits leaves only those names out, so its instances
     /// still wait for a seed to commit rather than read past it and miss it.

@@ -132,7 +132,7 @@ extension PostgresPlacesDatabase {
     /// cases that read a horizon failed so, now and then, while another case made its database).
     public static func createDatabase(_ name: String, on server: PostgresLocation) async throws {
         var configuration = server.configuration
-        configuration.options.additionalStartupParameters = [("application_name", createDatabaseName)]
+        configuration.options.additionalStartupParameters = startupParameters(schema: nil, name: createDatabaseName)
         let client = PostgresClient(configuration: configuration)
         let running = Task.immediate { await client.run() }
         defer { running.cancel() }
@@ -142,8 +142,4 @@ extension PostgresPlacesDatabase {
             throw diagnosis(of: error, at: server)
         }
     }
-
-    /// The name of `createDatabase`'s connection, which the feed's horizon leaves out (it is `places/…`, and no
-    /// instance's own name).
-    static let createDatabaseName = "places/create-database"
 }
