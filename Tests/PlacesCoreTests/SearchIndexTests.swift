@@ -237,6 +237,38 @@ struct SearchIndexTests {
         #expect(common.count == 1_000)
     }
 
+    @Test("a text's words read as bytes are its words, ASCII or not")
+    func wordsAsBytes() {
+        let texts = [
+            "", " ", "Harbor", "Café  \"de\" FLORE*", "OR AND NEAR()", "a1-B2_c3 ZZ9 ", "--7--", "Straße 東京 Über", "x",
+            String(repeating: "Lantern lane ", count: 400),
+        ]
+        for text in texts {
+            var read: [String] = []
+            SearchText.forEachWord(in: text) { read.append(String(decoding: $0, as: UTF8.self)) }
+            #expect(read == SearchText.words(text), "\(text.prefix(30))")
+        }
+    }
+
+    @Test("postings built for many places at once hold what each place's words give, field by field")
+    func builtPostingsMatchEachPlacesWords() {
+        var rng = SplitMix64(seed: 27)
+        let places = (0..<500).map { Self.place($0, &rng) }
+        let postings = SearchPostings(places)
+        var expected: [String: [UInt32]] = [:]
+        for (slot, place) in places.enumerated() {
+            for (word, bits) in SearchPostings.words(of: place) { expected[word, default: []].append(UInt32(slot) << 3 | UInt32(bits)) }
+        }
+        #expect(!expected.isEmpty)
+        for word in expected.keys {
+            var found: [UInt32] = []
+            postings.forEachPosting(ofWordsStartingWith: word) { found.append($0) }
+            // A word read as a prefix finds the words it begins too.
+            let begun = expected.filter { $0.key.utf8.starts(with: word.utf8) }.values.flatMap { $0 }
+            #expect(found.sorted() == begun.sorted(), "\(word)")
+        }
+    }
+
     @Test("the builder numbers each distinct word once, in the order words first came, as its table grows")
     func wordNumbersAreFirstComeAndStable() {
         var numbers = SearchPostings.WordNumbers()

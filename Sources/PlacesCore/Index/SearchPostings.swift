@@ -365,13 +365,33 @@ struct SearchPostings: Sendable {
         private var slot: UInt32 = 0
 
         /// Adds the next places, in slot order.
+        ///
+        /// Each place's words are those of `SearchPostings.words(of:)`, in the same order, but read as bytes and known by
+        /// their numbers: no `String` is made for a word already numbered, nor an array for each field.
         mutating func add(_ summaries: some Collection<PlaceSummary>) {
             pairs.reserveCapacity(pairs.count + summaries.count * 4)
+            var numbered: [(number: UInt32, bits: UInt8)] = []
             for summary in summaries {
-                for (word, bits) in SearchPostings.words(of: summary) {
-                    pairs.append((numbers.number(of: word), slot << 3 | UInt32(bits)))
-                }
+                numbered.removeAll(keepingCapacity: true)
+                number(summary.name, in: .name, into: &numbered)
+                for tag in summary.tags { number(tag, in: .labels, into: &numbered) }
+                if let cuisine = summary.cuisine { number(cuisine, in: .labels, into: &numbered) }
+                number(summary.description, in: .description, into: &numbered)
+                for (number, bits) in numbered { pairs.append((number, slot << 3 | UInt32(bits))) }
                 slot += 1
+            }
+        }
+
+        /// Numbers the words of one of a place's fields, adding each to the place's words or its field's bit to them.
+        private mutating func number(_ text: String, in field: SearchText.Field, into numbered: inout [(number: UInt32, bits: UInt8)]) {
+            let bit = SearchPostings.fieldBit(field)
+            SearchText.forEachWord(in: text) { word in
+                let number = numbers.number(of: word)
+                if let index = numbered.firstIndex(where: { $0.number == number }) {
+                    numbered[index].bits |= bit
+                } else {
+                    numbered.append((number, bit))
+                }
             }
         }
 

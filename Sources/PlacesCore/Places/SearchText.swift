@@ -45,20 +45,40 @@ public enum SearchText {
     /// `words(_:)` of an ASCII text.
     private static func asciiWords(_ text: String) -> [String] {
         var words: [String] = []
-        var current: [UInt8] = []
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): current.append(byte)
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): current.append(byte + 0x20)
-            default:
-                if !current.isEmpty {
-                    words.append(String(decoding: current, as: UTF8.self))
-                    current.removeAll(keepingCapacity: true)
+        forEachASCIIWord(in: text) { words.append(String(decoding: $0, as: UTF8.self)) }
+        return words
+    }
+
+    /// Calls `body` with the UTF-8 bytes of each of `text`'s words, in order: the words `words(_:)` gives, with no
+    /// `String` made for the words of an ASCII text (the postings' builder reads every field of a million places at
+    /// start-up this way).
+    static func forEachWord(in text: String, _ body: (UnsafeRawBufferPointer) -> Void) {
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else {
+            for var word in words(text) { word.withUTF8 { body(UnsafeRawBufferPointer($0)) } }
+            return
+        }
+        forEachASCIIWord(in: text, body)
+    }
+
+    /// The words of an ASCII text, its runs of letters and digits lowercased, each handed to `body` as its bytes.
+    private static func forEachASCIIWord(in text: String, _ body: (UnsafeRawBufferPointer) -> Void) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: text.utf8.count) { word in
+            var length = 0
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    word[length] = byte
+                    length += 1
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                    word[length] = byte + 0x20
+                    length += 1
+                default:
+                    if length > 0 { body(UnsafeRawBufferPointer(start: word.baseAddress, count: length)) }
+                    length = 0
                 }
             }
+            if length > 0 { body(UnsafeRawBufferPointer(start: word.baseAddress, count: length)) }
         }
-        if !current.isEmpty { words.append(String(decoding: current, as: UTF8.self)) }
-        return words
     }
 
     /// The words of each field of a place, in the order of `Field.allCases`: what the engines index.
