@@ -21,13 +21,14 @@ struct Composition {
         _ options: DatabaseOptions,
         readOnly: Bool = false,
         serving: Bool = false,
+        connections: Int = PostgresPlacesDatabase.defaultConnections,
         hasher: (any PasswordHasher)? = nil,
         throttle: LoginThrottle.Policy = LoginThrottle.Policy(),
         limits: UsageLimits = UsageLimits(),
         liveMetrics: LiveMetrics = LiveMetrics(),
         logger: Logger = Logger(label: "places.postgres")
     ) async throws -> Composition {
-        let engine = try await Engine.open(try options.location(), readOnly: readOnly, serving: serving, logger: logger)
+        let engine = try await Engine.open(try options.location(), readOnly: readOnly, serving: serving, connections: connections, logger: logger)
         let services = PlacesServices(
             repositories: engine.repositories,
             hasher: try hasher ?? BcryptPasswordHasher(),
@@ -115,17 +116,25 @@ enum Engine {
 
     /// Opens the database at `location`, creating and migrating it when needed (a SQLite file opened `readOnly` is
     /// never written). A server's request waits 3 s for a PostgreSQL connection before it answers 503; an operator's
-    /// command waits up to 30 s.
+    /// command waits up to 30 s. On PostgreSQL the pool opens at most `connections`.
     static func open(
         _ location: DatabaseLocation,
         readOnly: Bool = false,
         serving: Bool = false,
+        connections: Int = PostgresPlacesDatabase.defaultConnections,
         logger: Logger = Logger(label: "places.postgres")
     ) async throws -> Engine {
         switch location {
         case .file(let path): .sqlite(try PlacesDatabase(path: path, readOnly: readOnly), path: path)
         case .postgres(let location):
-            .postgres(try await PostgresPlacesDatabase.open(location, leaseTimeout: serving ? .seconds(3) : .seconds(30), logger: logger))
+            .postgres(
+                try await PostgresPlacesDatabase.open(
+                    location,
+                    maximumConnections: connections,
+                    leaseTimeout: serving ? .seconds(3) : .seconds(30),
+                    logger: logger
+                )
+            )
         }
     }
 

@@ -6,6 +6,7 @@ import NIOCore
 import NIOPosix
 import PlacesCore
 import PlacesHTTP
+import PlacesPostgres
 import PlacesSQLite
 import ServiceLifecycle
 
@@ -86,6 +87,12 @@ extension Places {
         )
         var photosPerPlace: String?
 
+        @Option(
+            name: .customLong("database-connections"),
+            help: "PostgreSQL: the most connections the instance opens for its work, the change feed's listener one of them; one more wakes the other instances (env PLACES_DATABASE_CONNECTIONS; default 20)."
+        )
+        var databaseConnections: String?
+
         @OptionGroup var databaseOptions: DatabaseOptions
         @OptionGroup var accountOptions: AccountOptions
 
@@ -123,6 +130,14 @@ extension Places {
             )
             limits.photosPerDay = try Self.count(photosPerDay, environment: "PLACES_PHOTOS_PER_DAY", default: 100, field: "photos-per-day")
             limits.photosPerPlace = try Self.count(photosPerPlace, environment: "PLACES_PHOTOS_PER_PLACE", default: 20, field: "photos-per-place")
+            let connections = try Self.count(
+                databaseConnections,
+                environment: "PLACES_DATABASE_CONNECTIONS",
+                default: PostgresPlacesDatabase.defaultConnections,
+                field: "database-connections",
+                atLeast: 2,
+                why: " (the change feed's listener holds one)"
+            )
             let proxies = Self.list(trustedProxies, environment: "PLACES_TRUSTED_PROXIES")
             let origins = Self.list(corsOrigins, environment: "PLACES_CORS_ORIGINS")
             for origin in origins where origin != "*" {
@@ -172,6 +187,7 @@ extension Places {
             let composition = try await Composition.open(
                 databaseOptions,
                 serving: true,
+                connections: connections,
                 hasher: try accountOptions.hasher(),
                 throttle: throttle,
                 limits: limits,
@@ -217,11 +233,19 @@ extension Places {
             logger.notice("stopped; requests in flight were answered")
         }
 
-        /// A positive whole number from a flag, else the environment, else `fallback`.
-        static func count(_ flag: String?, environment name: String, default fallback: Int, field: String) throws(PlacesError) -> Int {
+        /// A whole number of at least `least` (`why` says why, when more than 1) from a flag, else the environment,
+        /// else `fallback`.
+        static func count(
+            _ flag: String?,
+            environment name: String,
+            default fallback: Int,
+            field: String,
+            atLeast least: Int = 1,
+            why: String = ""
+        ) throws(PlacesError) -> Int {
             let text = Setting.value(flag, environment: name, default: String(fallback))
-            guard let value = Int(text), value >= 1 else {
-                throw PlacesError.invalid(field, "\(field) must be a whole number of at least 1, got '\(text)'")
+            guard let value = Int(text), value >= least else {
+                throw PlacesError.invalid(field, "\(field) must be a whole number of at least \(least)\(why), got '\(text)'")
             }
             return value
         }

@@ -34,6 +34,10 @@ public final class PostgresPlacesDatabase: Sendable {
     private let running: Task<Void, Never>
     private let announcing = Mutex<Task<Void, Never>?>(nil)
 
+    /// The most connections an instance's pool opens unless its operator says otherwise (`serve
+    /// --database-connections`): the change feed's listener holds one of them.
+    public static let defaultConnections = 20
+
     /// Connects to the database at `location` and migrates it; `schema`, when given, is the schema every connection
     /// works in (tests give each case a schema of its own). `unavailable` saying what is wrong when the server cannot
     /// be reached, refuses the user or the password, has no such database or no TLS where the URL requires it, or
@@ -41,7 +45,7 @@ public final class PostgresPlacesDatabase: Sendable {
     public static func open(
         _ location: PostgresLocation,
         schema: String? = nil,
-        maximumConnections: Int = 20,
+        maximumConnections: Int = PostgresPlacesDatabase.defaultConnections,
         leaseTimeout: Duration = .seconds(3),
         logger: Logger = Logger(label: "places.postgres")
     ) async throws -> PostgresPlacesDatabase {

@@ -35,6 +35,18 @@ struct DatabaseArgumentTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: places.folder.path).isEmpty)
     }
 
+    @Test func aPoolTooSmallForTheFeedsListenerIsRefused() throws {
+        let places = try PlacesBinary()
+        defer { try? FileManager.default.removeItem(at: places.folder) }
+        for (arguments, environment) in [(["--database-connections", "1"], [:]), ([], ["PLACES_DATABASE_CONNECTIONS": "many"])] {
+            let refused = try places.run(["serve", "--port", "0", "--seeds", places.folder.path] + arguments, environment: environment)
+            #expect(refused.status == 64, "\(arguments) \(environment): \(refused.err)")
+            #expect(refused.err.contains("invalid_input (database-connections)") && refused.err.contains("at least 2"), "\(refused.err)")
+        }
+        // Refused before the database was opened: no file was made.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: places.folder.path).isEmpty)
+    }
+
     @Test func aPostgreSQLURLsSchemeMayBeInCapitals() throws {
         // Read as PostgreSQL (nothing listens on port 1), never as a file, and the password is never printed.
         let places = try PlacesBinary()

@@ -135,6 +135,11 @@ def sign_up(base, username):
 
 # The processes
 
+# The pool each instance may open (`--database-connections`), the change feed's listener among them: fewer than the
+# simultaneous requests below, so that they wait for a connection rather than open more.
+CONNECTIONS = 4
+
+
 class Instance:
     """One `places serve` of the cluster, on a port of its own, its output in the work folder."""
 
@@ -151,7 +156,7 @@ class Instance:
         """What `places serve` is given: the shared database, this machine's nginx trusted, limits the test needs."""
         return ["--database", self.database_url, "--port", str(self.port), "--seeds", os.path.join(root, "Seeds"),
                 "--bcrypt-cost", "4", "--trusted-proxy", "127.0.0.1", "--registrations-per-hour", "1000",
-                "--places-per-day", "1000000", "--log-level", "info"]
+                "--places-per-day", "1000000", "--log-level", "info", "--database-connections", str(CONNECTIONS)]
 
     def start(self):
         """Starts it and waits until /health answers (it migrates, and on an empty database seeds, first)."""
@@ -518,6 +523,15 @@ def check_writes(database, nginx, load, writer_names):
 
 
 # 3. 50 ballots at once
+
+def check_connections(database, running):
+    """After the requests at once, the instances hold no more connections than `--database-connections` lets each
+    (their pools keep idle ones open for a minute; each instance's wake-up connection has a name of its own)."""
+    held = int(database.rows("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'places'")[0][0])
+    notes.append(f"connections: the {len(running)} instances hold {held} (each may open {CONNECTIONS})")
+    if held > CONNECTIONS * len(running):
+        fail(f"the {len(running)} instances hold {held} connections, more than {CONNECTIONS} each")
+
 
 def members_decision(base, database):
     """MEMBERS people in one group and a tiered decision among five seeded places: the decision, the group, the
@@ -945,6 +959,7 @@ def run(cluster, rng, started):
         notes.append(f"the {MEMBERS} simultaneous ballots were served by " + ", ".join(
             f"{instance.name}: {served.count(f'127.0.0.1:{instance.port}')}" for instance in cluster.instances))
     running = [instance for instance in cluster.instances if instance.running]
+    check_connections(cluster.database, running)
     with Timed("checks: writes, /ready, nearby and clusters on each instance, decisions and notifications, throttle, gzip, cache, photos"):
         check_writes(cluster.database, cluster.nginx, load, writer_names)
         check_ready(running)

@@ -129,6 +129,8 @@ def parse_arguments():
     parser.add_argument("--rounds", type=int, default=1, help="alternating rounds of each build (with --compare or --postgres)")
     parser.add_argument("--postgres", action="store_true",
                         help="run every load on a PostgreSQL-backed instance too, beside the SQLite-backed one (same binary)")
+    parser.add_argument("--database-connections", type=int,
+                        help="the PostgreSQL-backed instance's pool (`serve --database-connections`; default the server's)")
     return parser.parse_args()
 
 
@@ -142,7 +144,8 @@ class Server:
         self.process = places_server.start(
             binary,
             ["--database", database, "--port", str(args.port), "--seeds", os.path.join(root, "Seeds"),
-             "--log-level", args.log_level, "--bcrypt-cost", "4", "--places-per-day", "100000000"],
+             "--log-level", args.log_level, "--bcrypt-cost", "4", "--places-per-day", "100000000"]
+            + (["--database-connections", str(args.database_connections)] if getattr(args, "database_connections", None) else []),
             self.log_path, self.base, seconds=120, who="load")
 
     def call(self, method, path, body=None, token=None, timeout=30):
